@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: BSD-2-Clause
+#
+# boottrace: everything generated goes under $(OUTPUT); `make clean` removes it.
+#   make            build build/collector and build/analyze
+#   make test       install missing packages, build, run unit + integration tests
+#   make demo       install missing packages, build, boot the samples, report
+#   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
+#   V=1             show the commands
+
+OUTPUT ?= build
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DESTDIR ?=
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+UNISTD_H ?= $(firstword $(wildcard /usr/include/$(shell uname -m)-linux-gnu/asm/unistd_64.h /usr/include/asm/unistd_64.h))
+
+CFLAGS ?= -O2 -g
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
+	-DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
+LDLIBS := -lbpf -lelf -lz -lcgroup -lm
+BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
+	-idirafter /usr/include/$(shell uname -m)-linux-gnu
+
+ifeq ($(SANITIZE),1)
+override CFLAGS += -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+override LDFLAGS += -fsanitize=address,undefined
+endif
+
+ifeq ($(V),1)
+Q =
+msg =
+else
+Q = @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all clean test unit integration demo deps install uninstall bench
+
+COMMON_SRCS := $(wildcard common/*.c)
+ANALYZE_SRCS := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+COLLECTOR_SRCS := $(filter-out collector/main.c,$(wildcard collector/*.c))
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TOOL_SRCS := $(wildcard tests/tools/*.c)
+SAMPLE_SRCS := $(wildcard samples/*.c)
+BENCH_SRCS := $(wildcard bench/*.c)
+BPF_SRCS := $(wildcard bpf/*.bpf.c)
+
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(OUTPUT)/%.o)
+ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OUTPUT)/%.o)
+COLLECTOR_OBJS := $(COLLECTOR_SRCS:%.c=$(OUTPUT)/%.o)
+TESTS := $(TEST_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
+TOOLS := $(TOOL_SRCS:tests/tools/%.c=$(OUTPUT)/tests/%)
+SAMPLES := $(SAMPLE_SRCS:samples/%.c=$(OUTPUT)/samples/%)
+BENCHES := $(BENCH_SRCS:bench/%.c=$(OUTPUT)/bench/%)
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
+SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.skel.h)
+GENERATED := $(OUTPUT)/syscall_names.h $(SKELS)
+
+all: $(OUTPUT)/collector $(OUTPUT)/analyze $(SAMPLES) $(TOOLS) $(TESTS) $(BENCHES)
+
+# --- kernel side -------------------------------------------------------------
+
+$(OUTPUT)/vmlinux.h: | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
+
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c bpf/boottrace.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+# The syscall name table comes from the kernel headers of the build machine.
+$(OUTPUT)/syscall_names.h: scripts/gen-syscall-names.sh $(UNISTD_H) | $(OUTPUT)
+	$(call msg,GEN,$@)
+	$(Q)scripts/gen-syscall-names.sh $(UNISTD_H) > $@
+
+# --- user side ---------------------------------------------------------------
+
+$(OUTPUT)/%.o: %.c | $(OUTPUT)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# Collector objects include the skeletons and the syscall table.
+$(COLLECTOR_OBJS) $(OUTPUT)/collector/main.o $(TEST_SRCS:%.c=$(OUTPUT)/%.o): $(GENERATED)
+
+$(OUTPUT)/libcommon.a: $(COMMON_OBJS)
+$(OUTPUT)/libanalyze.a: $(ANALYZE_OBJS)
+$(OUTPUT)/libcollector.a: $(COLLECTOR_OBJS)
+$(OUTPUT)/lib%.a:
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(OUTPUT)/collector: $(OUTPUT)/collector/main.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(OUTPUT)/analyze: $(OUTPUT)/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
+
+# Unit tests (cmocka) link every library; each is one file tests/unit/test_*.c.
+$(OUTPUT)/tests/%: $(OUTPUT)/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(LDLIBS) -o $@
+
+# Helper programs used by the integration tests (tests/tools/*.c).
+$(OUTPUT)/tests/%: $(OUTPUT)/tests/tools/%.o $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -lpthread -o $@
+
+$(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
+
+$(OUTPUT)/samples/%: $(OUTPUT)/samples/%.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@
+
+$(OUTPUT):
+	$(Q)mkdir -p $@
+
+# --- tests, demo, install ----------------------------------------------------
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+# Unit and integration tests; tests/run.sh prints "N passed, N failed".
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)OUTPUT=$(OUTPUT) tests/run.sh
+
+unit: all
+	$(Q)OUTPUT=$(OUTPUT) tests/run.sh unit
+
+integration: all
+	$(Q)OUTPUT=$(OUTPUT) tests/run.sh integration
+
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)OUTPUT=$(OUTPUT) scripts/demo.sh demo-out
+
+bench: all
+	$(Q)OUTPUT=$(OUTPUT) bench/run.sh
+
+install: $(OUTPUT)/collector $(OUTPUT)/analyze
+	install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(OUTPUT)/collector $(DESTDIR)$(SBINDIR)/collector
+	install -m 0755 $(OUTPUT)/analyze $(DESTDIR)$(BINDIR)/analyze
+	install -m 0644 man/collector.8 $(DESTDIR)$(MANDIR)/man8/collector.8
+	install -m 0644 man/analyze.1 $(DESTDIR)$(MANDIR)/man1/analyze.1
+
+uninstall:
+	rm -f $(DESTDIR)$(SBINDIR)/collector $(DESTDIR)$(BINDIR)/analyze \
+	      $(DESTDIR)$(MANDIR)/man8/collector.8 $(DESTDIR)$(MANDIR)/man1/analyze.1
+
+clean:
+	$(call msg,CLEAN,$(OUTPUT))
+	$(Q)rm -rf $(OUTPUT)
+
+.SECONDARY:
+-include $(shell find $(OUTPUT) -name '*.d' 2>/dev/null)

@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * boottrace, modern object: kernels with BTF, bpf_get_current_cgroup_id()
+ * (4.18), ring buffers (5.8), task storage (5.11). Attribution by cgroup v2
+ * id: a task is traced when its cgroup is in `tracked`.
+ *
+ * Programs are tp_btf (BTF-typed raw tracepoints): no tracefs needed, and
+ * this works where kprobes are compiled out and fentry is refused.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "bpf/boottrace.h"
+#include <asm/unistd_64.h>
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+#define AF_UNIX 1
+#define AF_INET 2
+#define AF_INET6 10
+
+/* Tunables, set by the collector between open and load. */
+const volatile bool trace_all_syscalls = true;
+const volatile bool trace_no_syscalls = false;
+const volatile __u64 syscall_mask[BT_MAX_SYSCALLS / 64];
+/* Watch mode: a new cgroup v2 directory becomes a tracked container. */
+const volatile bool watch_mkdir = false;
+/* Wake the reader only once this much data waits (batched wake-ups). */
+const volatile __u64 wakeup_bytes = 1 << 20;
+
+/*
+ * The cheapest possible "no" for the rest of the host: a direct-mapped
+ * table indexed by the low bits of the cgroup id (ids are kernfs inode
+ * numbers, allocated in sequence, so they spread well). A slot holds the
+ * tracked id that owns it, BT_FILTER_SHARED when two tracked ids collide
+ * (then the hash map decides), or 0. An untraced task pays one helper call
+ * and one load: no hash, no lock.
+ */
+__u64 filter[BT_FILTER_SLOTS];
+
+/* Tracked cgroup ids (containers and the cgroups nested in them). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __u8);
+} tracked SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 16 << 20);	/* resized by the collector */
+} events SEC(".maps");
+
+/* Records that did not fit in the ring buffer, per CPU, counted exactly. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* Syscall entry state, per task. */
+struct sc_state {
+	__u64 ts;		/* 0: no entry seen */
+	__u64 arg0;
+	__u32 nr;
+	__u8 detail_kind;
+	__u8 pad[3];
+	__u32 detail_len;
+	__u32 pad2;
+	char detail[BT_DETAIL_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sc_state);
+} sc_states SEC(".maps");
+
+static __always_inline bool cgroup_tracked(__u64 cgid)
+{
+	__u64 slot = filter[cgid & (BT_FILTER_SLOTS - 1)];
+
+	if (slot == cgid)
+		return true;
+	if (slot != BT_FILTER_SHARED)
+		return false;
+	return bpf_map_lookup_elem(&tracked, &cgid) != NULL;
+}
+
+static __always_inline void filter_add(__u64 cgid)
+{
+	__u64 *slot = &filter[cgid & (BT_FILTER_SLOTS - 1)];
+	__u64 old = __sync_val_compare_and_swap(slot, 0, cgid);
+
+	if (old != 0 && old != cgid)
+		*slot = BT_FILTER_SHARED;
+}
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n)
+		__sync_fetch_and_add(n, 1);
+}
+
+static __always_inline __u64 submit_flags(void)
+{
+	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void fill_hdr(struct bt_event_hdr *h, __u32 type,
+				     __u64 ts, __u64 cgid)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->ts_ns = ts;
+	h->cgroup_id = cgid;
+	h->type = type;
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->ppid = t->real_parent->tgid;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+}
+
+static __always_inline bool syscall_wanted(long nr)
+{
+	if (trace_no_syscalls)
+		return false;
+	if (trace_all_syscalls)
+		return true;
+	if (nr < 0 || nr >= BT_MAX_SYSCALLS)
+		return false;
+	__u64 u = nr;
+
+	return syscall_mask[(u / 64) & (BT_MAX_SYSCALLS / 64 - 1)] & (1ULL << (u % 64));
+}
+
+/* Syscalls whose detail is a path (user pointer in arg @i). */
+static __always_inline int path_arg(long nr)
+{
+	switch (nr) {
+	case __NR_open: case __NR_execve: case __NR_creat:
+		return 0;
+	case __NR_openat: case __NR_openat2: case __NR_execveat:
+		return 1;
+	}
+	return -1;
+}
+
+static __always_inline void emit_noreturn(struct sc_state *st, __u64 cgid)
+{
+	struct bt_syscall_event *e;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return;
+	}
+	fill_hdr(&e->hdr, BT_EV_SYSCALL, st->ts, cgid);
+	e->dur_ns = 0;
+	e->ret = 0;
+	e->nr = st->nr;
+	e->flags = BT_SC_NORETURN;
+	e->detail_kind = BT_DETAIL_NONE;
+	e->detail_len = 0;
+	bpf_ringbuf_submit(e, submit_flags());
+	st->ts = 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
+{
+	__u64 cgid = bpf_get_current_cgroup_id();
+	struct sc_state *st;
+	unsigned long ptr;
+	int len, i;
+
+	if (!cgroup_tracked(cgid) || !syscall_wanted(nr))
+		return 0;
+	st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st)
+		return 0;
+	st->ts = bpf_ktime_get_ns();
+	st->nr = nr;
+	st->detail_kind = BT_DETAIL_NONE;
+	st->detail_len = 0;
+
+	if (nr == __NR_exit || nr == __NR_exit_group) {
+		emit_noreturn(st, cgid);
+		return 0;
+	}
+	i = path_arg(nr);
+	if (i >= 0) {
+		ptr = i == 0 ? PT_REGS_PARM1_CORE_SYSCALL(regs) :
+			       PT_REGS_PARM2_CORE_SYSCALL(regs);
+		len = bpf_probe_read_user_str(st->detail, sizeof(st->detail),
+					      (const void *)ptr);
+		if (len > 0) {
+			st->detail_kind = BT_DETAIL_PATH;
+			st->detail_len = len;
+		}
+	} else if (nr == __NR_bind || nr == __NR_connect) {
+		ptr = PT_REGS_PARM2_CORE_SYSCALL(regs);
+		len = PT_REGS_PARM3_CORE_SYSCALL(regs);
+		if (len > (int)sizeof(st->detail))
+			len = sizeof(st->detail);
+		if (len > 0 &&
+		    bpf_probe_read_user(st->detail, (__u32)len,
+					(const void *)ptr) == 0) {
+			st->detail_kind = BT_DETAIL_SOCKADDR;
+			st->detail_len = len;
+		}
+	} else if (nr == __NR_listen) {
+		st->arg0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	}
+	return 0;
+}
+
+/*
+ * The local address of the listening socket @fd of the current task, built
+ * as a struct sockaddr in st->detail: listen(2) carries no address, and the
+ * port may have been chosen by the kernel (autobind).
+ */
+static __always_inline void read_listen_addr(struct sc_state *st)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct file **fds, *f;
+	struct socket *sock;
+	struct sock *sk;
+	unsigned int fd = st->arg0, max;
+	__u16 family, port;
+
+	max = BPF_CORE_READ(t, files, fdt, max_fds);
+	if (fd >= max)
+		return;
+	fds = BPF_CORE_READ(t, files, fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+		return;
+	sock = BPF_CORE_READ(f, private_data);
+	sk = BPF_CORE_READ(sock, sk);
+	if (!sk)
+		return;
+	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	port = BPF_CORE_READ(sk, __sk_common.skc_num);
+	if (family == AF_INET) {
+		struct sockaddr_in *a = (void *)st->detail;
+
+		a->sin_family = AF_INET;
+		a->sin_port = bpf_htons(port);
+		a->sin_addr.s_addr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		st->detail_len = sizeof(*a);
+	} else if (family == AF_INET6) {
+		struct sockaddr_in6 *a = (void *)st->detail;
+
+		a->sin6_family = AF_INET6;
+		a->sin6_port = bpf_htons(port);
+		BPF_CORE_READ_INTO(&a->sin6_addr, sk, __sk_common.skc_v6_rcv_saddr);
+		st->detail_len = sizeof(*a);
+	} else if (family == AF_UNIX) {
+		struct unix_address *ua = BPF_CORE_READ((struct unix_sock *)sk, addr);
+		int len;
+
+		if (!ua)
+			return;
+		len = BPF_CORE_READ(ua, len);
+		if (len <= 0)
+			return;
+		if (len > BT_DETAIL_MAX)
+			len = BT_DETAIL_MAX;
+		if (bpf_probe_read_kernel(st->detail, (__u32)len,
+					  &ua->name))
+			return;
+		st->detail_len = len;
+	} else {
+		return;
+	}
+	st->detail_kind = BT_DETAIL_SOCKADDR;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 cgid = bpf_get_current_cgroup_id();
+	struct sc_state *st;
+	__u64 now;
+
+	if (!cgroup_tracked(cgid))
+		return 0;
+	st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+	if (!st || !st->ts)
+		return 0;
+	now = bpf_ktime_get_ns();
+
+	if (st->nr == __NR_listen && ret == 0)
+		read_listen_addr(st);
+
+	if (st->detail_kind == BT_DETAIL_NONE) {
+		struct bt_syscall_event *e;
+
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e)
+			goto lost;
+		fill_hdr(&e->hdr, BT_EV_SYSCALL, st->ts, cgid);
+		e->dur_ns = now - st->ts;
+		e->ret = ret;
+		e->nr = st->nr;
+		e->flags = 0;
+		e->detail_kind = BT_DETAIL_NONE;
+		e->detail_len = 0;
+		bpf_ringbuf_submit(e, submit_flags());
+	} else {
+		struct bt_syscall_detail_event *e;
+
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		if (!e)
+			goto lost;
+		fill_hdr(&e->sc.hdr, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
+		e->sc.dur_ns = now - st->ts;
+		e->sc.ret = ret;
+		e->sc.nr = st->nr;
+		e->sc.flags = 0;
+		e->sc.detail_kind = st->detail_kind;
+		e->sc.detail_len = st->detail_len;
+		bpf_probe_read_kernel(e->detail, sizeof(e->detail), st->detail);
+		bpf_ringbuf_submit(e, submit_flags());
+	}
+	st->ts = 0;
+	return 0;
+lost:
+	st->ts = 0;
+	count_lost();
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u64 cgid = bpf_get_current_cgroup_id();
+	struct bt_fork_event *e;
+
+	if (!cgroup_tracked(cgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	e->hdr.ts_ns = bpf_ktime_get_ns();
+	e->hdr.cgroup_id = cgid;
+	e->hdr.type = BT_EV_FORK;
+	e->hdr.pid = child->tgid;
+	e->hdr.tid = child->pid;
+	e->hdr.ppid = parent->tgid;
+	bpf_probe_read_kernel(e->hdr.comm, sizeof(e->hdr.comm), child->comm);
+	e->parent_tid = parent->pid;
+	e->is_thread = child->tgid == parent->tgid;
+	bpf_ringbuf_submit(e, submit_flags());
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u64 cgid = bpf_get_current_cgroup_id();
+	struct bt_exec_event *e;
+
+	if (!cgroup_tracked(cgid))
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	fill_hdr(&e->hdr, BT_EV_EXEC, bpf_ktime_get_ns(), cgid);
+	e->old_tid = old_pid;
+	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), bprm->filename);
+	bpf_ringbuf_submit(e, submit_flags());
+	return 0;
+}
+
+/*
+ * Fires for every exiting thread; a process has exited when its last
+ * thread does (signal->live dropped to 0 just before, in do_exit()). Since
+ * 6.16 the tracepoint also passes group_dead; reading `live` works on all.
+ */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(bt_exit, struct task_struct *p)
+{
+	__u64 cgid = bpf_get_current_cgroup_id();
+	struct bt_exit_event *e;
+
+	if (!cgroup_tracked(cgid))
+		return 0;
+	if (BPF_CORE_READ(p, signal, live.counter) != 0)
+		return 0;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	fill_hdr(&e->hdr, BT_EV_EXIT, bpf_ktime_get_ns(), cgid);
+	e->exit_code = BPF_CORE_READ(p, exit_code);
+	bpf_ringbuf_submit(e, submit_flags());
+	return 0;
+}
+
+static __always_inline int cgroup_event(struct cgroup *cgrp, const char *path,
+					__u32 type)
+{
+	struct cgroup *parent;
+	struct bt_cgroup_event *e;
+	__u64 id, pid;
+	bool parent_tracked;
+	__u8 one = 1;
+
+	/* Only the v2 (default) hierarchy: its hierarchy_id is 0. */
+	if (BPF_CORE_READ(cgrp, root, hierarchy_id) != 0)
+		return 0;
+	id = BPF_CORE_READ(cgrp, kn, id);
+	/* `self` is struct cgroup's first member: a css parent is a cgroup. */
+	parent = (struct cgroup *)BPF_CORE_READ(cgrp, self.parent);
+	pid = parent ? BPF_CORE_READ(parent, kn, id) : 0;
+
+	if (type == BT_EV_CGROUP_MKDIR) {
+		parent_tracked = bpf_map_lookup_elem(&tracked, &pid) != NULL;
+		if (!parent_tracked && !watch_mkdir)
+			return 0;
+		/*
+		 * Track it now, in the kernel: the container's first
+		 * process may run before user space reads this event.
+		 */
+		if (bpf_map_update_elem(&tracked, &id, &one, BPF_ANY) == 0)
+			filter_add(id);
+	} else {
+		if (!bpf_map_lookup_elem(&tracked, &id))
+			return 0;
+		parent_tracked = bpf_map_lookup_elem(&tracked, &pid) != NULL;
+		bpf_map_delete_elem(&tracked, &id);
+	}
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	fill_hdr(&e->hdr, type, bpf_ktime_get_ns(), id);
+	e->parent_id = pid;
+	e->parent_tracked = parent_tracked;
+	bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);
+	/* Wake the reader now: it has to decide about this container. */
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+SEC("tp_btf/cgroup_mkdir")
+int BPF_PROG(bt_cgroup_mkdir, struct cgroup *cgrp, const char *path)
+{
+	return cgroup_event(cgrp, path, BT_EV_CGROUP_MKDIR);
+}
+
+SEC("tp_btf/cgroup_rmdir")
+int BPF_PROG(bt_cgroup_rmdir, struct cgroup *cgrp, const char *path)
+{
+	return cgroup_event(cgrp, path, BT_EV_CGROUP_RMDIR);
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The one header the BPF programs and the collector share: event records
+ * and constants. Fixed-size fields only and no includes, as in
+ * libbpf-tools: the BPF side gets __u64 & co. from vmlinux.h, user space
+ * from <linux/types.h>.
+ */
+#ifndef BOOTTRACE_BPF_H
+#define BOOTTRACE_BPF_H
+
+#define BT_COMM_LEN 16
+/* Paths (open*, exec*) and socket addresses, as copied in the kernel. */
+#define BT_DETAIL_MAX 256
+/* cgroup paths as the cgroup_mkdir tracepoint gives them. */
+#define BT_CGPATH_MAX 512
+/* Size of the direct-mapped cgroup filter (power of two), see below. */
+#define BT_FILTER_SLOTS 1024
+/* A filter slot two tracked cgroups share: look in the tracked map. */
+#define BT_FILTER_SHARED (~0ULL)
+#define BT_MAX_SYSCALLS 512
+/* Tracked cgroups and tracked tasks, at most. */
+#define BT_MAX_CGROUPS 65536
+
+enum bt_event_type {
+	BT_EV_SYSCALL = 1,	/* struct bt_syscall_event */
+	BT_EV_SYSCALL_DETAIL,	/* struct bt_syscall_detail_event */
+	BT_EV_FORK,		/* struct bt_fork_event */
+	BT_EV_EXEC,		/* struct bt_exec_event */
+	BT_EV_EXIT,		/* struct bt_exit_event */
+	BT_EV_CGROUP_MKDIR,	/* struct bt_cgroup_event */
+	BT_EV_CGROUP_RMDIR,	/* struct bt_cgroup_event */
+};
+
+/* What bt_syscall_detail_event.detail holds. */
+enum bt_detail_kind {
+	BT_DETAIL_NONE,
+	BT_DETAIL_PATH,		/* NUL-terminated string from the task */
+	BT_DETAIL_SOCKADDR,	/* detail_len bytes of a struct sockaddr */
+};
+
+/* Flags in bt_syscall_event.flags. */
+#define BT_SC_NORETURN 1	/* exit/exit_group: no ret, no duration */
+
+/*
+ * Every record starts with this header. pid is the thread group id (what
+ * user space calls a pid), tid the thread id, as the task's init pid
+ * namespace sees them.
+ */
+struct bt_event_hdr {
+	__u64 ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
+	__u64 cgroup_id;	/* the task's cgroup v2 id */
+	__u32 type;		/* enum bt_event_type */
+	__u32 pid;
+	__u32 tid;
+	__u32 ppid;
+	char comm[BT_COMM_LEN];
+};
+_Static_assert(sizeof(struct bt_event_hdr) == 48, "bt_event_hdr layout");
+
+struct bt_syscall_event {
+	struct bt_event_hdr hdr;	/* ts_ns: syscall entry */
+	__u64 dur_ns;			/* entry to exit */
+	__s64 ret;
+	__u32 nr;
+	__u16 flags;			/* BT_SC_* */
+	__u8 detail_kind;		/* enum bt_detail_kind */
+	__u8 pad;
+	__u32 detail_len;
+	__u32 pad2;
+};
+_Static_assert(sizeof(struct bt_syscall_event) == 80, "bt_syscall_event layout");
+
+struct bt_syscall_detail_event {
+	struct bt_syscall_event sc;
+	char detail[BT_DETAIL_MAX];
+};
+_Static_assert(sizeof(struct bt_syscall_detail_event) == 336,
+	       "bt_syscall_detail_event layout");
+
+/* A new task: hdr describes the child; ppid is the parent's pid. */
+struct bt_fork_event {
+	struct bt_event_hdr hdr;
+	__u32 parent_tid;
+	__u32 is_thread;
+};
+_Static_assert(sizeof(struct bt_fork_event) == 56, "bt_fork_event layout");
+
+struct bt_exec_event {
+	struct bt_event_hdr hdr;
+	__u32 old_tid;		/* a non-leader thread that exec'd takes the pid */
+	__u32 pad;
+	char filename[BT_DETAIL_MAX];
+};
+_Static_assert(sizeof(struct bt_exec_event) == 312, "bt_exec_event layout");
+
+/* The last thread of a process exited. */
+struct bt_exit_event {
+	struct bt_event_hdr hdr;
+	__u32 exit_code;	/* task->exit_code: a wait(2) status */
+	__u32 pad;
+};
+_Static_assert(sizeof(struct bt_exit_event) == 56, "bt_exit_event layout");
+
+/*
+ * A cgroup v2 directory was made or removed. hdr.cgroup_id is that
+ * cgroup's id, hdr.pid/comm the task that did it.
+ */
+struct bt_cgroup_event {
+	struct bt_event_hdr hdr;
+	__u64 parent_id;
+	__u32 parent_tracked;	/* mkdir: inside a tracked cgroup (nested) */
+	__u32 pad;
+	char path[BT_CGPATH_MAX];	/* relative to the cgroup2 mount */
+};
+_Static_assert(sizeof(struct bt_cgroup_event) == 576, "bt_cgroup_event layout");
+
+#endif /* BOOTTRACE_BPF_H */

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Escaping of TSV text fields: see tsv.h and docs/tsv-format.md. */
+#include "common/tsv.h"
+
+static const char hexdigits[] = "0123456789abcdef";
+
+size_t tsv_utf8_seq_len(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len, i;
+	unsigned int cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		len = 2;
+		cp = c & 0x1f;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		len = 3;
+		cp = c & 0x0f;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		len = 4;
+		cp = c & 0x07;
+	} else {
+		return 0; /* continuation byte, 0xc0/0xc1 or 0xf5.. */
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
+		return 0;
+	return len;
+}
+
+size_t tsv_escape(const char *in, size_t n, char *out)
+{
+	const unsigned char *s = (const unsigned char *)in;
+	char *o = out;
+	size_t i = 0, k;
+
+	while (i < n) {
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '\\') {
+			*o++ = (char)c;
+			i++;
+			continue;
+		}
+		switch (c) {
+		case '\\': *o++ = '\\'; *o++ = '\\'; i++; continue;
+		case '\t': *o++ = '\\'; *o++ = 't'; i++; continue;
+		case '\n': *o++ = '\\'; *o++ = 'n'; i++; continue;
+		case '\r': *o++ = '\\'; *o++ = 'r'; i++; continue;
+		}
+		k = c >= 0x80 ? tsv_utf8_seq_len(s + i, n - i) : 0;
+		if (k) {
+			while (k--)
+				*o++ = (char)s[i++];
+			continue;
+		}
+		*o++ = '\\';
+		*o++ = 'x';
+		*o++ = hexdigits[c >> 4];
+		*o++ = hexdigits[c & 15];
+		i++;
+	}
+	return (size_t)(o - out);
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+long tsv_unescape(const char *in, size_t n, char *out)
+{
+	char *o = out;
+	size_t i = 0;
+
+	while (i < n) {
+		if (in[i] != '\\') {
+			*o++ = in[i++];
+			continue;
+		}
+		if (i + 1 >= n)
+			return -1;
+		switch (in[i + 1]) {
+		case '\\': *o++ = '\\'; break;
+		case 't': *o++ = '\t'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 'x': {
+			int hi, lo;
+
+			if (i + 3 >= n)
+				return -1;
+			hi = hexval(in[i + 2]);
+			lo = hexval(in[i + 3]);
+			if (hi < 0 || lo < 0)
+				return -1;
+			*o++ = (char)(hi << 4 | lo);
+			i += 4;
+			continue;
+		}
+		default:
+			return -1;
+		}
+		i += 2;
+	}
+	return (long)(o - out);
+}
