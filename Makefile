@@ -23,7 +23,7 @@ UNISTD_H ?= $(firstword $(wildcard /usr/include/$(shell uname -m)-linux-gnu/asm/
 
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
-	-DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
+	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
 LDLIBS := -lbpf -lelf -lz -lcgroup -lm
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
@@ -53,9 +53,9 @@ SAMPLE_SRCS := $(wildcard samples/*.c)
 BENCH_SRCS := $(wildcard bench/*.c)
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 
-COMMON_OBJS := $(COMMON_SRCS:%.c=$(OUTPUT)/%.o)
-ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OUTPUT)/%.o)
-COLLECTOR_OBJS := $(COLLECTOR_SRCS:%.c=$(OUTPUT)/%.o)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(OUTPUT)/obj/%.o)
+ANALYZE_OBJS := $(ANALYZE_SRCS:%.c=$(OUTPUT)/obj/%.o)
+COLLECTOR_OBJS := $(COLLECTOR_SRCS:%.c=$(OUTPUT)/obj/%.o)
 TESTS := $(TEST_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
 TOOLS := $(TOOL_SRCS:tests/tools/%.c=$(OUTPUT)/tests/%)
 SAMPLES := $(SAMPLE_SRCS:samples/%.c=$(OUTPUT)/samples/%)
@@ -87,13 +87,13 @@ $(OUTPUT)/syscall_names.h: scripts/gen-syscall-names.sh $(UNISTD_H) | $(OUTPUT)
 
 # --- user side ---------------------------------------------------------------
 
-$(OUTPUT)/%.o: %.c | $(OUTPUT)
+$(OUTPUT)/obj/%.o: %.c | $(OUTPUT)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # Collector objects include the skeletons and the syscall table.
-$(COLLECTOR_OBJS) $(OUTPUT)/collector/main.o $(TEST_SRCS:%.c=$(OUTPUT)/%.o): $(GENERATED)
+$(COLLECTOR_OBJS) $(OUTPUT)/obj/collector/main.o $(TEST_SRCS:%.c=$(OUTPUT)/obj/%.o): $(GENERATED)
 
 $(OUTPUT)/libcommon.a: $(COMMON_OBJS)
 $(OUTPUT)/libanalyze.a: $(ANALYZE_OBJS)
@@ -102,29 +102,29 @@ $(OUTPUT)/lib%.a:
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(OUTPUT)/collector: $(OUTPUT)/collector/main.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
+$(OUTPUT)/collector: $(OUTPUT)/obj/collector/main.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-$(OUTPUT)/analyze: $(OUTPUT)/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
+$(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
 
 # Unit tests (cmocka) link every library; each is one file tests/unit/test_*.c.
-$(OUTPUT)/tests/%: $(OUTPUT)/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
+$(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 # Helper programs used by the integration tests (tests/tools/*.c).
-$(OUTPUT)/tests/%: $(OUTPUT)/tests/tools/%.o $(OUTPUT)/libcommon.a
+$(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -lpthread -o $@
 
-$(OUTPUT)/bench/%: $(OUTPUT)/bench/%.o $(OUTPUT)/libcommon.a
+$(OUTPUT)/bench/%: $(OUTPUT)/obj/bench/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
 
-$(OUTPUT)/samples/%: $(OUTPUT)/samples/%.o
+$(OUTPUT)/samples/%: $(OUTPUT)/obj/samples/%.o
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@
 

@@ -211,10 +211,11 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	} else if (nr == __NR_bind || nr == __NR_connect) {
 		ptr = PT_REGS_PARM2_CORE_SYSCALL(regs);
 		len = PT_REGS_PARM3_CORE_SYSCALL(regs);
-		if (len > (int)sizeof(st->detail))
-			len = sizeof(st->detail);
+		/* a sockaddr is at most 128 bytes (sockaddr_storage) */
+		if (len > 128)
+			len = 128;
 		if (len > 0 &&
-		    bpf_probe_read_user(st->detail, (__u32)len,
+		    bpf_probe_read_user(st->detail, len & 0xff,
 					(const void *)ptr) == 0) {
 			st->detail_kind = BT_DETAIL_SOCKADDR;
 			st->detail_len = len;
@@ -274,9 +275,9 @@ static __always_inline void read_listen_addr(struct sc_state *st)
 		len = BPF_CORE_READ(ua, len);
 		if (len <= 0)
 			return;
-		if (len > BT_DETAIL_MAX)
-			len = BT_DETAIL_MAX;
-		if (bpf_probe_read_kernel(st->detail, (__u32)len,
+		if (len > 128)
+			len = 128;
+		if (bpf_probe_read_kernel(st->detail, len & 0xff,
 					  &ua->name))
 			return;
 		st->detail_len = len;

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cgroup v2 plumbing for the collector.
+ *
+ * libcgroup 2.0 (Debian 12) is built around v1 controllers: on a hybrid
+ * host cgroup_get_subsys_mount_point() finds the v1 mounts but not the v2
+ * one, and it has no notion of cgroup ids, cgroup.kill or cgroup.events.
+ * So we use libcgroup only to describe the host (which v1 controllers are
+ * mounted) and do the v2 work directly on cgroupfs: it is a few files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libcgroup.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "collector/cgroup.h"
+
+int cgroup2_mount(char *out, size_t n)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[4096], type[64];
+	int found = 0;
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%255s %4095s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (strcmp(type, "cgroup2") == 0) {
+			snprintf(out, n, "%s", dir);
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -ENOENT;
+}
+
+const char *cgroup_host_layout(const char *cg2)
+{
+	char *mp = NULL;
+	int v1;
+
+	/* libcgroup: is any v1 controller mounted? (hybrid or legacy host) */
+	if (cgroup_init() != 0)
+		return cg2 ? "unified" : "unknown";
+	v1 = cgroup_get_subsys_mount_point("cpu", &mp) == 0 ||
+	     cgroup_get_subsys_mount_point("memory", &mp) == 0;
+	free(mp);
+	if (v1)
+		return cg2 ? "hybrid" : "legacy";
+	return "unified";
+}
+
+int cgroup_id_of(const char *path, unsigned long long *id)
+{
+	struct stat st;
+
+	/*
+	 * On 64-bit kernels (5.5+) the cgroup id is the kernfs node id, which
+	 * is also the directory's inode number.
+	 */
+	if (stat(path, &st) < 0)
+		return -errno;
+	*id = st.st_ino;
+	return 0;
+}
+
+int cgroup_write(const char *dir, const char *file, const char *value)
+{
+	char path[4096];
+	int fd, err = 0;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, strlen(value));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+int cgroup_signal(const char *dir, int sig)
+{
+	char path[4096], line[32];
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		pid_t pid = (pid_t)atoi(line);
+
+		if (pid > 0 && kill(pid, sig) == 0)
+			n++;
+	}
+	fclose(f);
+	return n;
+}
+
+int cgroup_populated(const char *dir)
+{
+	char path[4096], line[64];
+	FILE *f;
+	int populated = -1;
+
+	snprintf(path, sizeof(path), "%s/cgroup.events", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "populated ", 10) == 0)
+			populated = atoi(line + 10);
+	fclose(f);
+	return populated;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* cgroup v2 plumbing: see cgroup.c for why this is not all libcgroup. */
+#ifndef COLLECTOR_CGROUP_H
+#define COLLECTOR_CGROUP_H
+
+#include <stddef.h>
+
+/* cgroup2_mount - the cgroup2 mount point from /proc/self/mounts; -ENOENT. */
+int cgroup2_mount(char *out, size_t n);
+/* cgroup_host_layout - "unified", "hybrid" or "legacy" (a literal). */
+const char *cgroup_host_layout(const char *cg2);
+/* cgroup_id_of - the cgroup id of directory @path; 0 or -errno. */
+int cgroup_id_of(const char *path, unsigned long long *id);
+/* cgroup_write - write @value to @dir/@file; 0 or -errno. */
+int cgroup_write(const char *dir, const char *file, const char *value);
+/* cgroup_signal - send @sig to every process in @dir; count or -errno. */
+int cgroup_signal(const char *dir, int sig);
+/* cgroup_populated - 1 if @dir (or a descendant) has tasks, 0 if not, -errno. */
+int cgroup_populated(const char *dir);
+
+#endif /* COLLECTOR_CGROUP_H */

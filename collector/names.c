@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Container, syscall and address names: see names.h. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/un.h>
+
+#include "collector/names.h"
+#include "syscall_names.h"
+
+#define SHORT_ID 12
+
+static size_t hex_run(const char *s)
+{
+	size_t n = 0;
+
+	while ((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f'))
+		n++;
+	return n;
+}
+
+/* "<prefix><hex id>[.scope]" → "<short><12 hex>"; 0 if @base is not one. */
+static int runtime_name(const char *base, const char *prefix, const char *shortp,
+			char *out, size_t n)
+{
+	size_t pl = strlen(prefix), h;
+
+	if (strncmp(base, prefix, pl) != 0)
+		return 0;
+	h = hex_run(base + pl);
+	if (h < SHORT_ID || (base[pl + h] != '\0' && strcmp(base + pl + h, ".scope") != 0))
+		return 0;
+	snprintf(out, n, "%s%.*s", shortp, SHORT_ID, base + pl);
+	return 1;
+}
+
+char *container_name_from_path(const char *path, char *out, size_t n)
+{
+	const char *base = strrchr(path, '/');
+	const char *parent_end = base;
+
+	base = base ? base + 1 : path;
+	if (runtime_name(base, "docker-", "docker-", out, n) ||
+	    runtime_name(base, "libpod-", "podman-", out, n) ||
+	    runtime_name(base, "cri-containerd-", "containerd-", out, n) ||
+	    runtime_name(base, "crio-", "crio-", out, n))
+		return out;
+	/* cgroupfs driver: /docker/<64 hex> */
+	if (parent_end && parent_end - path >= 7 &&
+	    strncmp(parent_end - 7, "/docker", 7) == 0 &&
+	    hex_run(base) >= SHORT_ID && base[hex_run(base)] == '\0') {
+		snprintf(out, n, "docker-%.*s", SHORT_ID, base);
+		return out;
+	}
+	snprintf(out, n, "%s", *base ? base : "/");
+	return out;
+}
+
+const char *syscall_name(unsigned int nr)
+{
+	if (nr >= sizeof(syscall_names_table) / sizeof(syscall_names_table[0]))
+		return NULL;
+	return syscall_names_table[nr];
+}
+
+int syscall_nr(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(syscall_names_table) / sizeof(syscall_names_table[0]); i++)
+		if (syscall_names_table[i] && strcmp(syscall_names_table[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
+{
+	sa_family_t family;
+	char ip[INET6_ADDRSTRLEN];
+	int w;
+
+	if (n == 0)
+		return 0;
+	out[0] = '\0';
+	if (len < sizeof(family))
+		return 0;
+	memcpy(&family, addr, sizeof(family));
+	if (family == AF_INET && len >= sizeof(struct sockaddr_in)) {
+		struct sockaddr_in a;
+
+		memcpy(&a, addr, sizeof(a));
+		inet_ntop(AF_INET, &a.sin_addr, ip, sizeof(ip));
+		w = snprintf(out, n, "%s:%u", ip, ntohs(a.sin_port));
+	} else if (family == AF_INET6 && len >= sizeof(struct sockaddr_in6)) {
+		struct sockaddr_in6 a;
+
+		memcpy(&a, addr, sizeof(a));
+		inet_ntop(AF_INET6, &a.sin6_addr, ip, sizeof(ip));
+		w = snprintf(out, n, "[%s]:%u", ip, ntohs(a.sin6_port));
+	} else if (family == AF_UNIX) {
+		const char *p = (const char *)addr + offsetof(struct sockaddr_un, sun_path);
+		size_t plen = len - offsetof(struct sockaddr_un, sun_path), k;
+
+		if (len <= offsetof(struct sockaddr_un, sun_path))
+			return (size_t)snprintf(out, n, "unix:unnamed");
+		if (p[0] == '\0') { /* abstract: bytes up to len, NULs included */
+			k = plen - 1 < n - 2 ? plen - 1 : n - 2;
+			out[0] = '@';
+			memcpy(out + 1, p + 1, k);
+			out[k + 1] = '\0';
+			return k + 1;
+		}
+		for (k = 0; k < plen && k < n - 1 && p[k]; k++)
+			out[k] = p[k];
+		out[k] = '\0';
+		return k;
+	} else {
+		w = snprintf(out, n, "family=%u", family);
+	}
+	if (w < 0)
+		return 0;
+	return (size_t)w < n ? (size_t)w : n - 1;
+}

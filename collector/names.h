@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Names users know: containers from cgroup paths, syscalls from numbers. */
+#ifndef COLLECTOR_NAMES_H
+#define COLLECTOR_NAMES_H
+
+#include <stddef.h>
+#include <sys/socket.h>
+
+/*
+ * container_name_from_path - the name of the container whose cgroup is
+ * @path (relative to the cgroup2 mount, e.g. "/system.slice/docker-<id>.scope"),
+ * written to @out (@n bytes, NUL-terminated, truncated if needed).
+ * docker-<64 hex>.scope and /docker/<64 hex> give "docker-<12 hex>",
+ * libpod-<id>.scope "podman-<12>", cri-containerd-<id>.scope
+ * "containerd-<12>", crio-<id>.scope "crio-<12>"; anything else is the last
+ * path component (a systemd unit keeps its suffix: "nginx.service").
+ * Returns @out.
+ */
+char *container_name_from_path(const char *path, char *out, size_t n);
+
+/*
+ * syscall_name - the name of x86-64 syscall @nr from the build machine's
+ * kernel headers, or NULL for a number the table does not know.
+ */
+const char *syscall_name(unsigned int nr);
+/* syscall_nr - the number of syscall @name, or -1. */
+int syscall_nr(const char *name);
+
+/*
+ * sockaddr_format - @len bytes of a struct sockaddr as text in @out (@n
+ * bytes): "127.0.0.1:80", "[::1]:80", a unix path, "@name" for an abstract
+ * unix socket (raw bytes: escape before writing), "family=N" otherwise.
+ * Returns the length written (not NUL-terminated beyond it is not
+ * guaranteed: it is NUL-terminated when room allows).
+ */
+size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n);
+
+#endif /* COLLECTOR_NAMES_H */
