@@ -104,28 +104,34 @@ $(OUTPUT)/lib%.a:
 
 $(OUTPUT)/collector: $(OUTPUT)/obj/collector/main.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 $(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
 
 # Unit tests (cmocka) link every library; each is one file tests/unit/test_*.c.
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lpthread -o $@
 
 $(OUTPUT)/bench/%: $(OUTPUT)/obj/bench/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
 
 $(OUTPUT)/samples/%: $(OUTPUT)/obj/samples/%.o
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -o $@
 
 $(OUTPUT):

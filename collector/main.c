@@ -666,6 +666,12 @@ static int poll_once(struct collector *c, int timeout_ms)
 {
 	int err = ring_buffer__poll(c->rb, timeout_ms);
 
+	/*
+	 * Wake-ups are batched (the BPF side only wakes us when wakeup_bytes
+	 * wait), so the poll may time out with data there: consume it.
+	 */
+	if (err >= 0 || err == -EINTR)
+		err = ring_buffer__consume(c->rb);
 	if (err < 0 && err != -EINTR) {
 		fprintf(stderr, "collector: ring buffer poll failed: %s\n", strerror(-err));
 		return err;
@@ -978,6 +984,7 @@ int main(int argc, char **argv)
 	if (output_flush(c.out) < 0) {
 		if (c.out->err == EPIPE) {
 			fprintf(stderr, "collector: the reader closed the output; stopped\n");
+			ret = 0;
 		} else {
 			fprintf(stderr, "collector: cannot write %s: %s\n",
 				c.opt.output ? c.opt.output : "stdout", strerror(c.out->err));

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * analysis: rows → per-container phases (DESIGN.md §4) and per-key syscall
+ * totals (--by). One struct analysis holds everything read from one or more
+ * files; there is no global state.
+ *
+ * Phases, per container (keyed by the container column, within one file:
+ * the same name in two files is two boots):
+ *   t_start  the smallest ts_ns of its "start" rows;
+ *   exec     the smallest ts_ns of its "exec" rows (only those whose
+ *            filename matches --exec PATTERN, an fnmatch(3) glob, when
+ *            given), minus t_start;
+ *   listen   the smallest ts_ns + dur_ns (the completion) of its successful
+ *            (ret = 0) "listen" syscall rows, by any process, minus t_start;
+ *   LABEL    the smallest ts_ns of its "mark" rows named LABEL, minus t_start.
+ * Rows are ordered per CPU only, so everything is a minimum, never "the
+ * first seen". A container without a start row cannot be timed: its rows are
+ * counted and reported once per file.
+ */
+#ifndef ANALYZE_ANALYSIS_H
+#define ANALYZE_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze/llhist.h"
+#include "analyze/reader.h"
+#include "analyze/strtab.h"
+
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM };
+
+struct analyze_opts {
+	const char *exec_pattern;	/* --exec, or NULL */
+	const char *container_glob;	/* --container, or NULL */
+	enum by_kind by;
+	bool syscalls;			/* keep per-syscall totals (--plot) */
+	unsigned reader_flags;		/* TSV_LENIENT */
+};
+
+enum { PHASE_EXEC, PHASE_LISTEN };
+
+struct phase {
+	int64_t *v;		/* one value per container that reached it */
+	size_t n, cap;		/* sorted ascending after analysis_finish() */
+};
+
+/* Per-key totals of syscall rows. */
+struct group {
+	uint64_t calls, errors;	/* errors: ret < 0 */
+	uint64_t timed;		/* rows with a dur_ns */
+	unsigned __int128 total;
+	uint64_t min, max;
+	struct llhist h;
+};
+
+struct group_table {
+	struct strtab *keys;	/* escaped, as in the file */
+	struct group *g;
+	size_t cap;
+};
+
+/* A timed container, for the timeline plot. */
+struct ctr_result {
+	uint32_t name;		/* id in analysis.ctr_names */
+	uint32_t file;
+	size_t first, n;	/* its phases: analysis.cphases[first..first+n) */
+};
+
+struct ctr_phase {
+	uint32_t phase;
+	int64_t v;
+};
+
+struct file_ctr;
+struct file_mark;
+
+struct analysis {
+	struct analyze_opts opts;
+	struct strtab *phase_names;	/* "exec", "listen", mark labels */
+	struct phase *phases;
+	size_t phases_cap;
+	size_t ncontainers;		/* timed containers (with a start row) */
+	struct strtab *ctr_names;
+	struct ctr_result *ctrs;
+	size_t nctrs, ctrs_cap;
+	struct ctr_phase *cphases;
+	size_t ncphases, cphases_cap;
+	struct group_table by;		/* --by container|comm */
+	struct group_table sys;		/* per syscall (--by syscall, --plot) */
+	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
+	uint32_t nfiles;
+	/* the file being read */
+	struct strtab *fnames;
+	struct file_ctr *fc;
+	size_t fc_cap;
+	struct file_mark *fm;
+	size_t nfm, fm_cap;
+	long last_ctr;
+	char *scratch;			/* TSV_MAX_LINE bytes for unescaping */
+};
+
+/* analysis__new - an empty analysis with @opts; NULL when out of memory. */
+struct analysis *analysis__new(const struct analyze_opts *opts);
+/* analysis__free - accepts NULL. */
+void analysis__free(struct analysis *a);
+
+/*
+ * analysis_add_row - account one row of the current file. Returns 0, or -1
+ * when out of memory. analysis_begin_file() must have been called.
+ */
+int analysis_add_row(struct analysis *a, const struct tsv_row *r);
+/* analysis_begin_file - start a file. 0, or -1 out of memory. */
+int analysis_begin_file(struct analysis *a);
+/*
+ * analysis_end_file - fold the file's containers into the phases; warns on
+ * @err about rows of containers without a start row (@name is the file).
+ * 0, or -1 out of memory.
+ */
+int analysis_end_file(struct analysis *a, const char *name, FILE *err);
+
+/*
+ * analysis_read - read @path ("-" is stdin) through the reader and account
+ * its rows, with warnings (lost events, no trailer, orphan rows) and errors
+ * on @err as "analyze: ...". Returns 0, 1 (cannot open, read error, out of
+ * memory) or 2 (malformed input).
+ */
+int analysis_read(struct analysis *a, const char *path, FILE *err);
+
+/* analysis_finish - sort the phases' values; call once after reading. */
+void analysis_finish(struct analysis *a);
+
+/* analysis_nphases - the number of phases (exec, listen, then labels). */
+size_t analysis_nphases(const struct analysis *a);
+/* analysis_phase_name - the name of phase @i (labels escaped as in TSV). */
+const char *analysis_phase_name(const struct analysis *a, size_t i);
+
+/* A group sorted for printing. */
+struct group_ref {
+	const char *key;
+	const struct group *g;
+};
+
+/*
+ * analysis_groups - the groups of @t sorted by total time, descending (then
+ * by calls, then by key), in *@out (caller frees). Returns the count, or
+ * (size_t)-1 when out of memory (*@out = NULL).
+ */
+size_t analysis_groups(const struct group_table *t, struct group_ref **out);
+
+/*
+ * group_percentile - percentile @p of a group's durations: exact when it is
+ * the first or last rank (min or max), else from its log-linear histogram
+ * (below the exact value by < 0.79%, see llhist.h), clamped to [min, max].
+ */
+uint64_t group_percentile(const struct group *g, unsigned p);
+
+#endif /* ANALYZE_ANALYSIS_H */

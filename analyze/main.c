@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * analyze: the collector's TSV → per-phase boot statistics, histograms,
+ * per-syscall tables, comparisons and gnuplot reports. See analyze(1).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyze/analysis.h"
+#include "analyze/plot.h"
+#include "analyze/report.h"
+#include "analyze/units.h"
+
+static const char usage_text[] =
+"usage: analyze [<options>] [<file>...]\n"
+"   or: analyze --compare [<options>] <a.tsv> <b.tsv>\n"
+"\n"
+"Read boottrace TSV files (a <file> may be -, a pipe or a FIFO; no <file>\n"
+"reads standard input) and print per-phase boot times across containers:\n"
+"start -> exec -> first successful listen() -> each mark label.\n"
+"\n"
+"    --format <fmt>        output: text (default), tsv (integers in ns) or json\n"
+"    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
+"                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
+"    --by <key>            syscall time per syscall, container or comm (like\n"
+"                          strace -c); p99 from a log-linear histogram (< 1% error)\n"
+"    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
+"    --exec <pattern>      the exec that counts: the first whose filename\n"
+"                          matches <pattern> (fnmatch; a plain path matches itself)\n"
+"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>\n"
+"    --compare             B against A per phase: counts, medians, p90, difference\n"
+"                          of medians, two-sided Mann-Whitney U test (normal\n"
+"                          approximation with tie correction), significant if p < 0.05\n"
+"    --lenient             skip and count malformed rows instead of failing\n"
+"    -h, --help            show this help and exit\n"
+"    -V, --version         show the version and exit\n"
+"\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input.\n"
+"\n"
+"EXAMPLES\n"
+"    analyze boot.tsv                       per-phase table\n"
+"    analyze boot.tsv --hist --by syscall   histograms and syscall time\n"
+"    analyze --format tsv boot.tsv          the table as TSV, in ns\n"
+"    analyze --exec '/usr/bin/ruby*' boot.tsv\n"
+"    mkfifo f; collector -o f & analyze f   read while the collector writes\n"
+"    analyze boot.tsv --plot report/        PNG plots for a report\n"
+"    analyze --compare before.tsv after.tsv is the change significant?\n";
+
+enum {
+	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
+	OPT_COMPARE, OPT_LENIENT,
+};
+
+static const struct option long_opts[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "hist", optional_argument, NULL, OPT_HIST },
+	{ "by", required_argument, NULL, OPT_BY },
+	{ "container", required_argument, NULL, OPT_CONTAINER },
+	{ "exec", required_argument, NULL, OPT_EXEC },
+	{ "plot", required_argument, NULL, OPT_PLOT },
+	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "analyze: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nusage: analyze [<options>] [<file>...]; try 'analyze --help'\n");
+	return 2;
+}
+
+static int parse_hist(const char *arg, struct report_opts *ro)
+{
+	ro->hist = true;
+	ro->hist_kind = HIST_LOG2;
+	if (!arg || strcmp(arg, "log2") == 0)
+		return 0;
+	if (strncmp(arg, "linear:", 7) == 0 && units_parse(arg + 7, &ro->hist_step) == 0 &&
+	    ro->hist_step > 0) {
+		ro->hist_kind = HIST_LINEAR;
+		return 0;
+	}
+	return -1;
+}
+
+/* Read @files into a new analysis; *@rc gets the exit code on failure. */
+static struct analysis *read_all(const struct analyze_opts *ao, char **files,
+				 int nfiles, int *rc)
+{
+	struct analysis *a = analysis__new(ao);
+	int i;
+
+	if (!a) {
+		fprintf(stderr, "analyze: out of memory\n");
+		*rc = 1;
+		return NULL;
+	}
+	for (i = 0; i < nfiles; i++) {
+		*rc = analysis_read(a, files[i], stderr);
+		if (*rc) {
+			analysis__free(a);
+			return NULL;
+		}
+	}
+	if (a->skipped)
+		fprintf(stderr, "analyze: skipped %llu malformed rows\n",
+			(unsigned long long)a->skipped);
+	analysis_finish(a);
+	*rc = 0;
+	return a;
+}
+
+static int flush_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct analyze_opts ao = { .by = BY_NONE };
+	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
+	struct analysis *a = NULL, *b = NULL;
+	const char *plot_dir = NULL;
+	char *stdin_only[] = { "-" };
+	bool compare = false;
+	int c, rc = 0;
+
+	/* 1. options */
+	while ((c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			fputs(usage_text, stdout);
+			return flush_stdout();
+		case 'V':
+			printf("analyze (boottrace) %s\n", BOOTTRACE_VERSION);
+			return flush_stdout();
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				ro.format = FMT_TEXT;
+			else if (strcmp(optarg, "tsv") == 0)
+				ro.format = FMT_TSV;
+			else if (strcmp(optarg, "json") == 0)
+				ro.format = FMT_JSON;
+			else
+				return usage_error("unknown format '%s' (text, tsv or json)", optarg);
+			break;
+		case OPT_HIST:
+			if (parse_hist(optarg, &ro) < 0)
+				return usage_error("bad histogram '%s' (log2 or linear:STEP, "
+						   "e.g. linear:1ms)", optarg);
+			break;
+		case OPT_BY:
+			if (strcmp(optarg, "syscall") == 0)
+				ao.by = BY_SYSCALL;
+			else if (strcmp(optarg, "container") == 0)
+				ao.by = BY_CONTAINER;
+			else if (strcmp(optarg, "comm") == 0)
+				ao.by = BY_COMM;
+			else
+				return usage_error("unknown --by key '%s' (syscall, container "
+						   "or comm)", optarg);
+			ro.by = ao.by;
+			break;
+		case OPT_CONTAINER:
+			ao.container_glob = optarg;
+			break;
+		case OPT_EXEC:
+			ao.exec_pattern = optarg;
+			break;
+		case OPT_PLOT:
+			plot_dir = optarg;
+			ao.syscalls = true;
+			break;
+		case OPT_COMPARE:
+			compare = true;
+			break;
+		case OPT_LENIENT:
+			ao.reader_flags |= TSV_LENIENT;
+			break;
+		default:
+			fprintf(stderr, "usage: analyze [<options>] [<file>...]; try 'analyze --help'\n");
+			return 2;
+		}
+	}
+	if (ro.format == FMT_TSV && ro.hist && ro.by != BY_NONE)
+		return usage_error("%s", "--format tsv prints one table: use --hist or --by, not both");
+
+	/* 2. compare mode: two files, one table */
+	if (compare) {
+		if (argc - optind != 2)
+			return usage_error("%s", "--compare needs exactly two files, A and B");
+		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir)
+			return usage_error("%s", "--compare prints text or tsv only (no --hist, "
+					   "--by, --plot or json)");
+		a = read_all(&ao, argv + optind, 1, &rc);
+		if (a)
+			b = read_all(&ao, argv + optind + 1, 1, &rc);
+		if (a && b) {
+			if (report_compare(stdout, a, b, argv[optind], argv[optind + 1],
+					   ro.format) < 0) {
+				fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+				rc = 1;
+			} else {
+				rc = flush_stdout();
+			}
+		}
+		goto cleanup;
+	}
+
+	/* 3. read */
+	if (optind == argc && isatty(0))
+		return usage_error("%s", "no input: give a <file>, or - for standard input");
+	if (optind == argc)
+		a = read_all(&ao, stdin_only, 1, &rc);
+	else
+		a = read_all(&ao, argv + optind, argc - optind, &rc);
+	if (!a)
+		goto cleanup;
+
+	/* 4. report */
+	if (report_print(stdout, a, &ro) < 0) {
+		if (errno == E2BIG)
+			fprintf(stderr, "analyze: histogram needs more than %d buckets; use a "
+				"larger linear step\n", HIST_MAX_BUCKETS);
+		else
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+		rc = errno == E2BIG ? 2 : 1;
+		goto cleanup;
+	}
+	rc = flush_stdout();
+
+	/* 5. plots */
+	if (!rc && plot_dir)
+		rc = plot_write(plot_dir, a, stderr);
+cleanup:
+	analysis__free(a);
+	analysis__free(b);
+	return rc;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * plot: --plot DIR, gnuplot data files, one script per figure and the PNGs
+ * gnuplot renders from them (pngcairo).
+ *
+ * Security: container names, comms, syscall names and mark labels come from
+ * traced processes. gnuplot runs system() and `backquotes` and expands
+ * @macros in its command lines, and its enhanced text mode interprets
+ * ^ _ @ & { } \. So no string from the data goes anywhere gnuplot reads
+ * without plot_sanitize(): a whitelist of bytes, everything else becomes
+ * '?'. In scripts, sanitized strings go inside single quotes (which the
+ * whitelist excludes); in data files inside double quotes (also excluded),
+ * and the scripts set "noenhanced". File names never come from the data.
+ */
+#ifndef ANALYZE_PLOT_H
+#define ANALYZE_PLOT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/analysis.h"
+
+/* The bytes plot_sanitize() keeps; everything else becomes '?'. */
+#define PLOT_SAFE_CHARS \
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:/+=,()-"
+
+/*
+ * plot_sanitize - copy @n bytes of @in to @out (@outsz > 0 bytes, always
+ * NUL-terminated, cut short when it does not fit) keeping only
+ * PLOT_SAFE_CHARS. Returns the output length. Cannot fail.
+ */
+size_t plot_sanitize(const char *in, size_t n, char *out, size_t outsz);
+
+/*
+ * plot_write - create @dir (it may exist), write the figures' data and
+ * scripts and run gnuplot on them in @dir. Messages on @err. Returns 0, or 1
+ * on a failure (gnuplot missing is not one: it says how to render later).
+ */
+int plot_write(const char *dir, const struct analysis *a, FILE *err);
+
+#endif /* ANALYZE_PLOT_H */

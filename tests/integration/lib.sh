@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# Shared helpers for the integration tests (sourced, not run).
+# A test exits 0 (pass), 77 (skip, after saying why) or 1 (fail).
+set -u
+OUTPUT=${OUTPUT:-build}
+COLLECTOR=$OUTPUT/collector
+ANALYZE=$OUTPUT/analyze
+TOOLS=$OUTPUT/tests
+TMP=$(mktemp -d /tmp/boottrace-test.XXXXXX)
+CGPARENT=
+cleanup_hooks=()
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+skip() { echo "SKIP: $*" >&2; exit 77; }
+ok() { echo "ok - $*"; }
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to load BPF programs and make cgroups"
+	[ -r /sys/kernel/btf/vmlinux ] || skip "needs kernel BTF (/sys/kernel/btf/vmlinux)"
+}
+
+cgroup2_mount() { awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts; }
+
+# A parent cgroup of the test's own, removed at exit.
+make_cgparent() {
+	local cg2
+	cg2=$(cgroup2_mount)
+	[ -n "$cg2" ] || fail "no cgroup2 mount"
+	CGPARENT=$cg2/boottrace-test.$$
+	mkdir "$CGPARENT" || fail "cannot mkdir $CGPARENT"
+}
+
+on_exit() {
+	local h d
+	for h in "${cleanup_hooks[@]}"; do eval "$h"; done
+	if [ -n "$CGPARENT" ] && [ -d "$CGPARENT" ]; then
+		for d in "$CGPARENT"/*/; do
+			[ -d "$d" ] || continue
+			[ -f "$d/cgroup.kill" ] && echo 1 > "$d/cgroup.kill" 2>/dev/null
+			rmdir "$d" 2>/dev/null
+		done
+		rmdir "$CGPARENT" 2>/dev/null
+	fi
+	rm -rf "$TMP"
+}
+trap on_exit EXIT
+
+# rows FILE EVENT [NAME]: event rows of FILE with that event (and name)
+rows() {
+	awk -F'\t' -v e="$2" -v n="${3:-}" '!/^#/ && NR > 1 && $8 == e && (n == "" || $9 == n)' "$1"
+}
+
+# check_tsv FILE: the contract's frame: version line, header, 12 fields,
+# trailer with lost=0.
+check_tsv() {
+	local f=$1
+	[ "$(head -1 "$f")" = "# boottrace-tsv 1" ] || fail "$f: no version line"
+	grep -q '^ts_ns	container	cgroup_id	pid	tid	ppid	comm	event	name	ret	dur_ns	detail$' "$f" ||
+		fail "$f: no header line"
+	"$TOOLS/tsv_fields" < "$f" || fail "$f: a row without 12 fields"
+	tail -1 "$f" | grep -Eq '^# lost=[0-9]+ events=[0-9]+$' || fail "$f: no trailer"
+	tail -1 "$f" | grep -q '^# lost=0 ' || fail "$f: lost events: $(tail -1 "$f")"
+}

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Golden outputs of analyze on samples/boot-small.tsv (tests/golden/*.txt),
+# plus an independent awk computation of the per-phase TSV, exit codes and
+# messages for bad input, and the options of --help.
+set -u
+OUTPUT=${OUTPUT:-build}
+A=$OUTPUT/analyze
+S=samples/boot-small.tsv
+G=tests/golden
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+[ -x "$A" ] || { echo "no $A: build it first (make $A)"; exit 1; }
+
+golden() { # name, then analyze arguments
+	local name=$1; shift
+	if "$A" "$@" > "$tmp/out" 2> "$tmp/err"; then
+		if ! diff -u "$G/$name" "$tmp/out"; then
+			echo "FAIL: analyze $* differs from $G/$name"; fail=1
+		fi
+	else
+		echo "FAIL: analyze $* exited $?"; cat "$tmp/err"; fail=1
+	fi
+}
+golden boot-small.txt "$S"
+golden boot-small.tsv.txt --format tsv "$S"
+golden boot-small-hist.txt --hist "$S"
+golden boot-small-by-syscall.txt --by syscall "$S"
+# the same file through a pipe and a FIFO
+golden boot-small.tsv.txt --format tsv - < "$S"
+mkfifo "$tmp/fifo"
+cat "$S" > "$tmp/fifo" &
+golden boot-small.tsv.txt --format tsv "$tmp/fifo"
+wait
+
+# Independent computation: per container minimums, nearest rank, in awk.
+awk -F'\t' '
+/^#/ || $1 == "ts_ns" { next }
+{ c = $2 }
+$8 == "start" && (!(c in st) || $1 < st[c]) { st[c] = $1 }
+$8 == "exec" && (!(c in ex) || $1 < ex[c]) { ex[c] = $1 }
+$8 == "syscall" && $9 == "listen" && $10 == "0" { t = $1 + $11; if (!(c in li) || t < li[c]) li[c] = t }
+$8 == "mark" { k = c SUBSEP $9; if (!(k in mk) || $1 < mk[k]) mk[k] = $1; lab[$9] = 1 }
+END {
+	for (c in st) {
+		if (c in ex) printf "exec %.0f\n", ex[c] - st[c]
+		if (c in li) printf "listen %.0f\n", li[c] - st[c]
+		for (l in lab) if ((c SUBSEP l) in mk) printf "%s %.0f\n", l, mk[c SUBSEP l] - st[c]
+	}
+}' "$S" | sort -k1,1 -k2,2n | awk '
+{ v[$1, ++n[$1]] = $2; s[$1] += $2 }
+END { for (p in n) { N = n[p]
+	printf "%s\t%d\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\t%.0f\n", p, N, v[p,1], s[p]/N, v[p,N],
+		v[p, int((50*N+99)/100)], v[p, int((90*N+99)/100)], v[p, int((99*N+99)/100)] } }' \
+	| sort > "$tmp/awk"
+"$A" --format tsv "$S" | tail -n +2 | sort > "$tmp/ours"
+if ! diff -u "$tmp/awk" "$tmp/ours"; then echo "FAIL: --format tsv disagrees with awk"; fail=1; fi
+
+# Messages and exit codes.
+expect() { # code, stderr pattern, then arguments
+	local code=$1 pat=$2 rc; shift 2
+	"$A" "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null; rc=$?
+	if [ "$rc" -ne "$code" ] || { [ -n "$pat" ] && ! grep -q -- "$pat" "$tmp/err"; }; then
+		echo "FAIL: analyze $*: exit $rc (want $code), stderr:"; cat "$tmp/err"; fail=1
+	fi
+}
+head -c 0 /dev/null > "$tmp/empty.tsv"
+expect 2 "empty.tsv:1: empty input" "$tmp/empty.tsv"
+expect 1 "analyze: cannot open $tmp/none.tsv: No such file or directory" "$tmp/none.tsv"
+sed '20s/\t[^\t]*\t[^\t]*$//' "$S" > "$tmp/short.tsv"
+expect 2 "short.tsv:20: expected 12 fields, got 10" "$tmp/short.tsv"
+expect 0 "skipped 1 malformed rows" --lenient "$tmp/short.tsv"
+grep -v '^# lost' "$S" > "$tmp/cut.tsv"
+expect 0 "cut.tsv: no trailer (file cut short?)" "$tmp/cut.tsv"
+sed 's/^# lost=0/# lost=7/' "$S" > "$tmp/lost.tsv"
+expect 0 "lost.tsv: the collector lost 7 events" "$tmp/lost.tsv"
+head -c -1 "$S" | grep -v '^# lost' | head -c -1 > "$tmp/trunc.tsv"
+expect 2 "truncated line" "$tmp/trunc.tsv"
+head -c 4096 /dev/urandom > "$tmp/garbage.tsv"
+expect 2 "not a boottrace TSV" "$tmp/garbage.tsv"
+sed -n '1,8p' "$S" > "$tmp/header.tsv"; echo '# lost=0 events=0' >> "$tmp/header.tsv"
+expect 0 "" "$tmp/header.tsv"
+grep -qx "no containers" "$tmp/out" || { echo "FAIL: header only: no 'no containers'"; fail=1; }
+expect 2 "unknown format" --format xml "$S"
+expect 2 "bad histogram" --hist=linear:1h "$S"
+expect 2 "unknown --by key" --by pid "$S"
+expect 2 "exactly two files" --compare "$S"
+
+# --help: stdout, exit 0, every option; --version
+"$A" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; fail=1; }
+for o in --format --hist --by --container --exec --plot --compare --lenient --help --version EXAMPLES; do
+	grep -q -- "$o" "$tmp/help" || { echo "FAIL: --help lacks $o"; fail=1; }
+done
+"$A" --version | grep -q "^analyze (boottrace) $(cat VERSION)$" || { echo "FAIL: --version"; fail=1; }
+
+# --exec picks the exec that counts; --container narrows; json parses.
+"$A" --format tsv --exec '/usr/bin/ruby' "$S" | grep -q "^exec	3	" || { echo "FAIL: --exec"; fail=1; }
+"$A" --format tsv --container 'web-*' "$S" | grep -q "^exec	3	" || { echo "FAIL: --container"; fail=1; }
+if command -v python3 > /dev/null; then
+	"$A" --format json --hist --by syscall "$S" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["containers"] == 5
+p = {x["phase"]: x for x in d["phases"]}
+assert p["listen"]["missing"] == 1 and p["listen"]["p50"] == 2180009000
+assert d["by"]["rows"][0]["name"] == "listen"
+' || { echo "FAIL: json"; fail=1; }
+fi
+
+# --compare: a file against itself is no change; a 1 ms shift over 20 boots is.
+gen() { # shift_ns
+	printf '# boottrace-tsv 1\n# mode=pidtree\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	for i in $(seq 1 20); do
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n' $((i * 10000000000)) $i $i $i
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\texec\t\\N\t\\N\t\\N\t/bin/sh\n' $((i * 10000000000 + 5000000 + i * 7000 + $1)) $i $i $i
+	done
+	printf '# lost=0 events=40\n'
+}
+gen 0 > "$tmp/a.tsv"; gen 1000000 > "$tmp/b.tsv"
+"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/a.tsv" | grep -q "^exec	20	5070000	5126000	20	5070000	5126000	0.00	1.0000	no$" \
+	|| { echo "FAIL: --compare A A"; "$A" --compare --format tsv "$tmp/a.tsv" "$tmp/a.tsv"; fail=1; }
+"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/b.tsv" | grep -q "^exec	20	5070000	5126000	20	6070000	6126000	19.72	0.0000	yes$" \
+	|| { echo "FAIL: --compare A B"; "$A" --compare --format tsv "$tmp/a.tsv" "$tmp/b.tsv"; fail=1; }
+"$A" --compare "$tmp/a.tsv" "$tmp/b.tsv" | grep -q "Mann-Whitney" || { echo "FAIL: --compare text"; fail=1; }
+exit $fail
