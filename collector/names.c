@@ -102,9 +102,13 @@ size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
 		const char *p = (const char *)addr + offsetof(struct sockaddr_un, sun_path);
 		size_t plen = len - offsetof(struct sockaddr_un, sun_path), k;
 
-		if (len <= offsetof(struct sockaddr_un, sun_path))
-			return (size_t)snprintf(out, n, "unix:unnamed");
+		if (len <= offsetof(struct sockaddr_un, sun_path)) {
+			w = snprintf(out, n, "unix:unnamed");
+			return (size_t)w < n ? (size_t)w : n - 1;
+		}
 		if (p[0] == '\0') { /* abstract: bytes up to len, NULs included */
+			if (n < 2) /* room for the NUL only */
+				return 0;
 			k = plen - 1 < n - 2 ? plen - 1 : n - 2;
 			out[0] = '@';
 			memcpy(out + 1, p + 1, k);

@@ -120,7 +120,8 @@ void output_row(struct output *o, const struct row *r)
 	if (o->err)
 		return;
 	reserve(o, need);
-	if (need > o->cap) /* cannot happen with the sizes the collector uses */
+	/* a failed flush drops the row: it must not be counted as written */
+	if (o->err || need > o->cap) /* (need > cap cannot happen at our sizes) */
 		return;
 	p = o->buf + o->len;
 	p = put_u64(p, r->ts_ns);

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# bench/collector.sh [N]: the collector's overhead side by side with its
+# peers, in one run, on a getppid(2) loop (the worst case: the cheapest
+# syscall, every one an event). Prints ns/call and the slowdown against
+# the untraced loop for: the collector writing every row to a file, a
+# process outside every traced container while the collector runs,
+# bpftrace printf per event, strace -f and perf trace. Needs root.
+set -u
+cd "$(dirname "$0")/.."
+OUTPUT=${OUTPUT:-build}
+N=${1:-2000000}
+LOOP=$OUTPUT/tests/getppid_loop
+TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+export BOOTTRACE_BENCH=1
+scripts/install-deps.sh bpftrace strace linux-perf >/dev/null
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+
+nspc() { sed -n 's/^\([0-9.]*\) ns\/call$/\1/p' "$1" | tail -1; }
+base_runs=()
+for i in 1 2 3; do "$LOOP" "$N" 2> "$TMP/base$i"; base_runs+=("$(nspc "$TMP/base$i")"); done
+base=$(printf '%s\n' "${base_runs[@]}" | sort -n | sed -n 2p)
+printf '%-44s %10s %8s  %s\n' "what" "ns/call" "ratio" "notes"
+row() { printf '%-44s %10s %8s  %s\n' "$1" "$2" "$(awk -v a="$2" -v b="$base" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "$3"; }
+row "untraced loop (median of 3)" "$base" ""
+
+"$OUTPUT/collector" -o "$TMP/c.tsv" -- "$LOOP" "$N" 2> "$TMP/col"
+rows=$(grep -c 'getppid' "$TMP/c.tsv")
+row "collector, every row to a file" "$(nspc "$TMP/col")" "$(tail -1 "$TMP/c.tsv" | tr -d '#'), getppid rows=$rows"
+
+"$OUTPUT/collector" -o /dev/null -- sleep 30 2>/dev/null & col=$!
+sleep 1
+"$LOOP" "$N" 2> "$TMP/out"
+kill -INT $col; wait $col 2>/dev/null
+row "outside process, collector tracing another" "$(nspc "$TMP/out")" "filter cost only"
+
+start=$(date +%s%N)
+"$OUTPUT/collector" -o /dev/null -- true
+end=$(date +%s%N)
+row "collector start-up to exit, 'true' (ms)" "" "$(( (end - start) / 1000000 )) ms wall, includes load+attach+teardown"
+
+if command -v bpftrace >/dev/null; then
+	"$LOOP" "$N" 1.5 2> "$TMP/bt" & lp=$!
+	timeout 30 bpftrace -q -e "tracepoint:raw_syscalls:sys_exit /pid == $lp/ { printf(\"%d %d %d\\n\", nsecs, tid, args->ret); }" > "$TMP/bt.out" 2>/dev/null &
+	bt=$!
+	wait $lp; sleep 0.5; kill -INT $bt 2>/dev/null; wait $bt 2>/dev/null
+	got=$(wc -l < "$TMP/bt.out")
+	row "bpftrace printf per event" "$(nspc "$TMP/bt")" "lines=$got of >= $N"
+fi
+if command -v strace >/dev/null; then
+	strace -f -o "$TMP/st.out" "$LOOP" "$N" 2> "$TMP/st"
+	row "strace -f to a file" "$(nspc "$TMP/st")" ""
+fi
+if command -v perf >/dev/null; then
+	perf trace -o "$TMP/pt.out" "$LOOP" "$N" 2> "$TMP/pt"
+	row "perf trace to a file" "$(nspc "$TMP/pt")" "$(grep -c getppid "$TMP/pt.out" 2>/dev/null) getppid lines"
+fi

@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmocka: collector/names.c: container names from cgroup paths, the
+ * syscall table both ways, and socket addresses as text.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <cmocka.h>
+
+#include "collector/names.h"
+
+#define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+#define ID12 "0123456789ab"
+
+static void check_name(const char *path, const char *want)
+{
+	char out[128];
+	char *r;
+
+	memset(out, 'Z', sizeof(out));
+	r = container_name_from_path(path, out, sizeof(out));
+	assert_ptr_equal(r, out);
+	assert_string_equal(out, want);
+}
+
+static void test_runtimes(void **state)
+{
+	(void)state;
+	check_name("/system.slice/docker-" ID64 ".scope", "docker-" ID12);
+	check_name("/docker/" ID64, "docker-" ID12);
+	check_name("/machine.slice/libpod-" ID64 ".scope", "podman-" ID12);
+	check_name("/kubepods.slice/kubepods-besteffort.slice/"
+		   "kubepods-besteffort-pod1234.slice/cri-containerd-" ID64 ".scope",
+		   "containerd-" ID12);
+	check_name("/kubepods.slice/kubepods-pod1.slice/crio-" ID64 ".scope",
+		   "crio-" ID12);
+	/* without the .scope suffix too */
+	check_name("/system.slice/docker-" ID64, "docker-" ID12);
+	/* exactly 12 hex digits is enough */
+	check_name("/system.slice/docker-" ID12 ".scope", "docker-" ID12);
+}
+
+static void test_plain_names(void **state)
+{
+	(void)state;
+	check_name("/system.slice/nginx.service", "nginx.service");
+	check_name("/a/b/web-1", "web-1");
+	check_name("/user.slice/user-1000.slice/session-2.scope", "session-2.scope");
+	check_name("nginx.service", "nginx.service");
+	check_name("/", "/");
+}
+
+static void test_not_a_runtime_id(void **state)
+{
+	(void)state;
+	/* fewer than 12 hex digits: the basename as is */
+	check_name("/system.slice/docker-abc123.scope", "docker-abc123.scope");
+	check_name("/system.slice/docker-0123456789a.scope", "docker-0123456789a.scope");
+	check_name("/docker/abc123", "abc123");
+	/* hex followed by something other than .scope */
+	check_name("/system.slice/docker-" ID64 ".mount", "docker-" ID64 ".mount");
+	check_name("/system.slice/docker-" ID64 "x", "docker-" ID64 "x");
+	check_name("/docker/" ID64 "x", ID64 "x");
+	/* the cgroupfs rule needs the parent to be /docker exactly */
+	check_name("/notdocker/" ID64, ID64);
+	/* the prefix must start the basename */
+	check_name("/x/mydocker-" ID64 ".scope", "mydocker-" ID64 ".scope");
+}
+
+static void test_truncation(void **state)
+{
+	char out[32];
+
+	(void)state;
+	memset(out, 'Z', sizeof(out));
+	container_name_from_path("/system.slice/docker-" ID64 ".scope", out, 10);
+	assert_string_equal(out, "docker-01");
+	assert_int_equal(out[10], 'Z');
+
+	memset(out, 'Z', sizeof(out));
+	container_name_from_path("/system.slice/nginx.service", out, 6);
+	assert_string_equal(out, "nginx");
+	assert_int_equal(out[6], 'Z');
+
+	memset(out, 'Z', sizeof(out));
+	container_name_from_path("/docker/" ID64, out, 1);
+	assert_int_equal(out[0], '\0');
+	assert_int_equal(out[1], 'Z');
+
+	memset(out, 'Z', sizeof(out));
+	container_name_from_path("/docker/" ID64, out, 0);
+	assert_int_equal(out[0], 'Z');
+}
+
+static void test_syscall_names(void **state)
+{
+	(void)state;
+	assert_non_null(syscall_name(0));
+	assert_string_equal(syscall_name(0), "read");
+	assert_string_equal(syscall_name(39), "getpid");
+	assert_string_equal(syscall_name(110), "getppid");
+	assert_string_equal(syscall_name(257), "openat");
+	assert_null(syscall_name(100000));
+	assert_null(syscall_name(UINT32_MAX));
+	assert_int_equal(syscall_nr("openat"), 257);
+	assert_int_equal(syscall_nr("read"), 0);
+	assert_int_equal(syscall_nr("nope"), -1);
+	assert_int_equal(syscall_nr(""), -1);
+}
+
+static void test_syscall_round_trip(void **state)
+{
+	unsigned int i, named = 0;
+
+	(void)state;
+	for (i = 0; i < 4096; i++) {
+		const char *n = syscall_name(i);
+
+		if (!n)
+			continue;
+		named++;
+		assert_true(n[0] != '\0');
+		assert_int_equal(syscall_nr(n), (int)i);
+	}
+	assert_true(named > 300);
+}
+
+static size_t fmt_in4(const char *ip, unsigned short port, char *out, size_t n)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_port = htons(port);
+	assert_int_equal(inet_pton(AF_INET, ip, &a.sin_addr), 1);
+	return sockaddr_format(&a, sizeof(a), out, n);
+}
+
+static void test_sockaddr_inet(void **state)
+{
+	char out[64];
+	size_t n;
+
+	(void)state;
+	n = fmt_in4("127.0.0.1", 8080, out, sizeof(out));
+	assert_string_equal(out, "127.0.0.1:8080");
+	assert_int_equal(n, strlen("127.0.0.1:8080"));
+	n = fmt_in4("255.255.255.255", 65535, out, sizeof(out));
+	assert_string_equal(out, "255.255.255.255:65535");
+	assert_int_equal(n, strlen(out));
+	/* truncated: NUL-terminated, the length of what fits */
+	memset(out, 'Z', sizeof(out));
+	n = fmt_in4("127.0.0.1", 8080, out, 6);
+	assert_string_equal(out, "127.0");
+	assert_int_equal(n, 5);
+	assert_int_equal(out[6], 'Z');
+}
+
+static void test_sockaddr_inet6(void **state)
+{
+	struct sockaddr_in6 a;
+	char out[80];
+	size_t n;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sin6_family = AF_INET6;
+	a.sin6_port = htons(443);
+	a.sin6_addr = in6addr_loopback;
+	n = sockaddr_format(&a, sizeof(a), out, sizeof(out));
+	assert_string_equal(out, "[::1]:443");
+	assert_int_equal(n, strlen("[::1]:443"));
+
+	assert_int_equal(inet_pton(AF_INET6, "2001:db8::8:800:200c:417a", &a.sin6_addr), 1);
+	a.sin6_port = htons(53);
+	n = sockaddr_format(&a, sizeof(a), out, sizeof(out));
+	assert_string_equal(out, "[2001:db8::8:800:200c:417a]:53");
+	assert_int_equal(n, strlen(out));
+}
+
+static void test_sockaddr_unix(void **state)
+{
+	struct sockaddr_un a;
+	char out[128];
+	size_t n, len;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sun_family = AF_UNIX;
+	strcpy(a.sun_path, "/run/dbus/system_bus_socket");
+	len = offsetof(struct sockaddr_un, sun_path) + strlen(a.sun_path) + 1;
+	n = sockaddr_format(&a, len, out, sizeof(out));
+	assert_string_equal(out, "/run/dbus/system_bus_socket");
+	assert_int_equal(n, strlen(out));
+	/* the full struct length: the path stops at its NUL */
+	n = sockaddr_format(&a, sizeof(a), out, sizeof(out));
+	assert_string_equal(out, "/run/dbus/system_bus_socket");
+	assert_int_equal(n, strlen(out));
+	/* a path without a NUL, bounded by len */
+	len = offsetof(struct sockaddr_un, sun_path) + 4;
+	n = sockaddr_format(&a, len, out, sizeof(out));
+	assert_string_equal(out, "/run");
+	assert_int_equal(n, 4);
+	/* truncated to the output */
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, sizeof(a), out, 5);
+	assert_string_equal(out, "/run");
+	assert_int_equal(n, 4);
+	assert_int_equal(out[5], 'Z');
+	/* unnamed: only the family */
+	n = sockaddr_format(&a, sizeof(sa_family_t), out, sizeof(out));
+	assert_string_equal(out, "unix:unnamed");
+	assert_int_equal(n, strlen("unix:unnamed"));
+	/* truncated: the length is what was written, as for the others */
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, sizeof(sa_family_t), out, 5);
+	assert_string_equal(out, "unix");
+	assert_int_equal(n, 4);
+	assert_int_equal(out[5], 'Z');
+}
+
+static void test_sockaddr_unix_abstract(void **state)
+{
+	struct sockaddr_un a;
+	char out[128];
+	size_t n, len;
+
+	(void)state;
+	memset(&a, 'Q', sizeof(a));
+	a.sun_family = AF_UNIX;
+	a.sun_path[0] = '\0';
+	memcpy(a.sun_path + 1, "name", 4);
+	/* the length comes from len, not a NUL: the 'Q's after are not read */
+	len = offsetof(struct sockaddr_un, sun_path) + 1 + 4;
+	n = sockaddr_format(&a, len, out, sizeof(out));
+	assert_int_equal(n, 5);
+	assert_memory_equal(out, "@name", 5);
+	assert_int_equal(out[5], '\0');
+	/* embedded NULs are kept */
+	memcpy(a.sun_path + 1, "a\0b", 3);
+	len = offsetof(struct sockaddr_un, sun_path) + 1 + 3;
+	n = sockaddr_format(&a, len, out, sizeof(out));
+	assert_int_equal(n, 4);
+	assert_memory_equal(out, "@a\0b", 4);
+	/* truncated to the output */
+	memcpy(a.sun_path + 1, "name", 4);
+	len = offsetof(struct sockaddr_un, sun_path) + 1 + 4;
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, len, out, 4);
+	assert_int_equal(n, 3);
+	assert_string_equal(out, "@na");
+	assert_int_equal(out[4], 'Z');
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, len, out, 2);
+	assert_int_equal(n, 1);
+	assert_string_equal(out, "@");
+	assert_int_equal(out[2], 'Z');
+	/* a one-byte output holds only the NUL */
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, len, out, 1);
+	assert_int_equal(n, 0);
+	assert_int_equal(out[0], '\0');
+	assert_int_equal(out[1], 'Z');
+	assert_int_equal(out[2], 'Z');
+}
+
+static void test_sockaddr_other(void **state)
+{
+	unsigned char raw[32];
+	sa_family_t fam = AF_NETLINK;
+	char out[64];
+	size_t n;
+
+	(void)state;
+	memset(raw, 0, sizeof(raw));
+	memcpy(raw, &fam, sizeof(fam));
+	n = sockaddr_format(raw, sizeof(raw), out, sizeof(out));
+	snprintf((char *)raw + 16, 16, "family=%u", (unsigned)AF_NETLINK);
+	assert_string_equal(out, (char *)raw + 16);
+	assert_int_equal(n, strlen(out));
+
+	/* too short to hold a family */
+	memset(out, 'Z', sizeof(out));
+	assert_int_equal(sockaddr_format(raw, 1, out, sizeof(out)), 0);
+	assert_int_equal(out[0], '\0');
+	assert_int_equal(sockaddr_format(raw, 0, out, sizeof(out)), 0);
+	assert_int_equal(out[0], '\0');
+	/* no room at all: nothing written */
+	memset(out, 'Z', sizeof(out));
+	assert_int_equal(sockaddr_format(raw, sizeof(raw), out, 0), 0);
+	assert_int_equal(out[0], 'Z');
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_runtimes),
+		cmocka_unit_test(test_plain_names),
+		cmocka_unit_test(test_not_a_runtime_id),
+		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_syscall_names),
+		cmocka_unit_test(test_syscall_round_trip),
+		cmocka_unit_test(test_sockaddr_inet),
+		cmocka_unit_test(test_sockaddr_inet6),
+		cmocka_unit_test(test_sockaddr_unix),
+		cmocka_unit_test(test_sockaddr_unix_abstract),
+		cmocka_unit_test(test_sockaddr_other),
+	};
+
+	return cmocka_run_group_tests_name("collector_names", tests, NULL, NULL);
+}
