@@ -77,6 +77,9 @@ struct collector {
 	size_t ncontainers, capcontainers;
 	unsigned long long stray;	/* events of cgroups user space dropped */
 	int stdout_is_tsv;
+	/* the live status line (stderr is a terminal) */
+	int status_line;
+	unsigned long long status_at, status_rows, started_ns;
 	/* spawn mode, the boot in progress */
 	struct container *spawned;
 	unsigned long long until_at;	/* when to stop it, 0: not yet */
@@ -662,6 +665,25 @@ static unsigned long long lost_events(struct collector *c)
 	return total;
 }
 
+static unsigned long long lost_events(struct collector *c);
+
+/* One line on stderr, rewritten each second, like perf top's or dd's. */
+static void show_status(struct collector *c, int final)
+{
+	unsigned long long now = now_ns(), rows = c->out->rows;
+	size_t i, n = 0;
+
+	if (!c->status_line || (!final && now < c->status_at + 1000000000ULL))
+		return;
+	for (i = 0; i < c->ncontainers; i++)
+		n += c->containers[i]->top == c->containers[i];
+	fprintf(stderr, "\rcollector: %zu containers, %llu events, %.0f events/s, lost %llu\033[K%s",
+		n, rows, c->status_at ? (rows - c->status_rows) * 1e9 / (double)(now - c->status_at) : 0.0,
+		lost_events(c), final ? "\n" : "");
+	c->status_at = now;
+	c->status_rows = rows;
+}
+
 static int poll_once(struct collector *c, int timeout_ms)
 {
 	int err = ring_buffer__poll(c->rb, timeout_ms);
@@ -678,6 +700,7 @@ static int poll_once(struct collector *c, int timeout_ms)
 	}
 	if (output_flush(c->out) < 0)
 		return -c->out->err;
+	show_status(c, 0);
 	return 0;
 }
 
@@ -897,6 +920,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* 1. options and the host */
+	c.started_ns = now_ns();
 	parse_args(argc, argv, &c.opt);
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
 	if (strcmp(c.opt.mode, "pidtree") == 0) {
@@ -935,7 +959,11 @@ int main(int argc, char **argv)
 		goto cleanup;
 
 	/* 3. load and attach */
+	if (c.opt.verbose)
+		fprintf(stderr, "collector: opened in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
 	err = boottrace_bpf__load(c.skel);
+	if (c.opt.verbose)
+		fprintf(stderr, "collector: loaded in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
 	if (err) {
 		fprintf(stderr, "collector: cannot load the BPF programs: %s (run with -v for libbpf's log)\n",
 			strerror(-err));
@@ -946,6 +974,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "collector: cannot attach the BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
+
+	if (c.opt.verbose)
+		fprintf(stderr, "collector: attached in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
+	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 
 	/* 4. output */
 	if (c.opt.output && strcmp(c.opt.output, "-") != 0) {
@@ -973,6 +1005,7 @@ int main(int argc, char **argv)
 	ret = c.opt.command ? run_spawn(&c) : run_watch(&c);
 
 	/* 6. the trailer: what was lost is counted, never hidden */
+	show_status(&c, 1);
 	lost = lost_events(&c);
 	{
 		char t[96];
