@@ -459,7 +459,6 @@ static void on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 {
 	struct container *k = container_find(c, e->hdr.cgroup_id), *parent;
 	char base[NAME_MAX_LEN], name[NAME_MAX_LEN];
-	struct field path = field_strn(e->path, sizeof(e->path));
 
 	if (e->hdr.type == BT_EV_CGROUP_RMDIR) {
 		if (!k)
@@ -490,7 +489,6 @@ static void on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	k = container_add(c, e->hdr.cgroup_id, NULL, name);
 	if (!k)
 		return;
-	(void)path;
 	write_start(c, k, e->hdr.ts_ns, "mkdir", e->hdr.pid,
 		    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, e->path);
 }
