@@ -137,7 +137,7 @@ static void usage(FILE *f)
 "        --name <name>          spawn: container name (default: the command's\n"
 "                               basename); runs are named <name>-1..<name>-<n>\n"
 "        --unshare <ns,...>     spawn: new namespaces: pid,mount,net,uts,ipc\n"
-"        --ringbuf-mb <mb>      ring buffer size in MiB (default 64)\n"
+"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8)\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -253,7 +253,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->mode = "auto";
 	o->syscalls = "all";
 	o->runs = 1;
-	o->ringbuf_mb = 64;
+	o->ringbuf_mb = 8;
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
