@@ -39,3 +39,13 @@ ok "closed reader"
 timeout 20 "$COLLECTOR" --duration 0.5 -o "$TMP/d.tsv" || fail "--duration exit $?"
 tail -1 "$TMP/d.tsv" | grep -q '^# lost=' || fail "--duration: no trailer"
 ok "--duration"
+
+# a full disk is an error exit with a message, never a silent truncation
+mkdir "$TMP/small"
+mount -t tmpfs -o size=64k tmpfs "$TMP/small" || fail "cannot mount a small tmpfs"
+cleanup_hooks+=("umount $TMP/small 2>/dev/null")
+"$COLLECTOR" -o "$TMP/small/full.tsv" -- "$TOOLS/getppid_loop" 200000 2> "$TMP/err3"
+rc=$?
+[ $rc -eq 1 ] || fail "disk full: exit $rc, not 1"
+grep -q "cannot write $TMP/small/full.tsv: No space left on device" "$TMP/err3" || fail "disk full message: $(cat "$TMP/err3")"
+ok "disk full"
