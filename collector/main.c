@@ -6,6 +6,7 @@
  *   collector [options]                 watch: every container that starts
  *   collector [options] -- COMMAND...   spawn: run COMMAND as a container
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -855,12 +856,51 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	return 0;
 }
 
+/*
+ * A collector killed by SIGKILL leaves its boottrace.<pid> parent (and the
+ * container directories in it) behind. Remove those whose collector is
+ * gone; a directory that still has tasks stays (rmdir refuses it).
+ */
+static void remove_stale_cgroups(const char *cg2)
+{
+	char path[PATH_MAX + 600];
+	struct dirent *d, *e;
+	DIR *dir = opendir(cg2), *sub;
+	long pid;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, "boottrace.", 10) != 0)
+			continue;
+		pid = strtol(d->d_name + 10, NULL, 10);
+		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cg2, d->d_name);
+		sub = opendir(path);
+		while (sub && (e = readdir(sub))) {
+			char child[sizeof(path) + 300];
+
+			if (e->d_type != DT_DIR || e->d_name[0] == '.')
+				continue;
+			snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+			rmdir(child);
+		}
+		if (sub)
+			closedir(sub);
+		if (rmdir(path) == 0)
+			fprintf(stderr, "collector: removed %s, left by a collector that was killed\n", path);
+	}
+	closedir(dir);
+}
+
 static int run_spawn(struct collector *c)
 {
 	char parent[PATH_MAX + 64], name[NAME_MAX_LEN], base[NAME_MAX_LEN];
 	const char *slash;
 	int i, status = 0, err = 0;
 
+	remove_stale_cgroups(c->cg2);
 	snprintf(parent, sizeof(parent), "%s/boottrace.%d", c->cg2, getpid());
 	if (mkdir(parent, 0755) < 0) {
 		fprintf(stderr, "collector: cannot create cgroup %s: %s\n", parent, strerror(errno));

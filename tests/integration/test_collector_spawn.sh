@@ -50,3 +50,16 @@ grep -q to-stdout "$TMP/stdout.tsv" && fail "the command's stdout went into the 
 check_tsv "$TMP/stdout.tsv"
 rows "$TMP/stdout.tsv" exit | awk -F'\t' '$10 == 7 { f = 1 } END { exit !f }' || fail "no exit row with code 7"
 ok "exit status and stdout"
+
+# a collector killed by SIGKILL leaves its cgroups; the next run removes them
+cg2=$(cgroup2_mount)
+"$COLLECTOR" -o /dev/null -- sleep 30 2>/dev/null & k=$!
+for _ in $(seq 100); do [ -d "$cg2/boottrace.$k/sleep" ] && break; sleep 0.05; done
+[ -d "$cg2/boottrace.$k/sleep" ] || fail "no cgroup for the spawned sleep"
+kill -KILL $k; wait $k 2>/dev/null
+echo 1 > "$cg2/boottrace.$k/sleep/cgroup.kill"
+for _ in $(seq 100); do [ "$(cat "$cg2/boottrace.$k/sleep/cgroup.procs")" = "" ] && break; sleep 0.05; done
+"$COLLECTOR" -o /dev/null -- true 2> "$TMP/stale" || fail "collector after a killed one exited $?"
+[ -d "$cg2/boottrace.$k" ] && fail "stale $cg2/boottrace.$k not removed"
+grep -q "removed $cg2/boottrace.$k" "$TMP/stale" || fail "no message about the stale cgroup: $(cat "$TMP/stale")"
+ok "stale cgroups of a killed collector removed"
