@@ -63,9 +63,6 @@ struct container {
 	unsigned long long cgid;
 	struct container *top;
 	char name[NAME_MAX_LEN];
-	int live;
-	int execs;		/* exec rows so far */
-	int listens;		/* successful listen rows so far */
 };
 
 struct collector {
@@ -340,7 +337,6 @@ static struct container *container_add(struct collector *c, unsigned long long c
 	}
 	k->cgid = cgid;
 	k->top = top ? top : k;
-	k->live = 1;
 	snprintf(k->name, sizeof(k->name), "%s", name ? name : "");
 	c->containers[c->ncontainers++] = k;
 	return k;
@@ -549,10 +545,8 @@ static int on_event(void *ctx, void *data, size_t size)
 			}
 		}
 		output_row(c->out, &r);
-		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN)) {
-			k->top->listens++;
+		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN))
 			until_reached(c, k, UNTIL_LISTEN);
-		}
 		break;
 	}
 	case BT_EV_FORK: {
@@ -569,7 +563,6 @@ static int on_event(void *ctx, void *data, size_t size)
 		row_from_hdr(&r, h, k, "exec");
 		r.detail = field_strn(e->filename, sizeof(e->filename));
 		output_row(c->out, &r);
-		k->top->execs++;
 		until_reached(c, k, UNTIL_EXEC);
 		break;
 	}
