@@ -65,6 +65,12 @@ struct container {
 	char name[NAME_MAX_LEN];
 };
 
+/* How often a container name was used in this run. */
+struct name_use {
+	char *name;
+	unsigned int uses;
+};
+
 struct collector {
 	struct options opt;
 	struct boottrace_bpf *skel;
@@ -73,6 +79,9 @@ struct collector {
 	char cg2[PATH_MAX];
 	struct container **containers;
 	size_t ncontainers, capcontainers;
+	struct container *last;	/* the last one found: most events repeat it */
+	struct name_use *names;
+	size_t nnames;
 	unsigned long long stray;	/* events of cgroups user space dropped */
 	int stdout_is_tsv;
 	/* the live status line (stderr is a terminal) */
@@ -310,10 +319,12 @@ static struct container *container_find(struct collector *c, unsigned long long 
 {
 	size_t i;
 
+	if (c->last && c->last->cgid == cgid)
+		return c->last;
 	/* Most events come from the newest containers: search from the end. */
 	for (i = c->ncontainers; i-- > 0;)
 		if (c->containers[i]->cgid == cgid)
-			return c->containers[i];
+			return c->last = c->containers[i];
 	return NULL;
 }
 
@@ -348,6 +359,8 @@ static void container_remove(struct collector *c, struct container *k)
 
 	for (i = 0; i < c->ncontainers; i++) {
 		if (c->containers[i] == k) {
+			if (c->last == k)
+				c->last = NULL;
 			memmove(c->containers + i, c->containers + i + 1,
 				(c->ncontainers - i - 1) * sizeof(*c->containers));
 			c->ncontainers--;
@@ -357,22 +370,30 @@ static void container_remove(struct collector *c, struct container *k)
 	}
 }
 
-/* A name not used before in this run: "name", else "name#2", "name#3"... */
+/*
+ * A name not used before in this run: "name", then "name#2", "name#3"...
+ * Counted over the whole run, not only live containers: a container that
+ * restarts in a cgroup of the same name is another boot, another name.
+ */
 static void unique_name(struct collector *c, const char *base, char *out, size_t n)
 {
-	static unsigned long serial;
+	struct name_use *u;
 	size_t i;
-	int used = 0;
 
-	for (i = 0; i < c->ncontainers; i++)
-		if (c->containers[i]->top == c->containers[i] &&
-		    strcmp(c->containers[i]->name, base) == 0)
-			used = 1;
-	if (!used) {
-		snprintf(out, n, "%s", base);
-		return;
+	for (i = 0; i < c->nnames; i++) {
+		if (strcmp(c->names[i].name, base) == 0) {
+			snprintf(out, n, "%s#%u", base, ++c->names[i].uses);
+			return;
+		}
 	}
-	snprintf(out, n, "%s#%lu", base, ++serial + 1);
+	snprintf(out, n, "%s", base);
+	u = realloc(c->names, (c->nnames + 1) * sizeof(*u));
+	if (!u)
+		return; /* the name stays unique now; a later repeat may not be */
+	c->names = u;
+	c->names[c->nnames].name = strdup(base);
+	if (c->names[c->nnames].name)
+		c->names[c->nnames++].uses = 1;
 }
 
 static void filter_add(struct collector *c, unsigned long long id)
@@ -1065,6 +1086,9 @@ cleanup:
 	for (i = 0; i < c.ncontainers; i++)
 		free(c.containers[i]);
 	free(c.containers);
+	for (i = 0; i < c.nnames; i++)
+		free(c.names[i].name);
+	free(c.names);
 	if (fd != STDOUT_FILENO)
 		close(fd);
 	return ret;

@@ -13,8 +13,7 @@ mkdir "$TMP/files"
 check_tsv "$TMP/h.tsv"
 want_comm=$(awk '$1 == "comm" { print $2 }' "$TMP/expected")
 "$TOOLS/tsv_fields" 6 < "$TMP/h.tsv" | grep -qx "$want_comm" || fail "comm does not unescape to the original"
-got=$(grep -v '^#' "$TMP/h.tsv" | awk -F'\t' 'NR > 1 && $9 == "openat"' | "$TOOLS/tsv_fields" 11 2>/dev/null)
-# tsv_fields needs the header: feed it whole and pick openat rows by name column
+# the name (column 8) and detail (column 11) of every row, hex: keep openat's
 got=$("$TOOLS/tsv_fields" 8 11 < "$TMP/h.tsv" | awk -F'\t' -v n="$(printf openat | od -An -tx1 | tr -d ' \n')" '$1 == n { print $2 }')
 for p in $(awk '$1 == "path" { print $2 }' "$TMP/expected"); do
 	echo "$got" | grep -qx "$p" || fail "path $(echo "$p" | xxd -r -p 2>/dev/null | od -c | head -2) not found unescaped"

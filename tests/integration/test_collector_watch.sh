@@ -18,6 +18,8 @@ boot() { # boot NAME K: a container running getppid_loop K
 	mkdir "$CGPARENT/$1" || exit 1
 	sh -c "echo \$\$ > $CGPARENT/$1/cgroup.procs && exec $TOOLS/getppid_loop $2"
 }
+# a cgroup made, removed and made again under the same name is two boots
+mkdir "$CGPARENT/again" && rmdir "$CGPARENT/again" && mkdir "$CGPARENT/again" || fail "mkdir again"
 boot alpha 3000 & a=$!
 boot beta 7000 & b=$!
 "$TOOLS/getppid_loop" 4000 # a stranger, in no container
@@ -25,7 +27,7 @@ wait $a $b
 sleep 0.2
 kill -INT $col; wait $col || fail "collector exited $? on SIGINT"
 check_tsv "$TMP/w.tsv"
-[ "$(rows "$TMP/w.tsv" start | cut -f2 | sort | tr '\n' ' ')" = "alpha beta " ] ||
+[ "$(rows "$TMP/w.tsv" start | cut -f2 | sort | tr '\n' ' ')" = "again again#2 alpha beta " ] ||
 	fail "start rows: $(rows "$TMP/w.tsv" start | cut -f2 | tr '\n' ' ')"
 rows "$TMP/w.tsv" start | awk -F'\t' '$9 != "mkdir" { exit 1 }' || fail "start rows not by mkdir"
 na=$(rows "$TMP/w.tsv" syscall getppid | awk -F'\t' '$2 == "alpha"' | wc -l)
@@ -40,4 +42,4 @@ done
 ok "watch: alpha 3000, beta 7000, no stranger"
 
 # removing a container's cgroup ends it
-rmdir "$CGPARENT/alpha" "$CGPARENT/beta"
+rmdir "$CGPARENT/alpha" "$CGPARENT/beta" "$CGPARENT/again"
