@@ -29,6 +29,14 @@ const volatile __u64 syscall_mask[BT_MAX_SYSCALLS / 64];
 const volatile bool watch_mkdir = false;
 /* Wake the reader only once this much data waits (batched wake-ups). */
 const volatile __u64 wakeup_bytes = 1 << 20;
+/*
+ * pidtree mode: a task is traced when its sc_state holds a container key,
+ * set by user space for a container's first process (through a pidfd) and
+ * inherited at fork, in the kernel, before the child can run.
+ */
+const volatile bool pidtree = false;
+/* pidtree watch mode: a task that makes a new pid or mount namespace roots a container. */
+const volatile bool watch_roots = false;
 
 /*
  * The cheapest possible "no" for the rest of the host: a direct-mapped
@@ -61,8 +69,9 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
-/* Syscall entry state, per task. */
+/* Per-task state: the syscall in progress, and in pidtree mode the container. */
 struct sc_state {
+	__u64 key;		/* pidtree: container key, 0: not traced */
 	__u64 ts;		/* 0: no entry seen */
 	__u64 arg0;
 	__u32 nr;
@@ -80,6 +89,17 @@ struct {
 	__type(value, struct sc_state);
 } sc_states SEC(".maps");
 
+/* pidtree mode: live tracked tasks per container key (BT_EV_GONE at 0). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __s64);
+} live SEC(".maps");
+
+/* pidtree watch mode: keys for the roots the kernel finds. */
+__u64 next_root_key;
+
 static __always_inline bool cgroup_tracked(__u64 cgid)
 {
 	__u64 slot = filter[cgid & (BT_FILTER_SLOTS - 1)];
@@ -89,6 +109,53 @@ static __always_inline bool cgroup_tracked(__u64 cgid)
 	if (slot != BT_FILTER_SHARED)
 		return false;
 	return bpf_map_lookup_elem(&tracked, &cgid) != NULL;
+}
+
+/*
+ * Whether the current task belongs to a traced container, and which: its
+ * cgroup id in cgroup mode, its container key in pidtree mode.
+ */
+static __always_inline bool current_container(__u64 *key)
+{
+	struct sc_state *st;
+	__u64 cgid;
+
+	if (pidtree) {
+		st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+		if (!st || !st->key)
+			return false;
+		*key = st->key;
+		return true;
+	}
+	cgid = bpf_get_current_cgroup_id();
+	if (!cgroup_tracked(cgid))
+		return false;
+	*key = cgid;
+	return true;
+}
+
+/*
+ * The current task's state if it is traced: in cgroup mode created on
+ * first use (@create), in pidtree mode it exists or the task is not traced.
+ */
+static __always_inline struct sc_state *traced_state(__u64 *key, bool create)
+{
+	struct sc_state *st;
+	__u64 cgid;
+
+	if (pidtree) {
+		st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+		if (!st || !st->key)
+			return NULL;
+		*key = st->key;
+		return st;
+	}
+	cgid = bpf_get_current_cgroup_id();
+	if (!cgroup_tracked(cgid))
+		return NULL;
+	*key = cgid;
+	return bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
 static __always_inline void filter_add(__u64 cgid)
@@ -178,15 +245,14 @@ static __always_inline void emit_noreturn(struct sc_state *st, __u64 cgid)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 {
-	__u64 cgid = bpf_get_current_cgroup_id();
 	struct sc_state *st;
 	unsigned long ptr;
+	__u64 cgid;
 	int len, i;
 
-	if (!cgroup_tracked(cgid) || !syscall_wanted(nr))
+	if (!syscall_wanted(nr))
 		return 0;
-	st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = traced_state(&cgid, true);
 	if (!st)
 		return 0;
 	st->ts = bpf_ktime_get_ns();
@@ -290,13 +356,10 @@ static __always_inline void read_listen_addr(struct sc_state *st)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 {
-	__u64 cgid = bpf_get_current_cgroup_id();
 	struct sc_state *st;
-	__u64 now;
+	__u64 now, cgid;
 
-	if (!cgroup_tracked(cgid))
-		return 0;
-	st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+	st = traced_state(&cgid, false);
 	if (!st || !st->ts)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -342,14 +405,91 @@ lost:
 	return 0;
 }
 
+/* pidtree: one more live task in container @key. */
+static __always_inline void live_add(__u64 key, __s64 n)
+{
+	__s64 *v = bpf_map_lookup_elem(&live, &key);
+
+	if (v)
+		__sync_fetch_and_add(v, n);
+	else if (n > 0)
+		bpf_map_update_elem(&live, &key, &n, BPF_NOEXIST);
+}
+
+/* pidtree: @t joins container @key (its own state, inherited from nobody). */
+static __always_inline bool pidtree_adopt(struct task_struct *t, __u64 key)
+{
+	struct sc_state *st;
+
+	st = bpf_task_storage_get(&sc_states, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!st) {
+		/* the task would go untraced: say so in the lost count */
+		count_lost();
+		return false;
+	}
+	st->key = key;
+	st->ts = 0;
+	live_add(key, 1);
+	return true;
+}
+
+static __always_inline bool same_mnt_ns(struct task_struct *a, struct task_struct *b)
+{
+	return BPF_CORE_READ(a, nsproxy, mnt_ns) == BPF_CORE_READ(b, nsproxy, mnt_ns);
+}
+
+/*
+ * pidtree watch mode: @t starts a container, the way runtimes make one: it
+ * lives in a pid or mount namespace its parent @parent does not.
+ */
+static __always_inline void pidtree_root(struct task_struct *parent, struct task_struct *t,
+					 __u64 ns_flags)
+{
+	struct bt_root_event *e;
+	__u64 key = BT_KEY_KERNEL | __sync_fetch_and_add(&next_root_key, 1);
+
+	if (!pidtree_adopt(t, key))
+		return;
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return;
+	}
+	e->hdr.ts_ns = bpf_ktime_get_ns();
+	e->hdr.cgroup_id = key;
+	e->hdr.type = BT_EV_ROOT;
+	e->hdr.pid = t->tgid;
+	e->hdr.tid = t->pid;
+	e->hdr.ppid = parent->tgid;
+	bpf_probe_read_kernel(e->hdr.comm, sizeof(e->hdr.comm), t->comm);
+	bpf_probe_read_kernel(e->parent_comm, sizeof(e->parent_comm), parent->comm);
+	e->ns_flags = ns_flags;
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+}
+
+#define CLONE_NEWNS 0x00020000
+#define CLONE_NEWPID 0x20000000
+
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 {
-	__u64 cgid = bpf_get_current_cgroup_id();
 	struct bt_fork_event *e;
+	__u64 cgid, ns = 0;
 
-	if (!cgroup_tracked(cgid))
+	if (!current_container(&cgid)) {
+		if (!watch_roots || child->tgid == parent->tgid)
+			return 0;
+		if (BPF_CORE_READ(child, thread_pid, level) != BPF_CORE_READ(parent, thread_pid, level))
+			ns |= CLONE_NEWPID;
+		if (!same_mnt_ns(child, parent))
+			ns |= CLONE_NEWNS;
+		if (ns)
+			pidtree_root(parent, child, ns);
 		return 0;
+	}
+	/* Before the child can run: it is traced from its first instruction. */
+	if (pidtree)
+		pidtree_adopt(child, cgid);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
@@ -371,11 +511,19 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
-	__u64 cgid = bpf_get_current_cgroup_id();
 	struct bt_exec_event *e;
+	__u64 cgid;
 
-	if (!cgroup_tracked(cgid))
-		return 0;
+	if (!current_container(&cgid)) {
+		struct task_struct *t = bpf_get_current_task_btf();
+
+		/* `unshare --mount CMD`: the namespace came without a fork */
+		if (!watch_roots || same_mnt_ns(t, t->real_parent))
+			return 0;
+		pidtree_root(t->real_parent, t, CLONE_NEWNS);
+		if (!current_container(&cgid))
+			return 0;
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
@@ -388,6 +536,24 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	return 0;
 }
 
+/* pidtree: a tracked task exits; the container ends with its last one. */
+static __always_inline void pidtree_exit(__u64 key)
+{
+	__s64 *v = bpf_map_lookup_elem(&live, &key);
+	struct bt_event_hdr *e;
+
+	if (!v || __sync_fetch_and_add(v, -1) != 1)
+		return;
+	bpf_map_delete_elem(&live, &key);
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+		return;
+	}
+	fill_hdr(e, BT_EV_GONE, bpf_ktime_get_ns(), key);
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+}
+
 /*
  * Fires for every exiting thread; a process has exited when its last
  * thread does (signal->live dropped to 0 just before, in do_exit()). Since
@@ -396,21 +562,24 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(bt_exit, struct task_struct *p)
 {
-	__u64 cgid = bpf_get_current_cgroup_id();
 	struct bt_exit_event *e;
+	__u64 cgid;
 
-	if (!cgroup_tracked(cgid))
+	if (!current_container(&cgid))
 		return 0;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
-		return 0;
+		goto out;
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
-		return 0;
+		goto out;
 	}
 	fill_hdr(&e->hdr, BT_EV_EXIT, bpf_ktime_get_ns(), cgid);
 	e->exit_code = BPF_CORE_READ(p, exit_code);
 	bpf_ringbuf_submit(e, submit_flags());
+out:
+	if (pidtree)
+		pidtree_exit(cgid);
 	return 0;
 }
 
@@ -424,7 +593,7 @@ static __always_inline int cgroup_event(struct cgroup *cgrp, const char *path,
 	__u8 one = 1;
 
 	/* Only the v2 (default) hierarchy: its hierarchy_id is 0. */
-	if (BPF_CORE_READ(cgrp, root, hierarchy_id) != 0)
+	if (pidtree || BPF_CORE_READ(cgrp, root, hierarchy_id) != 0)
 		return 0;
 	id = BPF_CORE_READ(cgrp, kn, id);
 	/* `self` is struct cgroup's first member: a css parent is a cgroup. */
@@ -473,3 +642,6 @@ int BPF_PROG(bt_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 {
 	return cgroup_event(cgrp, path, BT_EV_CGROUP_RMDIR);
 }
+
+/* uprobe, uretprobe and USDT marks: their own file, same maps. */
+#include "bpf/marks.bpf.h"

@@ -29,6 +29,9 @@ enum bt_event_type {
 	BT_EV_EXIT,		/* struct bt_exit_event */
 	BT_EV_CGROUP_MKDIR,	/* struct bt_cgroup_event */
 	BT_EV_CGROUP_RMDIR,	/* struct bt_cgroup_event */
+	BT_EV_MARK,		/* struct bt_mark_event */
+	BT_EV_ROOT,		/* struct bt_root_event (pidtree mode) */
+	BT_EV_GONE,		/* struct bt_event_hdr (pidtree mode) */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -113,5 +116,45 @@ struct bt_cgroup_event {
 	char path[BT_CGPATH_MAX];	/* relative to the cgroup2 mount */
 };
 _Static_assert(sizeof(struct bt_cgroup_event) == 576, "bt_cgroup_event layout");
+
+/*
+ * A uprobe, uretprobe or USDT mark fired in a traced task. mark_id is the
+ * index of the --mark (or --start) option, passed as the attach cookie.
+ */
+struct bt_mark_event {
+	struct bt_event_hdr hdr;
+	__u32 mark_id;
+	__u32 flags;		/* BT_MARK_* */
+};
+_Static_assert(sizeof(struct bt_mark_event) == 56, "bt_mark_event layout");
+
+/* bt_mark_event.flags */
+#define BT_MARK_START 1		/* a --start probe: the container's start time */
+
+/*
+ * pidtree mode. In this mode hdr.cgroup_id carries the container key, not
+ * a cgroup id: keys below BT_KEY_KERNEL are given by user space (spawn
+ * mode, --pid), keys from BT_KEY_KERNEL up by the kernel, to roots it found
+ * itself in watch mode (a task that made a new pid or mount namespace).
+ *
+ * BT_EV_ROOT: the kernel started a container at task hdr.tid; ns_flags says
+ * which namespaces made it one (CLONE_NEWPID, CLONE_NEWNS); parent_comm is
+ * the runtime's. BT_EV_GONE: the last task of container hdr.cgroup_id
+ * exited (hdr describes that task).
+ */
+#define BT_KEY_KERNEL (1ULL << 62)
+
+struct bt_root_event {
+	struct bt_event_hdr hdr;
+	__u64 ns_flags;
+	char parent_comm[BT_COMM_LEN];
+};
+_Static_assert(sizeof(struct bt_root_event) == 72, "bt_root_event layout");
+
+/*
+ * What the pidtree programs keep per tracked task: the container key, and
+ * per container the number of live tracked tasks.
+ */
+#define BT_MAX_TASKS 65536
 
 #endif /* BOOTTRACE_BPF_H */

@@ -31,7 +31,7 @@
 #include <linux/types.h>
 
 #include "bpf/boottrace.h"
-#include "boottrace.skel.h"
+#include "collector/backend.h"
 #include "collector/cgroup.h"
 #include "collector/names.h"
 #include "collector/output.h"
@@ -54,11 +54,18 @@ struct options {
 	int runs;
 	int unshare_flags;
 	unsigned long ringbuf_mb;
+	const char *object;	/* auto, modern, legacy */
+	pid_t pid;		/* --pid: trace this existing process tree */
+	const char *root_exec;	/* pidtree watch: roots made by this runtime */
 	int verbose;
 	char **command;
 };
 
-/* A container, or a cgroup nested in one (then top points at it). */
+/*
+ * A container, or a cgroup nested in one (then top points at it). cgid is
+ * the cgroup id in cgroup mode, the container key in pidtree mode: what the
+ * kernel puts in bt_event_hdr.cgroup_id.
+ */
 struct container {
 	unsigned long long cgid;
 	struct container *top;
@@ -73,8 +80,9 @@ struct name_use {
 
 struct collector {
 	struct options opt;
-	struct boottrace_bpf *skel;
-	struct ring_buffer *rb;
+	enum bt_mode mode;
+	struct backend *be;
+	unsigned long long next_key;	/* pidtree: the next user-space key */
 	struct output *out;
 	char cg2[PATH_MAX];
 	struct container **containers;
@@ -89,6 +97,7 @@ struct collector {
 	unsigned long long status_at, status_rows, started_ns;
 	/* spawn mode, the boot in progress */
 	struct container *spawned;
+	int spawned_gone;		/* pidtree: its last task exited */
 	unsigned long long until_at;	/* when to stop it, 0: not yet */
 };
 
@@ -132,6 +141,12 @@ static void usage(FILE *f)
 "starts while the collector runs. With <command>: run it as a container\n"
 "(a fresh cgroup v2 directory, optional namespaces) and trace it.\n"
 "\n"
+"Modes: cgroup attributes by cgroup v2 id (kernel >= 4.18 with BTF);\n"
+"pidtree follows the process tree from the container's first process\n"
+"(kernel 4.15, cgroup-v1 hosts); in watch mode a container is then a\n"
+"process that makes a new pid or mount namespace. auto picks cgroup when\n"
+"it can.\n"
+"\n"
 "    -o, --output <file>        write the TSV to <file> (a FIFO works); default stdout\n"
 "    -m, --mode <mode>          auto, cgroup or pidtree (default auto)\n"
 "    -s, --syscalls <list>      all, none, or a comma list of names (default all)\n"
@@ -144,7 +159,14 @@ static void usage(FILE *f)
 "        --name <name>          spawn: container name (default: the command's\n"
 "                               basename); runs are named <name>-1..<name>-<n>\n"
 "        --unshare <ns,...>     spawn: new namespaces: pid,mount,net,uts,ipc\n"
-"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8)\n"
+"    -p, --pid <pid>            trace the existing process <pid> and its\n"
+"                               descendants until they end (like strace -p)\n"
+"        --root-exec <glob>     pidtree watch: only containers whose runtime's\n"
+"                               comm or command line matches <glob>\n"
+"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8); with the\n"
+"                               legacy object, the perf buffer per CPU\n"
+"        --object <obj>         auto, modern or legacy BPF object (default auto:\n"
+"                               modern where the kernel has BTF)\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -249,6 +271,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "name", required_argument, NULL, 'N' },
 		{ "unshare", required_argument, NULL, 'U' },
 		{ "ringbuf-mb", required_argument, NULL, 'R' },
+		{ "object", required_argument, NULL, 'O' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "root-exec", required_argument, NULL, 'X' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -261,7 +286,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 	o->syscalls = "all";
 	o->runs = 1;
 	o->ringbuf_mb = 8;
-	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:vhV", longopts, NULL)) != -1) {
+	o->object = "auto";
+	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o': o->output = optarg; break;
 		case 'm':
@@ -297,6 +323,18 @@ static void parse_args(int argc, char **argv, struct options *o)
 			    (o->ringbuf_mb & (o->ringbuf_mb - 1)))
 				usage_error("--ringbuf-mb takes a power of two from 1 to 4096");
 			break;
+		case 'O':
+			if (strcmp(optarg, "auto") && strcmp(optarg, "modern") &&
+			    strcmp(optarg, "legacy"))
+				usage_error("--object takes auto, modern or legacy, not '%s'", optarg);
+			o->object = optarg;
+			break;
+		case 'p':
+			o->pid = (pid_t)strtol(optarg, &end, 10);
+			if (*end || o->pid <= 0)
+				usage_error("--pid takes a process id, not '%s'", optarg);
+			break;
+		case 'X': o->root_exec = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); exit(0);
@@ -311,6 +349,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 		usage_error("--runs, --name and --unshare need a command (after --)");
 	if (o->command && o->cgroup_glob)
 		usage_error("--cgroup is for watch mode (no command)");
+	if (o->command && o->pid > 0)
+		usage_error("--pid and a command exclude each other");
+	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
+		usage_error("--root-exec is for watch mode with --mode pidtree");
 }
 
 /* --- containers ------------------------------------------------------------ */
@@ -396,47 +438,26 @@ static void unique_name(struct collector *c, const char *base, char *out, size_t
 		c->names[c->nnames++].uses = 1;
 }
 
-static void filter_add(struct collector *c, unsigned long long id)
-{
-	__u64 *slot = &c->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
-
-	if (__sync_val_compare_and_swap(slot, 0, id) != 0 && *slot != id)
-		*slot = BT_FILTER_SHARED;
-}
-
-static void filter_del(struct collector *c, unsigned long long id)
-{
-	__u64 *slot = &c->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
-
-	__sync_val_compare_and_swap(slot, id, 0);
-}
-
 static int track(struct collector *c, unsigned long long id)
 {
-	__u8 one = 1;
-
-	if (bpf_map__update_elem(c->skel->maps.tracked, &id, sizeof(id), &one,
-				 sizeof(one), BPF_ANY) < 0)
-		return -errno;
-	filter_add(c, id);
-	return 0;
+	return c->be->ops->track_cgroup(c->be, id);
 }
 
 static void untrack(struct collector *c, unsigned long long id)
 {
-	bpf_map__delete_elem(c->skel->maps.tracked, &id, sizeof(id), 0);
-	filter_del(c, id);
+	if (c->mode == BT_MODE_CGROUP)
+		c->be->ops->untrack_cgroup(c->be, id);
 }
 
 /* --- rows ------------------------------------------------------------------ */
 
-static void row_from_hdr(struct row *r, const struct bt_event_hdr *h,
+static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
 			 const struct container *k, const char *event)
 {
 	memset(r, 0, sizeof(*r));
 	r->ts_ns = h->ts_ns;
 	r->container = field_str(k->top->name);
-	r->cgroup_id = h->cgroup_id;
+	r->cgroup_id = c->mode == BT_MODE_CGROUP ? h->cgroup_id : 0;
 	r->pid = h->pid;
 	r->tid = h->tid;
 	r->ppid = h->ppid;
@@ -451,7 +472,7 @@ static void write_start(struct collector *c, struct container *k, unsigned long 
 
 	r.ts_ns = ts;
 	r.container = field_str(k->name);
-	r.cgroup_id = k->cgid;
+	r.cgroup_id = c->mode == BT_MODE_CGROUP ? k->cgid : 0;
 	r.pid = r.tid = pid;
 	r.ppid = -1;
 	r.comm = field_str(comm);
@@ -467,7 +488,7 @@ static void write_end(struct collector *c, struct container *k, unsigned long lo
 
 	r.ts_ns = ts;
 	r.container = field_str(k->name);
-	r.cgroup_id = k->cgid;
+	r.cgroup_id = c->mode == BT_MODE_CGROUP ? k->cgid : 0;
 	r.pid = r.tid = r.ppid = -1;
 	r.event = "end";
 	output_row(c->out, &r);
@@ -483,7 +504,7 @@ static void on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 			return;
 		if (k->top == k)
 			write_end(c, k, e->hdr.ts_ns);
-		filter_del(c, k->cgid);
+		untrack(c, k->cgid);
 		if (c->spawned == k)
 			c->spawned = NULL;
 		container_remove(c, k);
@@ -511,6 +532,78 @@ static void on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 		    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, e->path);
 }
 
+/* Whether a root the kernel found was made by the runtime --root-exec names. */
+static int root_wanted(const struct collector *c, const struct bt_root_event *e)
+{
+	char path[64], cmd[4096], comm[BT_COMM_LEN + 1];
+	ssize_t n = 0, i;
+	int fd;
+
+	if (!c->opt.root_exec)
+		return 1;
+	snprintf(comm, sizeof(comm), "%.*s", BT_COMM_LEN, e->parent_comm);
+	if (fnmatch(c->opt.root_exec, comm, 0) == 0)
+		return 1;
+	/* the runtime's command line, arguments joined by spaces: "runc init" */
+	snprintf(path, sizeof(path), "/proc/%u/cmdline", e->hdr.ppid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, cmd, sizeof(cmd) - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 0;
+	while (n > 0 && cmd[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++)
+		if (cmd[i] == '\0')
+			cmd[i] = ' ';
+	cmd[n] = '\0';
+	return fnmatch(c->opt.root_exec, cmd, 0) == 0;
+}
+
+/* pidtree watch mode: the kernel found a task that starts a container. */
+static void on_root(struct collector *c, const struct bt_root_event *e)
+{
+	char base[NAME_MAX_LEN], name[NAME_MAX_LEN], how[64];
+	struct field comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
+	struct container *k;
+
+	if (container_find(c, e->hdr.cgroup_id))
+		return;
+	if (!root_wanted(c, e)) {
+		/* its events, if any got out, count as stray */
+		c->be->ops->untrack_task(c->be, (pid_t)e->hdr.tid);
+		return;
+	}
+	snprintf(base, sizeof(base), "%.*s-%u", (int)comm.n, comm.s, e->hdr.pid);
+	unique_name(c, base, name, sizeof(name));
+	k = container_add(c, e->hdr.cgroup_id, NULL, name);
+	if (!k)
+		return;
+	snprintf(how, sizeof(how), "%s%s%s",
+		 e->ns_flags & CLONE_NEWPID ? "pid" : "",
+		 (e->ns_flags & CLONE_NEWPID) && (e->ns_flags & CLONE_NEWNS) ? "," : "",
+		 e->ns_flags & CLONE_NEWNS ? "mount" : "");
+	write_start(c, k, e->hdr.ts_ns, "namespace", e->hdr.pid,
+		    field_strn(e->parent_comm, sizeof(e->parent_comm)).s, how);
+}
+
+/* pidtree mode: the last task of a container exited. */
+static void on_gone(struct collector *c, const struct bt_event_hdr *h)
+{
+	struct container *k = container_find(c, h->cgroup_id);
+
+	if (!k)
+		return;
+	if (k == c->spawned) {
+		c->spawned_gone = 1;	/* spawn mode writes the end row itself */
+		return;
+	}
+	write_end(c, k, h->ts_ns);
+	container_remove(c, k);
+}
+
 static void until_reached(struct collector *c, struct container *k, enum until_kind what)
 {
 	if (c->spawned && c->spawned == k->top && c->opt.until == what && !c->until_at)
@@ -532,6 +625,15 @@ static int on_event(void *ctx, void *data, size_t size)
 			on_cgroup(c, data);
 		return 0;
 	}
+	if (h->type == BT_EV_ROOT) {
+		if (size >= sizeof(struct bt_root_event))
+			on_root(c, data);
+		return 0;
+	}
+	if (h->type == BT_EV_GONE) {
+		on_gone(c, h);
+		return 0;
+	}
 	k = container_find(c, h->cgroup_id);
 	if (!k) {
 		c->stray++;
@@ -543,7 +645,7 @@ static int on_event(void *ctx, void *data, size_t size)
 		const struct bt_syscall_event *e = data;
 		const char *sname = syscall_name(e->nr);
 
-		row_from_hdr(&r, h, k, "syscall");
+		row_from_hdr(c, &r, h, k, "syscall");
 		if (!sname) {
 			snprintf(num, sizeof(num), "syscall_%u", e->nr);
 			sname = num;
@@ -573,7 +675,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	case BT_EV_FORK: {
 		const struct bt_fork_event *e = data;
 
-		row_from_hdr(&r, h, k, "fork");
+		row_from_hdr(c, &r, h, k, "fork");
 		r.name = field_str(e->is_thread ? "thread" : "process");
 		output_row(c->out, &r);
 		break;
@@ -581,7 +683,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	case BT_EV_EXEC: {
 		const struct bt_exec_event *e = data;
 
-		row_from_hdr(&r, h, k, "exec");
+		row_from_hdr(c, &r, h, k, "exec");
 		r.detail = field_strn(e->filename, sizeof(e->filename));
 		output_row(c->out, &r);
 		until_reached(c, k, UNTIL_EXEC);
@@ -590,7 +692,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	case BT_EV_EXIT: {
 		const struct bt_exit_event *e = data;
 
-		row_from_hdr(&r, h, k, "exit");
+		row_from_hdr(c, &r, h, k, "exit");
 		r.has_ret = true;
 		/* as a shell reports it: the exit status, or 128 + signal */
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
@@ -604,15 +706,15 @@ static int on_event(void *ctx, void *data, size_t size)
 
 /* --- set-up ------------------------------------------------------------------ */
 
-static int configure_syscalls(struct boottrace_bpf *skel, const char *list)
+static int configure_syscalls(struct backend_config *cfg, const char *list)
 {
 	char buf[4096], *tok, *save = NULL;
 
-	if (strcmp(list, "all") == 0)
+	cfg->trace_all_syscalls = strcmp(list, "all") == 0;
+	if (cfg->trace_all_syscalls)
 		return 0;
-	skel->rodata->trace_all_syscalls = false;
 	if (strcmp(list, "none") == 0) {
-		skel->rodata->trace_no_syscalls = true;
+		cfg->trace_no_syscalls = true;
 		return 0;
 	}
 	snprintf(buf, sizeof(buf), "%s", list);
@@ -623,7 +725,7 @@ static int configure_syscalls(struct boottrace_bpf *skel, const char *list)
 			fprintf(stderr, "collector: unknown syscall '%s'\n", tok);
 			return -1;
 		}
-		skel->rodata->syscall_mask[nr / 64] |= 1ULL << (nr % 64);
+		cfg->syscall_mask[nr / 64] |= 1ULL << (nr % 64);
 	}
 	return 0;
 }
@@ -643,7 +745,8 @@ static void write_header(struct collector *c)
 	output_raw(c->out, TSV_VERSION_LINE "\n", strlen(TSV_VERSION_LINE) + 1);
 	output_meta(c->out, "host", u.nodename);
 	output_meta(c->out, "kernel", u.release);
-	output_meta(c->out, "mode", "cgroup");
+	output_meta(c->out, "mode", c->mode == BT_MODE_CGROUP ? "cgroup" : "pidtree");
+	output_meta(c->out, "bpf_object", c->be->ops->name);
 	output_meta(c->out, "clock", "CLOCK_MONOTONIC");
 	snprintf(buf, sizeof(buf), "%lld", off);
 	output_meta(c->out, "realtime_offset_ns", buf);
@@ -659,26 +762,9 @@ static void write_header(struct collector *c)
 
 static unsigned long long lost_events(struct collector *c)
 {
-	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long total = 0;
-	__u64 *v;
-	__u32 zero = 0;
-	int i;
-
-	if (ncpu <= 0)
-		return 0;
-	v = calloc((size_t)ncpu, sizeof(*v));
-	if (!v)
-		return 0;
-	if (bpf_map__lookup_elem(c->skel->maps.lost, &zero, sizeof(zero), v,
-				 sizeof(*v) * (size_t)ncpu, 0) == 0)
-		for (i = 0; i < ncpu; i++)
-			total += v[i];
-	free(v);
-	return total;
+	return c->be->ops->lost(c->be);
 }
 
-static unsigned long long lost_events(struct collector *c);
 
 /* One line on stderr, rewritten each second, like perf top's or dd's. */
 static void show_status(struct collector *c, int final)
@@ -699,16 +785,10 @@ static void show_status(struct collector *c, int final)
 
 static int poll_once(struct collector *c, int timeout_ms)
 {
-	int err = ring_buffer__poll(c->rb, timeout_ms);
+	int err = c->be->ops->poll(c->be, timeout_ms);
 
-	/*
-	 * Wake-ups are batched (the BPF side only wakes us when wakeup_bytes
-	 * wait), so the poll may time out with data there: consume it.
-	 */
-	if (err >= 0 || err == -EINTR)
-		err = ring_buffer__consume(c->rb);
-	if (err < 0 && err != -EINTR) {
-		fprintf(stderr, "collector: ring buffer poll failed: %s\n", strerror(-err));
+	if (err < 0) {
+		fprintf(stderr, "collector: polling the BPF buffer failed: %s\n", strerror(-err));
 		return err;
 	}
 	if (output_flush(c->out) < 0)
@@ -732,14 +812,22 @@ static void child_fail(int fd, const char *what)
  * The container's first process: joins the cgroup, takes its namespaces,
  * execs. Errors go back through @errfd (close-on-exec: EOF means exec'd).
  */
-static void child_main(struct collector *c, const char *cgdir, int errfd)
+static void child_main(struct collector *c, const char *cgdir, int errfd, int gofd)
 {
-	char self[32];
+	char self[32], go;
 
+	/* pidtree: wait until the collector has registered us in the kernel */
+	if (gofd >= 0 && read(gofd, &go, 1) != 1)
+		_exit(127);
 	snprintf(self, sizeof(self), "%d", getpid());
-	errno = -cgroup_write(cgdir, "cgroup.procs", self);
-	if (errno)
-		child_fail(errfd, "cannot join the container's cgroup");
+	if (cgdir) {
+		errno = -cgroup_write(cgdir, "cgroup.procs", self);
+		if (errno)
+			child_fail(errfd, "cannot join the container's cgroup");
+	} else if (setpgid(0, 0) < 0) {
+		/* no cgroup to signal: the process group stands in for it */
+		child_fail(errfd, "setpgid");
+	}
 	if (c->stdout_is_tsv && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
 		child_fail(errfd, "dup2");
 	if (c->opt.unshare_flags && unshare(c->opt.unshare_flags) < 0)
@@ -768,21 +856,49 @@ static void child_main(struct collector *c, const char *cgdir, int errfd)
 	child_fail(errfd, c->opt.command[0]);
 }
 
+/* Signal the spawned container: its cgroup, or its process group without one. */
+static void signal_spawned(const char *cgdir, pid_t pid, int sig)
+{
+	if (!cgdir)
+		kill(-pid, sig);
+	else if (sig != SIGKILL || cgroup_write(cgdir, "cgroup.kill", "1") < 0)
+		cgroup_signal(cgdir, sig);
+}
+
+static int spawned_empty(struct collector *c, const char *cgdir, pid_t pid)
+{
+	if (cgdir)
+		return cgroup_populated(cgdir) == 0;
+	return c->spawned_gone || (kill(-pid, 0) < 0 && errno == ESRCH);
+}
+
+/*
+ * One boot. The container is registered in the kernel before its first
+ * instruction: cgroup mode tracks the fresh cgroup before the fork;
+ * pidtree mode makes the child wait on a pipe until its pid is tracked.
+ * The container's cgroup, when there is a cgroup2 mount, is also what
+ * stops it (cgroup.kill) and tells when it is empty.
+ */
 static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
 {
-	char cgdir[PATH_MAX + NAME_MAX_LEN], errmsg[512];
+	char cgbuf[PATH_MAX + NAME_MAX_LEN], errmsg[512], *cgdir = NULL;
 	unsigned long long id, deadline_kill = 0;
 	struct container *k;
-	int pipefd[2], err, st = 0, reaped = 0, termed = 0;
+	int pipefd[2], gofd[2] = { -1, -1 }, err, st = 0, reaped = 0, termed = 0;
 	ssize_t n;
 	pid_t pid;
 
-	snprintf(cgdir, sizeof(cgdir), "%s/%s", parent, name);
-	if (mkdir(cgdir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "collector: cannot create cgroup %s: %s\n", cgdir, strerror(errno));
-		return -1;
+	if (parent[0]) {
+		cgdir = cgbuf;
+		snprintf(cgbuf, sizeof(cgbuf), "%s/%s", parent, name);
+		if (mkdir(cgdir, 0755) < 0 && errno != EEXIST) {
+			fprintf(stderr, "collector: cannot create cgroup %s: %s\n", cgdir, strerror(errno));
+			return -1;
+		}
 	}
-	if (cgroup_id_of(cgdir, &id) < 0 || track(c, id) < 0) {
+	if (c->mode == BT_MODE_PIDTREE) {
+		id = ++c->next_key;
+	} else if (cgroup_id_of(cgdir, &id) < 0 || track(c, id) < 0) {
 		fprintf(stderr, "collector: cannot register cgroup %s: %s\n", cgdir, strerror(errno));
 		rmdir(cgdir);
 		return -1;
@@ -791,8 +907,10 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	if (!k)
 		return -1;
 	c->spawned = k;
+	c->spawned_gone = 0;
 	c->until_at = 0;
-	if (pipe2(pipefd, O_CLOEXEC) < 0)
+	if (pipe2(pipefd, O_CLOEXEC) < 0 ||
+	    (c->mode == BT_MODE_PIDTREE && pipe2(gofd, O_CLOEXEC) < 0))
 		return -1;
 
 	/* The start row comes first: before the container runs at all. */
@@ -806,9 +924,20 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	}
 	if (pid == 0) {
 		close(pipefd[0]);
-		child_main(c, cgdir, pipefd[1]);
+		if (gofd[1] >= 0)
+			close(gofd[1]);
+		child_main(c, cgdir, pipefd[1], gofd[0]);
 	}
 	close(pipefd[1]);
+	if (gofd[0] >= 0) {
+		close(gofd[0]);
+		err = c->be->ops->track_task(c->be, pid, id);
+		if (err < 0)
+			fprintf(stderr, "collector: cannot register pid %d: %s\n", pid, strerror(-err));
+		else if (write(gofd[1], "g", 1) != 1)
+			err = -errno;
+		close(gofd[1]);	/* on error the child sees EOF and exits */
+	}
 	n = read(pipefd[0], errmsg, sizeof(errmsg) - 1);
 	close(pipefd[0]);
 	if (n > 0) {
@@ -834,23 +963,21 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		if (exiting && !c->until_at)
 			c->until_at = now;
 		if (c->until_at && now >= c->until_at && !termed) {
-			cgroup_signal(cgdir, SIGTERM);
+			signal_spawned(cgdir, pid, SIGTERM);
 			termed = 1;
 			deadline_kill = now + GRACE_NS;
 		}
-		if (termed && now >= deadline_kill) {
-			if (cgroup_write(cgdir, "cgroup.kill", "1") < 0)
-				cgroup_signal(cgdir, SIGKILL);
-		}
-		if (reaped && cgroup_populated(cgdir) == 0)
+		if (termed && now >= deadline_kill)
+			signal_spawned(cgdir, pid, SIGKILL);
+		if (reaped && spawned_empty(c, cgdir, pid))
 			break;
 		if (reaped && !termed) {
 			/* init is gone: the container ends with it */
-			cgroup_signal(cgdir, SIGKILL);
+			signal_spawned(cgdir, pid, SIGKILL);
 		}
 	}
 	/* Everything the kernel produced for this boot, then the end row. */
-	ring_buffer__consume(c->rb);
+	c->be->ops->drain(c->be);
 	if (c->spawned == k) {
 		write_end(c, k, now_ns());
 		untrack(c, id);
@@ -862,7 +989,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
 	}
-	while (rmdir(cgdir) < 0 && errno == EBUSY)
+	while (cgdir && rmdir(cgdir) < 0 && errno == EBUSY)
 		usleep(1000);
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (n > 0)
@@ -914,11 +1041,14 @@ static int run_spawn(struct collector *c)
 	const char *slash;
 	int i, status = 0, err = 0;
 
-	remove_stale_cgroups(c->cg2);
-	snprintf(parent, sizeof(parent), "%s/boottrace.%d", c->cg2, getpid());
-	if (mkdir(parent, 0755) < 0) {
-		fprintf(stderr, "collector: cannot create cgroup %s: %s\n", parent, strerror(errno));
-		return 1;
+	parent[0] = '\0';
+	if (c->cg2[0]) {
+		remove_stale_cgroups(c->cg2);
+		snprintf(parent, sizeof(parent), "%s/boottrace.%d", c->cg2, getpid());
+		if (mkdir(parent, 0755) < 0) {
+			fprintf(stderr, "collector: cannot create cgroup %s: %s\n", parent, strerror(errno));
+			return 1;
+		}
 	}
 	if (c->opt.name) {
 		snprintf(base, sizeof(base), "%s", c->opt.name);
@@ -940,95 +1070,319 @@ static int run_spawn(struct collector *c)
 		if (c->out->err)
 			break;
 	}
-	rmdir(parent);
+	if (parent[0])
+		rmdir(parent);
 	if (err)
 		return 1;
 	/* Stopped by --until: that is the plan, not a failure. */
 	return c->opt.until == UNTIL_EXIT ? status : 0;
 }
 
+static unsigned long long deadline(const struct collector *c)
+{
+	return c->opt.duration > 0 ? now_ns() + (unsigned long long)(c->opt.duration * 1e9) : 0;
+}
+
 static int run_watch(struct collector *c)
 {
-	unsigned long long end = c->opt.duration > 0 ?
-		now_ns() + (unsigned long long)(c->opt.duration * 1e9) : 0;
-	int err;
+	unsigned long long end = deadline(c);
 
 	while (!exiting) {
-		if ((err = poll_once(c, 50)) < 0)
+		if (poll_once(c, 50) < 0)
 			return 1;
 		if (end && now_ns() >= end)
 			break;
 	}
-	ring_buffer__consume(c->rb);
+	c->be->ops->drain(c->be);
 	return 0;
+}
+
+/* The parent pid of @pid from /proc/PID/stat, or -1. */
+static pid_t ppid_of(pid_t pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	/* comm is in parentheses and may hold anything: skip to the last ')' */
+	p = strrchr(buf, ')');
+	if (!p || strlen(p) < 5)
+		return -1;
+	return (pid_t)strtol(p + 4, NULL, 10);
+}
+
+/*
+ * pidtree --pid: register every thread of @root and of its descendants.
+ * Twice over, so that a task forked by a not-yet-registered parent while
+ * we walked is caught the second time (afterwards the kernel follows).
+ */
+static int track_tree(struct collector *c, pid_t root, unsigned long long key)
+{
+	pid_t *pids = NULL, *ppids = NULL, *in = NULL;
+	size_t n = 0, cap = 0, nin, i, j;
+	int pass, changed, tracked = 0;
+	struct dirent *d;
+	DIR *proc;
+
+	for (pass = 0; pass < 2; pass++) {
+		n = 0;
+		proc = opendir("/proc");
+		if (!proc)
+			return -errno;
+		while ((d = readdir(proc))) {
+			pid_t pid = (pid_t)strtol(d->d_name, NULL, 10);
+
+			if (pid <= 0)
+				continue;
+			if (n == cap) {
+				cap = cap ? cap * 2 : 1024;
+				pids = realloc(pids, cap * sizeof(*pids));
+				ppids = realloc(ppids, cap * sizeof(*ppids));
+				if (!pids || !ppids)
+					break;
+			}
+			pids[n] = pid;
+			ppids[n++] = ppid_of(pid);
+		}
+		closedir(proc);
+		if (!pids || !ppids)
+			break;
+		/* the descendants of root: a fixpoint over the parent links */
+		free(in);
+		in = calloc(n + 1, sizeof(*in));
+		if (!in)
+			break;
+		in[0] = root;
+		nin = 1;
+		do {
+			changed = 0;
+			for (i = 0; i < n; i++) {
+				int is_in = 0, parent_in = 0;
+
+				for (j = 0; j < nin; j++) {
+					is_in |= in[j] == pids[i];
+					parent_in |= in[j] == ppids[i];
+				}
+				if (!is_in && parent_in) {
+					in[nin++] = pids[i];
+					changed = 1;
+				}
+			}
+		} while (changed);
+		for (i = 0; i < nin; i++) {
+			char path[64];
+			DIR *tasks;
+
+			snprintf(path, sizeof(path), "/proc/%d/task", in[i]);
+			tasks = opendir(path);
+			while (tasks && (d = readdir(tasks))) {
+				pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
+
+				if (tid > 0 && c->be->ops->track_task(c->be, tid, key) == 0)
+					tracked++;
+			}
+			if (tasks)
+				closedir(tasks);
+		}
+	}
+	free(pids);
+	free(ppids);
+	free(in);
+	return tracked ? 0 : -ESRCH;
+}
+
+/* The cgroup v2 path of @pid ("/" for the root), from /proc/PID/cgroup. */
+static int cgroup_path_of(pid_t pid, char *out, size_t n)
+{
+	char path[64], line[PATH_MAX + 16];
+	FILE *f;
+	int found = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, n, "%s", line + 3);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* --pid PID: trace an existing process tree until it ends. */
+static int run_attach(struct collector *c)
+{
+	char rel[PATH_MAX], cgdir[2 * PATH_MAX], base[NAME_MAX_LEN], name[NAME_MAX_LEN];
+	unsigned long long id, end = deadline(c);
+	struct container *k;
+	int err;
+
+	snprintf(cgdir, sizeof(cgdir), "/proc/%d", c->opt.pid);
+	if (access(cgdir, F_OK) < 0) {
+		fprintf(stderr, "collector: no process %d\n", c->opt.pid);
+		return 1;
+	}
+	if (c->mode == BT_MODE_CGROUP) {
+		if (cgroup_path_of(c->opt.pid, rel, sizeof(rel)) < 0)
+			return 1;
+		snprintf(cgdir, sizeof(cgdir), "%s%s", c->cg2, rel);
+		if (cgroup_id_of(cgdir, &id) < 0 || track(c, id) < 0) {
+			fprintf(stderr, "collector: cannot track cgroup %s: %s\n", cgdir, strerror(errno));
+			return 1;
+		}
+		container_name_from_path(rel, base, sizeof(base));
+	} else {
+		id = ++c->next_key;
+		snprintf(base, sizeof(base), "pid-%d", c->opt.pid);
+	}
+	unique_name(c, base, name, sizeof(name));
+	k = container_add(c, id, NULL, name);
+	if (!k)
+		return 1;
+	write_start(c, k, now_ns(), "attach", c->opt.pid, "collector",
+		    c->mode == BT_MODE_CGROUP ? rel : NULL);
+	if (c->mode == BT_MODE_PIDTREE && (err = track_tree(c, c->opt.pid, id)) < 0) {
+		fprintf(stderr, "collector: cannot register process %d: %s\n", c->opt.pid, strerror(-err));
+		return 1;
+	}
+	/* pidtree: on_gone() removes the container with its last task */
+	while (!exiting && c->ncontainers) {
+		if (poll_once(c, 50) < 0)
+			return 1;
+		if (end && now_ns() >= end)
+			break;
+		if (c->mode == BT_MODE_CGROUP && cgroup_populated(cgdir) == 0)
+			break;
+	}
+	c->be->ops->drain(c->be);
+	if (c->ncontainers) {
+		write_end(c, k, now_ns());
+		untrack(c, id);
+		container_remove(c, k);
+	}
+	return 0;
+}
+
+/*
+ * Which attribution: --mode, or (auto) cgroup mode when the kernel has BTF
+ * (the modern object; bpf_get_current_cgroup_id is 4.18) and the container
+ * has a cgroup v2 node of its own: spawn and watch make or see one when
+ * cgroup2 is mounted; --pid checks /proc/PID/cgroup. Otherwise pidtree.
+ */
+static int select_mode(struct collector *c, int have_btf)
+{
+	char rel[PATH_MAX] = "";
+	int in_root = 0;
+
+	if (c->opt.pid > 0)
+		in_root = c->cg2[0] && cgroup_path_of(c->opt.pid, rel, sizeof(rel)) == 0 &&
+			  strcmp(rel, "/") == 0;
+	if (strcmp(c->opt.mode, "auto") == 0) {
+		c->mode = have_btf && c->cg2[0] && !in_root && strcmp(c->opt.object, "legacy") ?
+			  BT_MODE_CGROUP : BT_MODE_PIDTREE;
+		return 0;
+	}
+	if (strcmp(c->opt.mode, "pidtree") == 0) {
+		c->mode = BT_MODE_PIDTREE;
+		return 0;
+	}
+	c->mode = BT_MODE_CGROUP;
+	if (!have_btf) {
+		fprintf(stderr, "collector: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
+			"cgroup mode needs it; --mode pidtree is for such kernels\n");
+		return -1;
+	}
+	if (!c->cg2[0]) {
+		fprintf(stderr, "collector: no cgroup2 mount in /proc/self/mounts: cgroup mode needs one "
+			"(mount -t cgroup2 none /sys/fs/cgroup/unified); --mode pidtree works without\n");
+		return -1;
+	}
+	if (strcmp(c->opt.object, "legacy") == 0) {
+		fprintf(stderr, "collector: the legacy BPF object has no cgroup mode; use --mode pidtree\n");
+		return -1;
+	}
+	if (in_root) {
+		fprintf(stderr, "collector: process %d is in the cgroup v2 root, shared with the whole host: "
+			"cgroup mode cannot tell it apart; use --mode pidtree\n", c->opt.pid);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The modern object where the kernel has BTF, else the legacy one. In auto
+ * mode a modern object that does not load falls back to the legacy one in
+ * pidtree mode, with one line saying why.
+ */
+static int open_backend(struct collector *c, struct backend_config *cfg, int have_btf)
+{
+	int err;
+
+	if (strcmp(c->opt.object, "legacy") != 0 && have_btf) {
+		err = backend_modern_open(cfg, &c->be);
+		if (err == 0 || strcmp(c->opt.object, "modern") == 0 ||
+		    strcmp(c->opt.mode, "cgroup") == 0)
+			return err;
+		fprintf(stderr, "collector: the modern BPF object did not load (%s); "
+			"using the legacy object in pidtree mode\n", strerror(-err));
+		c->mode = cfg->mode = BT_MODE_PIDTREE;
+	} else if (strcmp(c->opt.object, "modern") == 0) {
+		fprintf(stderr, "collector: the modern BPF object needs kernel BTF "
+			"(/sys/kernel/btf/vmlinux), which this kernel lacks\n");
+		return -ENOTSUP;
+	}
+	return backend_legacy_open(cfg, &c->be);
 }
 
 int main(int argc, char **argv)
 {
 	struct collector c = { 0 };
+	struct backend_config cfg = { 0 };
 	struct sigaction sa = { 0 };
 	unsigned long long lost;
-	int fd = STDOUT_FILENO, err, ret = 1;
+	int fd = STDOUT_FILENO, ret = 1, have_btf;
 	size_t i;
 
 	/* 1. options and the host */
 	c.started_ns = now_ns();
 	parse_args(argc, argv, &c.opt);
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
-	if (strcmp(c.opt.mode, "pidtree") == 0) {
-		fprintf(stderr, "collector: --mode pidtree is not implemented in this version\n");
-		return 1;
-	}
 	if (geteuid() != 0) {
 		fprintf(stderr, "collector: need root (CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN) to load BPF programs\n");
 		return 1;
 	}
-	if (access("/sys/kernel/btf/vmlinux", R_OK) != 0) {
-		fprintf(stderr, "collector: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
-			"cgroup mode needs it; --mode pidtree is for such kernels\n");
+	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0)
+		c.cg2[0] = '\0';
+	if (select_mode(&c, have_btf) < 0)
 		return 1;
-	}
-	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0) {
-		fprintf(stderr, "collector: no cgroup2 mount in /proc/self/mounts: "
-			"mount one (mount -t cgroup2 none /sys/fs/cgroup/unified) or use --mode pidtree\n");
-		return 1;
-	}
 
-	/* 2. open and configure the BPF object */
-	c.skel = boottrace_bpf__open();
-	if (!c.skel) {
-		fprintf(stderr, "collector: cannot open the BPF object: %s\n", strerror(errno));
-		return 1;
-	}
-	c.skel->rodata->watch_mkdir = c.opt.command == NULL;
-	c.skel->rodata->wakeup_bytes = (c.opt.ringbuf_mb << 20) / 16;
-	if (configure_syscalls(c.skel, c.opt.syscalls) < 0) {
-		ret = 2;
+	/* 2. configure, load and attach the BPF programs */
+	cfg.mode = c.mode;
+	cfg.watch = !c.opt.command && c.opt.pid <= 0;
+	cfg.buffer_mb = c.opt.ringbuf_mb;
+	cfg.verbose = c.opt.verbose;
+	cfg.started_ns = c.started_ns;
+	cfg.on_event = on_event;
+	cfg.ctx = &c;
+	if (configure_syscalls(&cfg, c.opt.syscalls) < 0)
+		return 2;
+	if (open_backend(&c, &cfg, have_btf) < 0)
 		goto cleanup;
-	}
-	err = bpf_map__set_max_entries(c.skel->maps.events, (__u32)(c.opt.ringbuf_mb << 20));
-	if (err)
-		goto cleanup;
-
-	/* 3. load and attach */
-	if (c.opt.verbose)
-		fprintf(stderr, "collector: opened in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
-	err = boottrace_bpf__load(c.skel);
-	if (c.opt.verbose)
-		fprintf(stderr, "collector: loaded in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
-	if (err) {
-		fprintf(stderr, "collector: cannot load the BPF programs: %s (run with -v for libbpf's log)\n",
-			strerror(-err));
-		goto cleanup;
-	}
-	err = boottrace_bpf__attach(c.skel);
-	if (err) {
-		fprintf(stderr, "collector: cannot attach the BPF programs: %s\n", strerror(-err));
-		goto cleanup;
-	}
-
-	if (c.opt.verbose)
-		fprintf(stderr, "collector: attached in %.1f ms\n", (now_ns() - c.started_ns) / 1e6);
 	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 
 	/* 4. output */
@@ -1042,8 +1396,7 @@ int main(int argc, char **argv)
 		c.stdout_is_tsv = 1;
 	}
 	c.out = output__new(fd, 1 << 20);
-	c.rb = ring_buffer__new(bpf_map__fd(c.skel->maps.events), on_event, &c, NULL);
-	if (!c.out || !c.rb) {
+	if (!c.out) {
 		fprintf(stderr, "collector: cannot set up the output: %s\n", strerror(errno));
 		goto cleanup;
 	}
@@ -1054,7 +1407,7 @@ int main(int argc, char **argv)
 	write_header(&c);
 
 	/* 5. trace */
-	ret = c.opt.command ? run_spawn(&c) : run_watch(&c);
+	ret = c.opt.command ? run_spawn(&c) : c.opt.pid > 0 ? run_attach(&c) : run_watch(&c);
 
 	/* 6. the trailer: what was lost is counted, never hidden */
 	show_status(&c, 1);
@@ -1080,9 +1433,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "collector: lost %llu events (ring buffer full); try --ringbuf-mb\n", lost);
 
 cleanup:
-	ring_buffer__free(c.rb);
 	output__free(c.out);
-	boottrace_bpf__destroy(c.skel);
+	if (c.be)
+		c.be->ops->destroy(c.be);
 	for (i = 0; i < c.ncontainers; i++)
 		free(c.containers[i]);
 	free(c.containers);

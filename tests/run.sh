@@ -6,6 +6,11 @@
 # "N passed, N failed, N skipped". An integration test exits 0 (pass),
 # 77 (skip: it printed why) or anything else (fail). In CI (CI=true) a skip
 # is a failure: tests that need root or BPF must run there.
+#
+# A test with a line "# modes: cgroup pidtree legacy" runs once per mode,
+# with BT_MODE set (lib.sh turns it into collector options): the same
+# expectations in cgroup mode, pidtree mode with the modern object and
+# pidtree mode with the legacy object.
 set -u
 cd "$(dirname "$0")/.."
 OUTPUT=${OUTPUT:-build}
@@ -32,26 +37,38 @@ run_unit() {
 	done
 }
 
+run_one() { # run_one FILE NAME [MODE]
+	local t=$1 name=$2 rc start
+	echo "=== $name"
+	start=$(date +%s)
+	BT_MODE=${3:-} bash "$t"; rc=$?
+	case $rc in
+	0) echo "--- PASS $name ($(( $(date +%s) - start ))s)"; passed=$((passed + 1)) ;;
+	77)
+		if [ "${CI:-}" = true ]; then
+			echo "--- FAIL $name: skipped, but CI=true forbids skipping"
+			failed=$((failed + 1)); failures+=("$name")
+		else
+			echo "--- SKIP $name"; skipped=$((skipped + 1))
+		fi ;;
+	*) echo "--- FAIL $name (exit $rc)"; failed=$((failed + 1)); failures+=("$name") ;;
+	esac
+}
+
 run_integration() {
-	local t name rc start
+	local t name modes m
 	for t in tests/integration/test_*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
-		echo "=== $name"
-		start=$(date +%s)
-		bash "$t"; rc=$?
-		case $rc in
-		0) echo "--- PASS $name ($(( $(date +%s) - start ))s)"; passed=$((passed + 1)) ;;
-		77)
-			if [ "${CI:-}" = true ]; then
-				echo "--- FAIL $name: skipped, but CI=true forbids skipping"
-				failed=$((failed + 1)); failures+=("$name")
-			else
-				echo "--- SKIP $name"; skipped=$((skipped + 1))
-			fi ;;
-		*) echo "--- FAIL $name (exit $rc)"; failed=$((failed + 1)); failures+=("$name") ;;
-		esac
+		modes=$(sed -n 's/^# modes: //p' "$t")
+		if [ -z "$modes" ]; then
+			run_one "$t" "$name"
+			continue
+		fi
+		for m in $modes; do
+			run_one "$t" "$name[$m]" "$m"
+		done
 	done
 }
 

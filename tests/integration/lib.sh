@@ -10,6 +10,24 @@ TMP=$(mktemp -d /tmp/boottrace-test.XXXXXX)
 CGPARENT=
 cleanup_hooks=()
 
+# BT_MODE (set by tests/run.sh for tests with a "# modes:" line): cgroup,
+# pidtree (modern object) or legacy (pidtree, legacy object). $COLLECTOR
+# then runs the collector with those options; it execs, so $! is its pid.
+BT_MODE=${BT_MODE:-}
+case $BT_MODE in
+pidtree) mode_opts="--mode pidtree --object modern" ;;
+legacy) mode_opts="--mode pidtree --object legacy" ;;
+cgroup) mode_opts="--mode cgroup" ;;
+*) mode_opts= ;;
+esac
+if [ -n "$mode_opts" ]; then
+	printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$(realpath "$COLLECTOR")" "$mode_opts" > "$TMP/collector"
+	chmod +x "$TMP/collector"
+	COLLECTOR=$TMP/collector
+fi
+# The cgroup_id column: \N in pidtree mode, a number in cgroup mode.
+cgid_ok() { case $BT_MODE in pidtree|legacy) [ "$1" = '\N' ] ;; *) [[ "$1" =~ ^[0-9]+$ ]] ;; esac; }
+
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 ok() { echo "ok - $*"; }

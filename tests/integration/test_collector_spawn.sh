@@ -3,6 +3,7 @@
 # Spawn the sample service as a container: the TSV has its start, the exec
 # of init, the worker's fork and the worker's listen (a child's: what the
 # original bpftrace script missed), all attributed to the container.
+# modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -28,6 +29,7 @@ rows "$out" syscall openat | cut -f12 | grep -qx '/etc/hosts' || fail "openat of
 awk -F'\t' '!/^#/ && NR > 1 && $1 ~ /^[0-9]/ && $2 != "web" { exit 1 }' "$out" || fail "a row of another container"
 [ "$(grep -v '^#' "$out" | sed -n 2p | cut -f8)" = start ] || fail "the first row is not the start"
 [ "$(grep -v '^#' "$out" | tail -1 | cut -f8)" = end ] || fail "the last row is not the end"
+rows "$out" exec | head -1 | cut -f3 | { read -r id; cgid_ok "$id"; } || fail "cgroup_id column wrong for mode '$BT_MODE'"
 # the start precedes the exec in time
 s=$(rows "$out" start | cut -f1); e=$(rows "$out" exec | head -1 | cut -f1)
 [ "$s" -lt "$e" ] || fail "start $s not before exec $e"

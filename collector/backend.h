@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The kernel side as the collector sees it. Two implementations deliver
+ * the records of bpf/boottrace.h to the same callback:
+ *
+ *   backend_modern.c  bpf/boottrace.bpf.c: CO-RE, tp_btf, ring buffer;
+ *                     cgroup or pidtree attribution (kernels with BTF)
+ *   backend_legacy.c  bpf/boottrace_legacy.bpf.c: classic tracepoints,
+ *                     perf event array, config in a map; pidtree only
+ *                     (loads on 4.15)
+ *
+ * In pidtree mode hdr.cgroup_id of every record is the container key
+ * (see BT_KEY_KERNEL in bpf/boottrace.h), not a cgroup id.
+ */
+#ifndef COLLECTOR_BACKEND_H
+#define COLLECTOR_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "bpf/boottrace.h"
+
+enum bt_mode { BT_MODE_CGROUP, BT_MODE_PIDTREE };
+
+struct backend_config {
+	enum bt_mode mode;
+	/*
+	 * Watch mode. cgroup: a new cgroup v2 directory is tracked at
+	 * cgroup_mkdir. pidtree: a task that makes a new pid or mount
+	 * namespace becomes a container root (BT_EV_ROOT).
+	 */
+	bool watch;
+	bool trace_all_syscalls;	/* else only those in syscall_mask */
+	bool trace_no_syscalls;
+	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
+	/* ring buffer size (modern) or perf buffer size per CPU (legacy) */
+	unsigned long buffer_mb;
+	int verbose;			/* print open/load/attach times */
+	unsigned long long started_ns;	/* CLOCK_MONOTONIC at start, for those times */
+	/* every record, in the order the buffer gives them */
+	int (*on_event)(void *ctx, void *data, size_t size);
+	void *ctx;
+};
+
+struct backend;
+
+struct backend_ops {
+	const char *name;		/* "modern", "legacy" */
+	/* Wait up to timeout_ms, deliver what is there; 0 or -errno. */
+	int (*poll)(struct backend *b, int timeout_ms);
+	/* Deliver everything pending without waiting; 0 or -errno. */
+	int (*drain)(struct backend *b);
+	/* cgroup mode: trace tasks of this cgroup (-errno when impossible). */
+	int (*track_cgroup)(struct backend *b, __u64 cgid);
+	void (*untrack_cgroup)(struct backend *b, __u64 cgid);
+	/*
+	 * pidtree mode: trace thread @tid as part of container @key, and
+	 * (in the kernel) every task it forks from now on. 0 or -errno.
+	 */
+	int (*track_task)(struct backend *b, pid_t tid, __u64 key);
+	void (*untrack_task)(struct backend *b, pid_t tid);
+	/* Records dropped because the buffer was full, counted exactly. */
+	unsigned long long (*lost)(struct backend *b);
+	void (*destroy)(struct backend *b);
+};
+
+struct backend {
+	const struct backend_ops *ops;
+	struct backend_config cfg;
+};
+
+/*
+ * Open, configure, load and attach. On failure: -errno, and a message on
+ * stderr that says what is missing ("collector: ..."); *out untouched.
+ */
+int backend_modern_open(const struct backend_config *cfg, struct backend **out);
+int backend_legacy_open(const struct backend_config *cfg, struct backend **out);
+
+/* The modern object's skeleton, for what attaches later (marks). */
+struct boottrace_bpf;
+struct boottrace_bpf *backend_modern_skel(struct backend *b);
+
+#endif /* COLLECTOR_BACKEND_H */

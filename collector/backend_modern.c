@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * The modern object (bpf/boottrace.bpf.c) behind collector/backend.h:
+ * skeleton, rodata configuration, ring buffer.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "boottrace.skel.h"
+#include "collector/backend.h"
+
+#ifndef PIDFD_THREAD
+#define PIDFD_THREAD O_EXCL	/* 6.9: a pidfd for a thread, not a process */
+#endif
+
+struct modern {
+	struct backend b;
+	struct boottrace_bpf *skel;
+	struct ring_buffer *rb;
+};
+
+static struct modern *to_modern(struct backend *b)
+{
+	return (struct modern *)b;
+}
+
+static double ms_since(unsigned long long t0)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec - t0) / 1e6;
+}
+
+static int modern_poll(struct backend *b, int timeout_ms)
+{
+	struct modern *m = to_modern(b);
+	int err = ring_buffer__poll(m->rb, timeout_ms);
+
+	/*
+	 * Wake-ups are batched (the BPF side only wakes us when wakeup_bytes
+	 * wait), so the poll may time out with data there: consume it.
+	 */
+	if (err >= 0 || err == -EINTR)
+		err = ring_buffer__consume(m->rb);
+	return err < 0 && err != -EINTR ? err : 0;
+}
+
+static int modern_drain(struct backend *b)
+{
+	int err = ring_buffer__consume(to_modern(b)->rb);
+
+	return err < 0 ? err : 0;
+}
+
+static void filter_add(struct modern *m, __u64 id)
+{
+	__u64 *slot = &m->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
+
+	if (__sync_val_compare_and_swap(slot, 0, id) != 0 && *slot != id)
+		*slot = BT_FILTER_SHARED;
+}
+
+static int modern_track_cgroup(struct backend *b, __u64 id)
+{
+	struct modern *m = to_modern(b);
+	__u8 one = 1;
+
+	if (bpf_map__update_elem(m->skel->maps.tracked, &id, sizeof(id), &one,
+				 sizeof(one), BPF_ANY) < 0)
+		return -errno;
+	filter_add(m, id);
+	return 0;
+}
+
+static void modern_untrack_cgroup(struct backend *b, __u64 id)
+{
+	struct modern *m = to_modern(b);
+	__u64 *slot = &m->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
+
+	bpf_map__delete_elem(m->skel->maps.tracked, &id, sizeof(id), 0);
+	__sync_val_compare_and_swap(slot, id, 0);
+}
+
+/* Task storage maps take a pidfd as the key from user space. */
+static int pidfd_of(pid_t tid)
+{
+	int fd = (int)syscall(SYS_pidfd_open, tid, 0);
+
+	if (fd < 0 && errno == ENOENT)	/* not a thread group leader */
+		fd = (int)syscall(SYS_pidfd_open, tid, PIDFD_THREAD);
+	return fd < 0 ? -errno : fd;
+}
+
+static void live_add(struct modern *m, __u64 key, __s64 n)
+{
+	struct bpf_map *map = m->skel->maps.live;
+	__s64 v = 0;
+
+	bpf_map__lookup_elem(map, &key, sizeof(key), &v, sizeof(v), 0);
+	v += n;
+	if (v > 0)
+		bpf_map__update_elem(map, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
+	else
+		bpf_map__delete_elem(map, &key, sizeof(key), 0);
+}
+
+static int modern_track_task(struct backend *b, pid_t tid, __u64 key)
+{
+	struct modern *m = to_modern(b);
+	struct bpf_map *map = m->skel->maps.sc_states;
+	size_t size = bpf_map__value_size(map);
+	void *val = calloc(1, size);
+	int fd = pidfd_of(tid), err = 0;
+
+	if (!val || fd < 0) {
+		free(val);
+		if (fd >= 0)
+			close(fd);
+		return fd < 0 ? fd : -ENOMEM;
+	}
+	/* struct sc_state starts with the container key */
+	memcpy(val, &key, sizeof(key));
+	/* BPF_NOEXIST: a task already in a container stays in it */
+	if (bpf_map__update_elem(map, &fd, sizeof(fd), val, size, BPF_NOEXIST) < 0)
+		err = -errno;
+	else
+		live_add(m, key, 1);
+	close(fd);
+	free(val);
+	return err;
+}
+
+static void modern_untrack_task(struct backend *b, pid_t tid)
+{
+	struct modern *m = to_modern(b);
+	struct bpf_map *map = m->skel->maps.sc_states;
+	size_t size = bpf_map__value_size(map);
+	void *val = calloc(1, size);
+	int fd = pidfd_of(tid);
+	__u64 key;
+
+	if (val && fd >= 0 &&
+	    bpf_map__lookup_elem(map, &fd, sizeof(fd), val, size, 0) == 0 &&
+	    bpf_map__delete_elem(map, &fd, sizeof(fd), 0) == 0) {
+		memcpy(&key, val, sizeof(key));
+		if (key)
+			live_add(m, key, -1);
+	}
+	if (fd >= 0)
+		close(fd);
+	free(val);
+}
+
+static unsigned long long modern_lost(struct backend *b)
+{
+	struct modern *m = to_modern(b);
+	int ncpu = libbpf_num_possible_cpus();
+	unsigned long long total = 0;
+	__u64 *v;
+	__u32 zero = 0;
+	int i;
+
+	if (ncpu <= 0)
+		return 0;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return 0;
+	if (bpf_map__lookup_elem(m->skel->maps.lost, &zero, sizeof(zero), v,
+				 sizeof(*v) * (size_t)ncpu, 0) == 0)
+		for (i = 0; i < ncpu; i++)
+			total += v[i];
+	free(v);
+	return total;
+}
+
+static void modern_destroy(struct backend *b)
+{
+	struct modern *m = to_modern(b);
+
+	if (!m)
+		return;
+	ring_buffer__free(m->rb);
+	boottrace_bpf__destroy(m->skel);
+	free(m);
+}
+
+static const struct backend_ops modern_ops = {
+	.name = "modern",
+	.poll = modern_poll,
+	.drain = modern_drain,
+	.track_cgroup = modern_track_cgroup,
+	.untrack_cgroup = modern_untrack_cgroup,
+	.track_task = modern_track_task,
+	.untrack_task = modern_untrack_task,
+	.lost = modern_lost,
+	.destroy = modern_destroy,
+};
+
+struct boottrace_bpf *backend_modern_skel(struct backend *b)
+{
+	return b && b->ops == &modern_ops ? to_modern(b)->skel : NULL;
+}
+
+int backend_modern_open(const struct backend_config *cfg, struct backend **out)
+{
+	struct modern *m = calloc(1, sizeof(*m));
+	struct bpf_program *prog;
+	int err;
+
+	if (!m)
+		return -ENOMEM;
+	m->b.ops = &modern_ops;
+	m->b.cfg = *cfg;
+	m->skel = boottrace_bpf__open();
+	if (!m->skel) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot open the BPF object: %s\n", strerror(-err));
+		goto fail;
+	}
+	m->skel->rodata->pidtree = cfg->mode == BT_MODE_PIDTREE;
+	m->skel->rodata->watch_mkdir = cfg->watch && cfg->mode == BT_MODE_CGROUP;
+	m->skel->rodata->watch_roots = cfg->watch && cfg->mode == BT_MODE_PIDTREE;
+	m->skel->rodata->wakeup_bytes = (cfg->buffer_mb << 20) / 16;
+	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
+	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
+	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
+	       sizeof(cfg->syscall_mask));
+	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
+	if (err)
+		goto fail;
+	/* Marks are attached one by one, later, to the binaries they name. */
+	bpf_object__for_each_program(prog, m->skel->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (!strncmp(sec, "uprobe", 6) || !strncmp(sec, "uretprobe", 9) ||
+		    !strncmp(sec, "usdt", 4))
+			bpf_program__set_autoattach(prog, false);
+	}
+
+	if (cfg->verbose)
+		fprintf(stderr, "collector: opened in %.1f ms\n", ms_since(cfg->started_ns));
+	err = boottrace_bpf__load(m->skel);
+	if (cfg->verbose)
+		fprintf(stderr, "collector: loaded in %.1f ms\n", ms_since(cfg->started_ns));
+	if (err) {
+		fprintf(stderr, "collector: cannot load the BPF programs: %s (run with -v for libbpf's log)\n",
+			strerror(-err));
+		goto fail;
+	}
+	err = boottrace_bpf__attach(m->skel);
+	if (err) {
+		fprintf(stderr, "collector: cannot attach the BPF programs: %s\n", strerror(-err));
+		goto fail;
+	}
+	if (cfg->verbose)
+		fprintf(stderr, "collector: attached in %.1f ms\n", ms_since(cfg->started_ns));
+	m->rb = ring_buffer__new(bpf_map__fd(m->skel->maps.events), cfg->on_event, cfg->ctx, NULL);
+	if (!m->rb) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot set up the ring buffer: %s\n", strerror(-err));
+		goto fail;
+	}
+	*out = &m->b;
+	return 0;
+fail:
+	modern_destroy(&m->b);
+	return err;
+}
