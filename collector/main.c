@@ -953,10 +953,16 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		if (!reaped) {
 			pid_t w = waitpid(pid, &st, WNOHANG);
 
+			/*
+			 * init is gone: the container ends with it, at once or,
+			 * with --until exit+DURATION, that much later (orphans
+			 * may finish their work meanwhile).
+			 */
 			if (w == pid) {
 				reaped = 1;
-				if (c->opt.until == UNTIL_EXIT && !c->until_at)
-					c->until_at = now_ns() + c->opt.until_delay_ns;
+				if (!c->until_at)
+					c->until_at = now_ns() + (c->opt.until == UNTIL_EXIT ?
+								  c->opt.until_delay_ns : 0);
 			}
 		}
 		now = now_ns();
@@ -971,10 +977,6 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 			signal_spawned(cgdir, pid, SIGKILL);
 		if (reaped && spawned_empty(c, cgdir, pid))
 			break;
-		if (reaped && !termed) {
-			/* init is gone: the container ends with it */
-			signal_spawned(cgdir, pid, SIGKILL);
-		}
 	}
 	/* Everything the kernel produced for this boot, then the end row. */
 	c->be->ops->drain(c->be);

@@ -59,7 +59,7 @@ on_exit() {
 		done
 		rmdir "$CGPARENT" 2>/dev/null
 	fi
-	rm -rf "$TMP"
+	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }
 trap on_exit EXIT
 
