@@ -3,9 +3,11 @@
 # bench/collector.sh [N]: the collector's overhead side by side with its
 # peers, in one run, on a getppid(2) loop (the worst case: the cheapest
 # syscall, every one an event). Prints ns/call and the slowdown against
-# the untraced loop for: the collector writing every row to a file, a
-# process outside every traced container while the collector runs,
-# bpftrace printf per event, strace -f and perf trace. Needs root.
+# the untraced loop for: the collector writing every row to a file and a
+# process outside every traced container while the collector runs (in
+# cgroup mode and in pidtree mode with both objects), the floor of two
+# empty programs, bpftrace printf per event, strace -f and perf trace.
+# Needs root.
 set -u
 cd "$(dirname "$0")/.."
 OUTPUT=${OUTPUT:-build}
@@ -26,24 +28,48 @@ row() { printf '%-44s %10s %8s  %s\n' "$1" "$2" "$(awk -v a="$2" -v b="$base" 'B
 row "untraced loop (median of 3)" "$base" ""
 
 # The machine is noisy: each collector figure is the median of 5 runs,
-# interleaved with untraced runs so drift hits both alike.
+# interleaved with untraced runs so drift hits both alike. Every mode runs
+# in the same round: cgroup mode, pidtree mode (modern object), pidtree mode
+# (legacy object), and the floor: two empty tp_btf programs on sys_enter and
+# sys_exit, what any tracer of this kind costs the host before filtering.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-: > "$TMP/col.all"; : > "$TMP/out.all"; : > "$TMP/base.all"; lost=
+MODES="cgroup pidtree legacy"
+mode_opts() {
+	case $1 in
+	cgroup) echo "--mode cgroup" ;;
+	pidtree) echo "--mode pidtree --object modern" ;;
+	legacy) echo "--mode pidtree --object legacy" ;;
+	esac
+}
+: > "$TMP/base.all"; : > "$TMP/floor.all"
+for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; done
 for i in 1 2 3 4 5; do
 	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"
-	"$OUTPUT/collector" -o "$TMP/c.tsv" -- "$LOOP" "$N" 2> "$TMP/col"
-	nspc "$TMP/col" >> "$TMP/col.all"
-	lost="$lost $(tail -1 "$TMP/c.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p')"
-	"$OUTPUT/collector" -o /dev/null -- sleep 30 2>/dev/null & col=$!
-	sleep 0.5
-	"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.all"
-	kill -INT $col; wait $col 2>/dev/null
+	for m in $MODES; do
+		# shellcheck disable=SC2046
+		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2> "$TMP/col" || continue
+		nspc "$TMP/col" >> "$TMP/col.$m"
+		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
+		# shellcheck disable=SC2046
+		"$OUTPUT/collector" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
+		sleep 0.5
+		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"
+		kill -INT $col; wait $col 2>/dev/null
+	done
+	"$OUTPUT/bench/floor" "$OUTPUT/bench/floor.bpf.o" > "$TMP/floor.out" & fl=$!
+	for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
+	"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/floor.all"
+	kill -INT $fl; wait $fl 2>/dev/null
 done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
-rows=$(grep -c 'getppid' "$TMP/c.tsv")
-row "collector, every row to a file (median of 5)" "$(median < "$TMP/col.all")" "lost per run:$lost; getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.all")"
-row "outside process, collector tracing another" "$(median < "$TMP/out.all")" "median of 5; all: $(tr '\n' ' ' < "$TMP/out.all")"
+row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
+for m in $MODES; do
+	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
+	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
+	row "collector ($m), every row to a file" "$(median < "$TMP/col.$m")" "lost per run: $(tr '\n' ' ' < "$TMP/lost.$m"); getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.$m")"
+	row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
+done
 
 att=$(for i in 1 2 3 4 5 6 7 8 9 10 11; do "$OUTPUT/collector" -v -o /dev/null -- true 2>&1 |
 	sed -n 's/.*attached in \(.*\) ms/\1/p'; done | median)
