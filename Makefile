@@ -50,7 +50,7 @@ COLLECTOR_SRCS := $(filter-out collector/main.c,$(wildcard collector/*.c))
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 SAMPLE_SRCS := $(wildcard samples/*.c)
-BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_SRCS := $(filter-out %.bpf.c,$(wildcard bench/*.c))
 BPF_SRCS := $(wildcard bpf/*.bpf.c)
 
 COMMON_OBJS := $(COMMON_SRCS:%.c=$(OUTPUT)/obj/%.o)
@@ -59,7 +59,8 @@ COLLECTOR_OBJS := $(COLLECTOR_SRCS:%.c=$(OUTPUT)/obj/%.o)
 TESTS := $(TEST_SRCS:tests/unit/%.c=$(OUTPUT)/tests/%)
 TOOLS := $(TOOL_SRCS:tests/tools/%.c=$(OUTPUT)/tests/%)
 SAMPLES := $(SAMPLE_SRCS:samples/%.c=$(OUTPUT)/samples/%)
-BENCHES := $(BENCH_SRCS:bench/%.c=$(OUTPUT)/bench/%)
+BENCHES := $(BENCH_SRCS:bench/%.c=$(OUTPUT)/bench/%) \
+	$(patsubst bench/%.bpf.c,$(OUTPUT)/bench/%.bpf.o,$(wildcard bench/*.bpf.c))
 BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
 SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.skel.h)
 GENERATED := $(OUTPUT)/syscall_names.h $(SKELS)
@@ -72,7 +73,7 @@ $(OUTPUT)/vmlinux.h: | $(OUTPUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@
 
-$(OUTPUT)/%.bpf.o: bpf/%.bpf.c bpf/boottrace.h $(OUTPUT)/vmlinux.h | $(OUTPUT)
+$(OUTPUT)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) $(OUTPUT)/vmlinux.h | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -127,7 +128,13 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 $(OUTPUT)/bench/%: $(OUTPUT)/obj/bench/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# BPF programs of the benchmarks (bench/*.bpf.c), loaded by bench/floor.
+$(OUTPUT)/bench/%.bpf.o: bench/%.bpf.c $(OUTPUT)/vmlinux.h
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(OUTPUT)/samples/%: $(OUTPUT)/obj/samples/%.o
 	$(call msg,LINK,$@)
