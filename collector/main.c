@@ -11,6 +11,9 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
@@ -57,6 +60,9 @@ struct options {
 	const char *object;	/* auto, modern, legacy */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
+	const char *user;	/* spawn: run the command as this user */
+	uid_t uid;
+	gid_t gid;
 	int verbose;
 	char **command;
 };
@@ -159,6 +165,7 @@ static void usage(FILE *f)
 "        --name <name>          spawn: container name (default: the command's\n"
 "                               basename); runs are named <name>-1..<name>-<n>\n"
 "        --unshare <ns,...>     spawn: new namespaces: pid,mount,net,uts,ipc\n"
+"        --user <user>          spawn: run the command as <user>, without root\n"
 "    -p, --pid <pid>            trace the existing process <pid> and its\n"
 "                               descendants until they end (like strace -p)\n"
 "        --root-exec <glob>     pidtree watch: only containers whose runtime's\n"
@@ -274,6 +281,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "object", required_argument, NULL, 'O' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "root-exec", required_argument, NULL, 'X' },
+		{ "user", required_argument, NULL, 'W' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -335,6 +343,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 				usage_error("--pid takes a process id, not '%s'", optarg);
 			break;
 		case 'X': o->root_exec = optarg; break;
+		case 'W': o->user = optarg; break;
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); exit(0);
@@ -349,6 +358,16 @@ static void parse_args(int argc, char **argv, struct options *o)
 		usage_error("--runs, --name and --unshare need a command (after --)");
 	if (o->command && o->cgroup_glob)
 		usage_error("--cgroup is for watch mode (no command)");
+	if (o->user) {
+		struct passwd *pw = getpwnam(o->user);
+
+		if (!o->command)
+			usage_error("--user is for spawn mode (a command after --)");
+		if (!pw)
+			usage_error("--user: no user '%s'", o->user);
+		o->uid = pw->pw_uid;
+		o->gid = pw->pw_gid;
+	}
 	if (o->command && o->pid > 0)
 		usage_error("--pid and a command exclude each other");
 	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
@@ -849,6 +868,10 @@ static void child_main(struct collector *c, const char *cgdir, int errfd, int go
 			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
 		}
 	}
+	/* --user: the container does not get the collector's privileges */
+	if (c->opt.user && (initgroups(c->opt.user, c->opt.gid) < 0 ||
+			    setgid(c->opt.gid) < 0 || setuid(c->opt.uid) < 0))
+		child_fail(errfd, "cannot switch to --user");
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
@@ -1280,6 +1303,39 @@ static int run_attach(struct collector *c)
 }
 
 /*
+ * Loading tracing programs needs CAP_BPF and CAP_PERFMON (5.8; before,
+ * CAP_SYS_ADMIN); making cgroups and task storage for other users' tasks
+ * need CAP_SYS_ADMIN. Name what is missing rather than fail at load.
+ */
+static int check_capabilities(void)
+{
+	static const struct { int cap; const char *name; } need[] = {
+		{ 39 /* CAP_BPF */, "CAP_BPF" },
+		{ 38 /* CAP_PERFMON */, "CAP_PERFMON" },
+		{ CAP_SYS_ADMIN, "CAP_SYS_ADMIN" },
+	};
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = { { 0 } };
+	char missing[128] = "";
+	size_t i;
+
+	if (syscall(SYS_capget, &h, d) < 0)
+		return 0;	/* cannot tell: let the load say */
+	for (i = 0; i < sizeof(need) / sizeof(need[0]); i++) {
+		int cap = need[i].cap;
+
+		if (!(d[cap / 32].effective & (1U << (cap % 32))))
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+				 "%s%s", missing[0] ? ", " : "", need[i].name);
+	}
+	if (!missing[0])
+		return 0;
+	fprintf(stderr, "collector: missing capabilities: %s; run it as root (sudo collector ...)\n",
+		missing);
+	return -1;
+}
+
+/*
  * Which attribution: --mode, or (auto) cgroup mode when the kernel has BTF
  * (the modern object; bpf_get_current_cgroup_id is 4.18) and the container
  * has a cgroup v2 node of its own: spawn and watch make or see one when
@@ -1363,10 +1419,8 @@ int main(int argc, char **argv)
 	c.started_ns = now_ns();
 	parse_args(argc, argv, &c.opt);
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
-	if (geteuid() != 0) {
-		fprintf(stderr, "collector: need root (CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN) to load BPF programs\n");
+	if (check_capabilities() < 0)
 		return 1;
-	}
 	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0)
 		c.cg2[0] = '\0';
