@@ -93,6 +93,13 @@ struct collector {
 	char cg2[PATH_MAX];
 	struct container **containers;
 	size_t ncontainers, capcontainers;
+	/*
+	 * An index on cgid: open addressing, linear probing, tombstones
+	 * (TOMB); every event looks its container up, and a host may boot
+	 * thousands at once.
+	 */
+	struct container **index;
+	size_t nindex, index_used;	/* slots (power of two), live + tombstones */
 	struct container *last;	/* the last one found: most events repeat it */
 	struct name_use *names;
 	size_t nnames;
@@ -376,17 +383,61 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 /* --- containers ------------------------------------------------------------ */
 
+static struct container tomb_slot;
+#define TOMB (&tomb_slot)
+
+static size_t index_slot(const struct collector *c, unsigned long long cgid)
+{
+	return (size_t)((cgid * 0x9E3779B97F4A7C15ULL) >> 32) & (c->nindex - 1);
+}
+
 static struct container *container_find(struct collector *c, unsigned long long cgid)
 {
 	size_t i;
 
 	if (c->last && c->last->cgid == cgid)
 		return c->last;
-	/* Most events come from the newest containers: search from the end. */
-	for (i = c->ncontainers; i-- > 0;)
-		if (c->containers[i]->cgid == cgid)
-			return c->last = c->containers[i];
+	if (!c->nindex)
+		return NULL;
+	for (i = index_slot(c, cgid); c->index[i]; i = (i + 1) & (c->nindex - 1))
+		if (c->index[i] != TOMB && c->index[i]->cgid == cgid)
+			return c->last = c->index[i];
 	return NULL;
+}
+
+static void index_put(struct collector *c, struct container *k)
+{
+	size_t i = index_slot(c, k->cgid);
+
+	while (c->index[i] && c->index[i] != TOMB)
+		i = (i + 1) & (c->nindex - 1);
+	if (!c->index[i])
+		c->index_used++;
+	c->index[i] = k;
+}
+
+/* Keep the index at most half full (tombstones count): rebuild it. */
+static int index_grow(struct collector *c)
+{
+	struct container **old = c->index;
+	size_t n = c->nindex, i;
+
+	if ((c->index_used + 1) * 2 <= c->nindex)
+		return 0;
+	c->nindex = n ? n : 64;
+	while ((c->ncontainers + 1) * 2 > c->nindex / 2)
+		c->nindex *= 2;
+	c->index = calloc(c->nindex, sizeof(*c->index));
+	if (!c->index) {
+		c->index = old;
+		c->nindex = n;
+		return -1;
+	}
+	c->index_used = 0;
+	for (i = 0; i < c->ncontainers; i++)
+		index_put(c, c->containers[i]);
+	free(old);
+	return 0;
 }
 
 static struct container *container_add(struct collector *c, unsigned long long cgid,
@@ -394,8 +445,10 @@ static struct container *container_add(struct collector *c, unsigned long long c
 {
 	struct container *k = calloc(1, sizeof(*k));
 
-	if (!k)
+	if (!k || index_grow(c) < 0) {
+		free(k);
 		return NULL;
+	}
 	if (c->ncontainers == c->capcontainers) {
 		size_t cap = c->capcontainers ? c->capcontainers * 2 : 64;
 		struct container **v = realloc(c->containers, cap * sizeof(*v));
@@ -411,6 +464,7 @@ static struct container *container_add(struct collector *c, unsigned long long c
 	k->top = top ? top : k;
 	snprintf(k->name, sizeof(k->name), "%s", name ? name : "");
 	c->containers[c->ncontainers++] = k;
+	index_put(c, k);
 	return k;
 }
 
@@ -418,13 +472,18 @@ static void container_remove(struct collector *c, struct container *k)
 {
 	size_t i;
 
+	for (i = index_slot(c, k->cgid); c->index[i]; i = (i + 1) & (c->nindex - 1)) {
+		if (c->index[i] == k) {
+			c->index[i] = TOMB;
+			break;
+		}
+	}
 	for (i = 0; i < c->ncontainers; i++) {
 		if (c->containers[i] == k) {
 			if (c->last == k)
 				c->last = NULL;
-			memmove(c->containers + i, c->containers + i + 1,
-				(c->ncontainers - i - 1) * sizeof(*c->containers));
-			c->ncontainers--;
+			/* order does not matter: the last one fills the hole */
+			c->containers[i] = c->containers[--c->ncontainers];
 			free(k);
 			return;
 		}
@@ -1495,6 +1554,7 @@ cleanup:
 	for (i = 0; i < c.ncontainers; i++)
 		free(c.containers[i]);
 	free(c.containers);
+	free(c.index);
 	for (i = 0; i < c.nnames; i++)
 		free(c.names[i].name);
 	free(c.names);
