@@ -100,6 +100,20 @@ struct {
 /* pidtree watch mode: keys for the roots the kernel finds. */
 __u64 next_root_key;
 
+/*
+ * bpf_get_current_cgroup_id(), without the helper call: the same chain of
+ * pointers read directly (BTF-typed loads, under the RCU read lock the
+ * tracepoint holds). Every syscall on the host pays this, and on CPUs with
+ * return-stack mitigations (SRSO, retbleed) a helper's call and return
+ * cost more than the loads.
+ */
+static __always_inline __u64 current_cgroup_id(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	return t->cgroups->dfl_cgrp->kn->id;
+}
+
 static __always_inline bool cgroup_tracked(__u64 cgid)
 {
 	__u64 slot = filter[cgid & (BT_FILTER_SLOTS - 1)];
@@ -127,7 +141,7 @@ static __always_inline bool current_container(__u64 *key)
 		*key = st->key;
 		return true;
 	}
-	cgid = bpf_get_current_cgroup_id();
+	cgid = current_cgroup_id();
 	if (!cgroup_tracked(cgid))
 		return false;
 	*key = cgid;
@@ -150,7 +164,7 @@ static __always_inline struct sc_state *traced_state(__u64 *key, bool create)
 		*key = st->key;
 		return st;
 	}
-	cgid = bpf_get_current_cgroup_id();
+	cgid = current_cgroup_id();
 	if (!cgroup_tracked(cgid))
 		return NULL;
 	*key = cgid;
@@ -194,7 +208,8 @@ static __always_inline void fill_hdr(struct bt_event_hdr *h, __u32 type,
 	h->pid = id >> 32;
 	h->tid = (__u32)id;
 	h->ppid = t->real_parent->tgid;
-	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	/* comm is NUL-padded in the task: copy it, no helper needed */
+	__builtin_memcpy(h->comm, t->comm, sizeof(h->comm));
 }
 
 static __always_inline bool syscall_wanted(long nr)
