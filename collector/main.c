@@ -36,6 +36,7 @@
 #include "bpf/boottrace.h"
 #include "collector/backend.h"
 #include "collector/cgroup.h"
+#include "collector/marks.h"
 #include "collector/names.h"
 #include "collector/output.h"
 #include "common/tsv.h"
@@ -43,7 +44,7 @@
 #define NAME_MAX_LEN 256
 #define GRACE_NS (2ULL * 1000000000ULL)
 
-enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN };
+enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
 
 struct options {
 	const char *output;
@@ -60,6 +61,8 @@ struct options {
 	const char *object;	/* auto, modern, legacy */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
+	struct marks *marks;	/* --mark and --start probes */
+	char until_mark[128];	/* --until mark:LABEL */
 	const char *user;	/* spawn: run the command as this user */
 	uid_t uid;
 	gid_t gid;
@@ -75,6 +78,7 @@ struct options {
 struct container {
 	unsigned long long cgid;
 	struct container *top;
+	int start_marked;	/* watch, --pid: the --start probe's start row is out */
 	char name[NAME_MAX_LEN];
 };
 
@@ -112,6 +116,9 @@ struct collector {
 	struct container *spawned;
 	int spawned_gone;		/* pidtree: its last task exited */
 	unsigned long long until_at;	/* when to stop it, 0: not yet */
+	/* --start: the spawn time, kept until the probe's start row replaces it */
+	unsigned long long spawn_ts;
+	int start_written;		/* this boot's start row is out */
 };
 
 static volatile sig_atomic_t exiting;
@@ -166,8 +173,21 @@ static void usage(FILE *f)
 "    -d, --duration <sec>       stop after <sec> seconds\n"
 "    -c, --cgroup <glob>        watch: only cgroups whose path (relative to the\n"
 "                               cgroup2 mount) matches <glob>\n"
-"    -u, --until <when>         spawn: stop the container at exec, listen or exit,\n"
+"    -u, --until <when>         spawn: stop the container at exec, listen, exit or\n"
+"                               mark:<label> (the first --mark with that label),\n"
 "                               optionally +<duration> later (e.g. listen+500ms)\n"
+"        --mark <probe>[=<label>]\n"
+"                               a milestone: a `mark` row named <label> each time\n"
+"                               <probe> fires in a traced container; <probe> is\n"
+"                               uprobe:<binary>:<symbol>, uretprobe:<binary>:<symbol>\n"
+"                               or usdt:<binary>:<provider>:<name>; <binary> a path,\n"
+"                               a program on PATH or a library (libc); repeatable;\n"
+"                               <label> defaults to <symbol> or <name>\n"
+"        --start <probe>        the container starts when <probe> (as for --mark)\n"
+"                               fired in the runtime thread it descends from (the\n"
+"                               time is inherited across fork); spawn: the start\n"
+"                               row, the spawn time if it never fires; watch,\n"
+"                               --pid: a second start row\n"
 "    -n, --runs <n>             spawn: boot <n> times, one container each\n"
 "        --name <name>          spawn: container name (default: the command's\n"
 "                               basename); runs are named <name>-1..<name>-<n>\n"
@@ -189,6 +209,8 @@ static void usage(FILE *f)
 "    sudo collector > boot.tsv                     # every container that starts\n"
 "    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
 "    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
+"    sudo collector --mark usdt:./bootsvc:bootsvc:config_loaded=config \\\n"
+"        --mark uprobe:./bootsvc:bootsvc_ready=ready --until mark:ready -- ./bootsvc\n"
 "    mkfifo p; sudo collector -o p -- ./server & analyze p\n");
 }
 
@@ -219,6 +241,16 @@ static int parse_until(const char *s, struct options *o)
 	const char *plus = strchr(s, '+');
 	size_t n = plus ? (size_t)(plus - s) : strlen(s);
 
+	if (strncmp(s, "mark:", 5) == 0) {
+		/* mark:LABEL: labels have no '+' (collector/marks.c) */
+		if (n <= 5 || n - 5 >= sizeof(o->until_mark))
+			return -1;
+		memcpy(o->until_mark, s + 5, n - 5);
+		o->until_mark[n - 5] = '\0';
+		o->until = UNTIL_MARK;
+		o->until_delay_ns = 0;
+		return plus && parse_duration_ns(plus + 1, &o->until_delay_ns) < 0 ? -1 : 0;
+	}
 	if (n >= sizeof(kind))
 		return -1;
 	memcpy(kind, s, n);
@@ -289,6 +321,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		{ "pid", required_argument, NULL, 'p' },
 		{ "root-exec", required_argument, NULL, 'X' },
 		{ "user", required_argument, NULL, 'W' },
+		{ "mark", required_argument, NULL, 'K' },
+		{ "start", required_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -320,7 +354,8 @@ static void parse_args(int argc, char **argv, struct options *o)
 		case 'c': o->cgroup_glob = optarg; break;
 		case 'u':
 			if (parse_until(optarg, o) < 0)
-				usage_error("--until takes exec, listen or exit[+DURATION], not '%s'", optarg);
+				usage_error("--until takes exec, listen, exit or mark:LABEL[+DURATION], not '%s'",
+					    optarg);
 			break;
 		case 'n':
 			o->runs = (int)strtol(optarg, &end, 10);
@@ -351,6 +386,18 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'X': o->root_exec = optarg; break;
 		case 'W': o->user = optarg; break;
+		case 'K':
+		case 'S': {
+			char err[512];
+
+			if (!o->marks && !(o->marks = marks__new()))
+				usage_error("out of memory");
+			if (c == 'S' && marks_have_start(o->marks))
+				usage_error("--start may be given once");
+			if (marks_add(o->marks, optarg, c == 'S', err, sizeof(err)) < 0)
+				usage_error("%s", err);
+			break;
+		}
 		case 'v': o->verbose = 1; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); exit(0);
@@ -379,6 +426,17 @@ static void parse_args(int argc, char **argv, struct options *o)
 		usage_error("--pid and a command exclude each other");
 	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
 		usage_error("--root-exec is for watch mode with --mode pidtree");
+	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
+		usage_error("--until mark:%s: no --mark has the label '%s'", o->until_mark, o->until_mark);
+	if (marks_count(o->marks)) {
+		char err[4096];
+
+		/* a missing binary, symbol or probe is the user's to fix: exit 2 */
+		if (marks_resolve(o->marks, err, sizeof(err)) < 0) {
+			fprintf(stderr, "collector: %s\n", err);
+			exit(2);
+		}
+	}
 }
 
 /* --- containers ------------------------------------------------------------ */
@@ -688,6 +746,44 @@ static void until_reached(struct collector *c, struct container *k, enum until_k
 		c->until_at = now_ns() + c->opt.until_delay_ns;
 }
 
+/*
+ * A --mark fired in container @k: a mark row. A --start probe's time met
+ * the spawned container: its start row, once per boot (bpf/marks.bpf.h).
+ */
+static void on_mark(struct collector *c, struct container *k, const struct bt_mark_event *e)
+{
+	const struct mark *m = marks_get(c->opt.marks, e->mark_id);
+	struct row r;
+
+	if (!m || !m->spec)
+		return;
+	if (e->flags & BT_MARK_START) {
+		/*
+		 * Spawn mode: the start row, instead of the spawn time. Watch and
+		 * --pid: the container's start row (mkdir, namespace, attach) is
+		 * out already; a second one, name=mark, gives the earlier time the
+		 * analyzer takes (the runtime fires the probe before it mkdirs).
+		 */
+		if (c->spawned && c->spawned == k->top) {
+			if (!c->start_written)
+				write_start(c, k->top, e->hdr.ts_ns, "mark", e->hdr.pid,
+					    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, m->spec);
+			c->start_written = 1;
+		} else if (!c->opt.command && !k->top->start_marked) {
+			write_start(c, k->top, e->hdr.ts_ns, "mark", e->hdr.pid,
+				    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, m->spec);
+			k->top->start_marked = 1;
+		}
+		return;
+	}
+	row_from_hdr(c, &r, &e->hdr, k, "mark");
+	r.name = field_str(m->label);
+	r.detail = field_str(m->spec);
+	output_row(c->out, &r);
+	if (c->opt.until == UNTIL_MARK && strcmp(m->label, c->opt.until_mark) == 0)
+		until_reached(c, k, UNTIL_MARK);
+}
+
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
@@ -778,6 +874,10 @@ static int on_event(void *ctx, void *data, size_t size)
 		output_row(c->out, &r);
 		break;
 	}
+	case BT_EV_MARK:
+		if (size >= sizeof(struct bt_mark_event))
+			on_mark(c, k, data);
+		break;
 	}
 	return 0;
 }
@@ -995,8 +1095,14 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	    (c->mode == BT_MODE_PIDTREE && pipe2(gofd, O_CLOEXEC) < 0))
 		return -1;
 
-	/* The start row comes first: before the container runs at all. */
-	write_start(c, k, now_ns(), "spawn", getpid(), "collector", c->opt.command[0]);
+	/*
+	 * The start row comes first: before the container runs at all. With
+	 * --start it waits for the probe (on_mark), or the end of the boot.
+	 */
+	c->spawn_ts = now_ns();
+	c->start_written = !marks_have_start(c->opt.marks);
+	if (c->start_written)
+		write_start(c, k, c->spawn_ts, "spawn", getpid(), "collector", c->opt.command[0]);
 	output_flush(c->out);
 	fflush(NULL);
 	pid = fork();
@@ -1062,6 +1168,13 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	}
 	/* Everything the kernel produced for this boot, then the end row. */
 	c->be->ops->drain(c->be);
+	if (c->spawned == k && !c->start_written) {
+		fprintf(stderr, "collector: %s: the --start probe %s never fired in it; "
+			"its start row is the spawn time\n", name,
+			marks_start_spec(c->opt.marks));
+		write_start(c, k, c->spawn_ts, "spawn", getpid(), "collector", c->opt.command[0]);
+		c->start_written = 1;
+	}
 	if (c->spawned == k) {
 		write_end(c, k, now_ns());
 		untrack(c, id);
@@ -1480,6 +1593,11 @@ int main(int argc, char **argv)
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
 	if (check_capabilities() < 0)
 		return 1;
+	if (marks_count(c.opt.marks) && !marks_uprobes_supported(NULL)) {
+		fprintf(stderr, "collector: this kernel has no uprobes (/sys/bus/event_source/devices/uprobe "
+			"is missing: CONFIG_UPROBE_EVENTS): --mark and --start need them\n");
+		goto cleanup;
+	}
 	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0)
 		c.cg2[0] = '\0';
@@ -1497,6 +1615,9 @@ int main(int argc, char **argv)
 	if (configure_syscalls(&cfg, c.opt.syscalls) < 0)
 		return 2;
 	if (open_backend(&c, &cfg, have_btf) < 0)
+		goto cleanup;
+	/* 3. the marks: uprobes and USDT probes in the binaries they name */
+	if (backend_modern_attach_marks(c.be, c.opt.marks) < 0)
 		goto cleanup;
 	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 
@@ -1549,6 +1670,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	output__free(c.out);
+	marks__free(c.opt.marks);	/* before the backend: USDT links use its object */
 	if (c.be)
 		c.be->ops->destroy(c.be);
 	for (i = 0; i < c.ncontainers; i++)

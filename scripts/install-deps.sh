@@ -10,9 +10,17 @@ set -eu
 # zlib and libcgroup are linked; linux-libc-dev has asm/unistd_64.h.
 # tests: cmocka; util-linux has unshare; postgresql checks the TSV loads.
 # runtime: gnuplot renders the PNG plots.
+# hardening (make test): valgrind; libclang-rt-dev has libFuzzer and clang's
+# sanitizer runtimes (make fuzz); time (/usr/bin/time) measures peak RSS.
+# marks: systemtap-sdt-dev has <sys/sdt.h> (samples/bootsvc's USDT probes);
+# nginx is the real, unmodified server the mark test and the demo boot with
+# a config of their own on a loopback port (its system service is never
+# started, see below); binutils' objcopy makes a stripped binary for a
+# test; iproute2's ss finds a free port.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
-gnuplot-nox postgresql $*"
+gnuplot-nox postgresql valgrind libclang-rt-dev time
+systemtap-sdt-dev nginx binutils iproute2 $*"
 
 missing=
 for p in $pkgs; do
@@ -31,6 +39,25 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
+# Installing nginx must not start it (it would listen on port 80): a
+# policy-rc.d that denies every start (invoke-rc.d and deb-systemd-invoke
+# ask it) for the length of the install, unless the machine has one.
+policy=
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	policy=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod 755 "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -qq
 # shellcheck disable=SC2086
-apt-get install -y -qq --no-install-recommends $missing
+RUNLEVEL=1 apt-get install -y -qq --no-install-recommends $missing
+case " $missing " in
+*" nginx "*)
+	# nor at the next boot: it was installed for the tests, not to serve
+	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
+		systemctl disable --now nginx >/dev/null 2>&1 || true
+	elif command -v update-rc.d >/dev/null; then
+		update-rc.d nginx disable >/dev/null 2>&1 || true
+	fi ;;
+esac

@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * --mark and --start: parse the specs, find the binaries, check symbols and
+ * USDT notes with libelf (so that a typo or a stripped binary is a clear
+ * message before anything is loaded), attach the BPF programs of
+ * bpf/marks.bpf.h once per spec with the spec's index as the cookie.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "boottrace.skel.h"
+#include "collector/backend.h"
+#include "collector/marks.h"
+
+#define UPROBE_SYSFS "/sys/bus/event_source/devices/uprobe"
+#define DEFAULT_PATH "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#define LD_SO_CACHE "/etc/ld.so.cache"
+/* NT_STAPSDT, from systemtap's sdt.h: the note type of a USDT probe. */
+#define NT_STAPSDT 3
+/* bpf/marks.bpf.h: bit 32 of the cookie marks a --start probe. */
+#define MARK_COOKIE_START (1ULL << 32)
+
+struct marks {
+	struct mark *v;
+	size_t n;
+	struct bpf_link **links;	/* one per mark once attached */
+};
+
+struct marks *marks__new(void)
+{
+	return calloc(1, sizeof(struct marks));
+}
+
+static void mark_free(struct mark *k)
+{
+	free(k->binary);
+	free(k->symbol);
+	free(k->provider);
+	free(k->name);
+	free(k->label);
+	free(k->path);
+	free(k->spec);
+}
+
+void marks__free(struct marks *m)
+{
+	size_t i;
+
+	if (!m)
+		return;
+	for (i = 0; i < m->n; i++) {
+		if (m->links)
+			bpf_link__destroy(m->links[i]);
+		mark_free(&m->v[i]);
+	}
+	free(m->links);
+	free(m->v);
+	free(m);
+}
+
+size_t marks_count(const struct marks *m)
+{
+	return m ? m->n : 0;
+}
+
+const struct mark *marks_get(const struct marks *m, size_t i)
+{
+	return m && i < m->n ? &m->v[i] : NULL;
+}
+
+bool marks_have_start(const struct marks *m)
+{
+	size_t i;
+
+	for (i = 0; i < marks_count(m); i++)
+		if (m->v[i].start)
+			return true;
+	return false;
+}
+
+const char *marks_start_spec(const struct marks *m)
+{
+	size_t i;
+
+	for (i = 0; i < marks_count(m); i++)
+		if (m->v[i].start)
+			return m->v[i].spec ? m->v[i].spec : "";
+	return "";
+}
+
+const struct mark *marks_find_label(const struct marks *m, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < marks_count(m); i++)
+		if (!m->v[i].start && strcmp(m->v[i].label, label) == 0)
+			return &m->v[i];
+	return NULL;
+}
+
+/* --- parsing ----------------------------------------------------------------- */
+
+/*
+ * Labels become the `name` of TSV rows and the analyzer's phase names, and
+ * --until mark:LABEL+DURATION splits at '+': a conservative alphabet.
+ */
+static bool label_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!(*s >= 'a' && *s <= 'z') && !(*s >= 'A' && *s <= 'Z') &&
+		    !(*s >= '0' && *s <= '9') && *s != '_' && *s != '.' && *s != '-')
+			return false;
+	return true;
+}
+
+/* A symbol, provider or probe name: no separators, no blanks, not empty. */
+static bool word_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s == ':' || *s == '=' || (unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+static char *dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+int marks_add(struct marks *m, const char *spec, bool start, char *err, size_t errlen)
+{
+	const char *opt = start ? "--start" : "--mark";
+	const char *colon = strchr(spec, ':'), *rest, *last, *prev, *eq;
+	struct mark k = { 0 }, *v;
+	size_t klen;
+
+	if (!colon) {
+		snprintf(err, errlen, "%s '%s': expected uprobe:BINARY:SYMBOL, "
+			 "uretprobe:BINARY:SYMBOL or usdt:BINARY:PROVIDER:NAME", opt, spec);
+		return -1;
+	}
+	klen = (size_t)(colon - spec);
+	if (klen == 6 && !strncmp(spec, "uprobe", 6)) {
+		k.kind = MARK_UPROBE;
+	} else if (klen == 9 && !strncmp(spec, "uretprobe", 9)) {
+		k.kind = MARK_URETPROBE;
+	} else if (klen == 4 && !strncmp(spec, "usdt", 4)) {
+		k.kind = MARK_USDT;
+	} else {
+		snprintf(err, errlen, "%s '%s': unknown probe kind '%.*s' (uprobe, uretprobe or usdt)",
+			 opt, spec, (int)klen, spec);
+		return -1;
+	}
+	rest = colon + 1;
+	/* =LABEL after the last field; a path may hold '=' or ':', names may not */
+	last = strrchr(rest, ':');
+	if (!last) {
+		snprintf(err, errlen, "%s '%s': expected %.*s:BINARY:%s", opt, spec, (int)klen, spec,
+			 k.kind == MARK_USDT ? "PROVIDER:NAME" : "SYMBOL");
+		return -1;
+	}
+	eq = strchr(last, '=');
+	if (k.kind == MARK_USDT) {
+		for (prev = last; prev > rest && prev[-1] != ':'; prev--)
+			;
+		if (prev == rest) {
+			snprintf(err, errlen, "%s '%s': expected usdt:BINARY:PROVIDER:NAME", opt, spec);
+			return -1;
+		}
+		prev--;	/* the ':' before PROVIDER */
+		k.binary = dupn(rest, (size_t)(prev - rest));
+		k.provider = dupn(prev + 1, (size_t)(last - prev - 1));
+		k.name = eq ? dupn(last + 1, (size_t)(eq - last - 1)) : strdup(last + 1);
+	} else {
+		k.binary = dupn(rest, (size_t)(last - rest));
+		k.symbol = eq ? dupn(last + 1, (size_t)(eq - last - 1)) : strdup(last + 1);
+	}
+	if (eq)
+		k.label = strdup(eq + 1);
+	else
+		k.label = strdup(k.kind == MARK_USDT ? (k.name ? k.name : "") :
+						      (k.symbol ? k.symbol : ""));
+	if (!k.binary || !k.label || (k.kind == MARK_USDT ? !k.provider || !k.name : !k.symbol)) {
+		snprintf(err, errlen, "%s: out of memory", opt);
+		goto fail;
+	}
+	if (!*k.binary) {
+		snprintf(err, errlen, "%s '%s': no BINARY", opt, spec);
+		goto fail;
+	}
+	if (k.kind == MARK_USDT && (!word_ok(k.provider) || !word_ok(k.name))) {
+		snprintf(err, errlen, "%s '%s': PROVIDER and NAME must be non-empty names", opt, spec);
+		goto fail;
+	}
+	if (k.kind != MARK_USDT && !word_ok(k.symbol)) {
+		snprintf(err, errlen, "%s '%s': SYMBOL must be a non-empty name", opt, spec);
+		goto fail;
+	}
+	if (!label_ok(k.label)) {
+		snprintf(err, errlen, "%s '%s': the label '%s' must be letters, digits, '_', '.' or '-'",
+			 opt, spec, k.label);
+		goto fail;
+	}
+	if (m->n >= UINT32_MAX) {
+		snprintf(err, errlen, "%s: too many", opt);
+		goto fail;
+	}
+	v = realloc(m->v, (m->n + 1) * sizeof(*v));
+	if (!v) {
+		snprintf(err, errlen, "%s: out of memory", opt);
+		goto fail;
+	}
+	k.start = start;
+	m->v = v;
+	m->v[m->n++] = k;
+	return 0;
+fail:
+	mark_free(&k);
+	return -1;
+}
+
+/* --- finding binaries ---------------------------------------------------------- */
+
+static bool is_file(const char *path, int mode)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, mode) == 0;
+}
+
+static int absolute(const char *path, char *out, size_t n)
+{
+	char buf[PATH_MAX];
+
+	if (!realpath(path, buf))
+		return -errno;
+	if (strlen(buf) >= n)
+		return -ENAMETOOLONG;
+	strcpy(out, buf);
+	return 0;
+}
+
+/* @name in the directories of the colon list @dirs. */
+static int search_dirs(const char *dirs, const char *name, int mode, char *out, size_t n)
+{
+	const char *p = dirs, *end;
+	char cand[PATH_MAX];
+
+	while (p && *p) {
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end > p && (size_t)snprintf(cand, sizeof(cand), "%.*s/%s", (int)(end - p), p, name)
+		    < sizeof(cand) && is_file(cand, mode))
+			return absolute(cand, out, n);
+		p = *end ? end + 1 : end;
+	}
+	return -ENOENT;
+}
+
+/* e_ident[EI_CLASS] and e_machine of an ELF file, or -1. */
+static int file_elf_kind(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	r = read(fd, h, sizeof(h));
+	close(fd);
+	if (r != (ssize_t)sizeof(h) || memcmp(h, ELFMAG, SELFMAG) != 0)
+		return -1;
+	/* e_machine is at offset 18 in both classes, in the file's byte order */
+	return h[EI_CLASS] << 16 |
+	       (h[EI_DATA] == ELFDATA2MSB ? h[18] << 8 | h[19] : h[19] << 8 | h[18]);
+}
+
+/* Whether a library's soname @key is what @want asks for ("libc" or "libc.so.6"). */
+static bool soname_matches(const char *key, const char *want)
+{
+	size_t n = strlen(want);
+
+	if (strstr(want, ".so"))
+		return strcmp(key, want) == 0;
+	return strncmp(key, want, n) == 0 && strncmp(key + n, ".so", 3) == 0 &&
+	       (key[n + 3] == '\0' || key[n + 3] == '.');
+}
+
+/*
+ * /etc/ld.so.cache, the "glibc-ld.so.cache1.1" format (glibc >= 2.32
+ * writes only that; older ones put it after the old "ld.so-1.7.0" table).
+ * String offsets are relative to the start of the new header.
+ */
+struct ldcache_head {
+	char magic[17];
+	char version[3];
+	uint32_t nlibs;
+	uint32_t len_strings;
+	uint8_t flags;
+	uint8_t pad[3];
+	uint32_t extension_offset;
+	uint32_t unused[3];
+};
+
+struct ldcache_entry {
+	int32_t flags;
+	uint32_t key, value;
+	uint32_t osversion;
+	uint64_t hwcap;
+};
+
+static int search_ldcache(const char *want, int kind, char *out, size_t n)
+{
+	int fd = open(LD_SO_CACHE, O_RDONLY | O_CLOEXEC), found = -ENOENT;
+	const struct ldcache_head *h;
+	const struct ldcache_entry *e;
+	const char *base, *magic;
+	struct stat st;
+	void *map;
+	size_t size, off, i;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_size < (off_t)sizeof(*h)) {
+		close(fd);
+		return -ENOENT;
+	}
+	size = (size_t)st.st_size;
+	map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (map == MAP_FAILED)
+		return -errno;
+	magic = memmem(map, size, "glibc-ld.so.cache1.1", 20);
+	if (!magic)
+		goto out;
+	base = magic;
+	off = (size_t)(base - (const char *)map);
+	if (size - off < sizeof(*h))
+		goto out;
+	h = (const void *)base;
+	if (h->nlibs > (size - off - sizeof(*h)) / sizeof(*e))
+		goto out;
+	e = (const void *)(base + sizeof(*h));
+	for (i = 0; i < h->nlibs; i++) {
+		const char *key, *val;
+
+		if (e[i].key >= size - off || e[i].value >= size - off ||
+		    !memchr(base + e[i].key, '\0', size - off - e[i].key) ||
+		    !memchr(base + e[i].value, '\0', size - off - e[i].value))
+			continue;
+		key = base + e[i].key;
+		val = base + e[i].value;
+		if (!soname_matches(key, want) || !is_file(val, R_OK) || file_elf_kind(val) != kind)
+			continue;
+		found = absolute(val, out, n);
+		break;
+	}
+out:
+	munmap(map, size);
+	return found;
+}
+
+/* Without a cache: the usual directories, "NAME.so*" in each. */
+static int search_libdirs(const char *want, int kind, char *out, size_t n)
+{
+	static const char *const dirs[] = {
+#ifdef __x86_64__
+		"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+#elif defined(__aarch64__)
+		"/lib/aarch64-linux-gnu", "/usr/lib/aarch64-linux-gnu",
+#endif
+		"/lib64", "/usr/lib64", "/lib", "/usr/lib", NULL,
+	};
+	char cand[PATH_MAX];
+	size_t i, j;
+
+	for (i = 0; dirs[i]; i++) {
+		/* "libc": the runtime names libc.so.N come first, as ld.so.cache has them */
+		static const char *const sfx[] = { "", ".so.0", ".so.1", ".so.2", ".so.3", ".so.4",
+						   ".so.5", ".so.6", ".so.7", ".so.8", ".so", NULL };
+
+		for (j = 0; sfx[j]; j++) {
+			if (strstr(want, ".so") && j > 0)
+				break;
+			if (!strstr(want, ".so") && j == 0)
+				continue;
+			snprintf(cand, sizeof(cand), "%s/%s%s", dirs[i], want, sfx[j]);
+			if (is_file(cand, R_OK) && file_elf_kind(cand) == kind)
+				return absolute(cand, out, n);
+		}
+	}
+	return -ENOENT;
+}
+
+int marks_find_binary(const char *name, char *out, size_t n)
+{
+	const char *path = getenv("PATH");
+	int kind, err;
+
+	if (!*name)
+		return -ENOENT;
+	if (strchr(name, '/'))
+		return is_file(name, R_OK) ? absolute(name, out, n) : -ENOENT;
+	if (path && search_dirs(path, name, R_OK | X_OK, out, n) == 0)
+		return 0;
+	if (search_dirs(DEFAULT_PATH, name, R_OK | X_OK, out, n) == 0)
+		return 0;
+	/* a library: of the same class and machine as this program */
+	kind = file_elf_kind("/proc/self/exe");
+	path = getenv("LD_LIBRARY_PATH");
+	if (path && strstr(name, ".so") && search_dirs(path, name, R_OK, out, n) == 0)
+		return 0;
+	err = search_ldcache(name, kind, out, n);
+	if (err == 0)
+		return 0;
+	return search_libdirs(name, kind, out, n);
+}
+
+/* --- ELF: symbols and USDT notes ---------------------------------------------- */
+
+static Elf *elf_open(const char *path, int *fd)
+{
+	Elf *e;
+
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		errno = EINVAL;
+		return NULL;
+	}
+	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (*fd < 0)
+		return NULL;
+	e = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		close(*fd);
+		errno = ENOEXEC;
+		return NULL;
+	}
+	return e;
+}
+
+/* libbpf matches "sym" and the versioned "sym@VER" / "sym@@VER" alike. */
+static bool symbol_matches(const char *have, const char *want)
+{
+	size_t n = strlen(want);
+
+	return strncmp(have, want, n) == 0 && (have[n] == '\0' || have[n] == '@');
+}
+
+int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
+			   size_t *ndynfuncs)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym s;
+	size_t i, count, dyn = 0;
+	bool symtab = false;
+	int fd, found = 0;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		symtab |= sh.sh_type == SHT_SYMTAB;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < count; i++) {
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				break;
+			type = GELF_ST_TYPE(s.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
+				continue;
+			if (sh.sh_type == SHT_DYNSYM)
+				dyn++;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (name && symbol_matches(name, sym))
+				found = 1;
+		}
+	}
+	elf_end(e);
+	close(fd);
+	if (has_symtab)
+		*has_symtab = symtab;
+	if (ndynfuncs)
+		*ndynfuncs = dyn;
+	return found;
+}
+
+int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n)
+{
+	struct usdt_probe *v = NULL, *nv;
+	size_t nv_n = 0, i;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	GElf_Shdr sh;
+	int fd, err = 0;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	if (elf_getshdrstrndx(e, &shstrndx) != 0) {
+		err = -ENOEXEC;
+		goto out;
+	}
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *sname;
+		Elf_Data *d;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+		size_t addrs = gelf_getclass(e) == ELFCLASS64 ? 3 * 8 : 3 * 4;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		sname = elf_strptr(e, shstrndx, sh.sh_name);
+		if (!sname || strcmp(sname, ".note.stapsdt") != 0)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
+			const char *desc = (const char *)d->d_buf + doff, *prov, *name;
+			size_t plen, nlen;
+			bool dup = false;
+
+			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 ||
+			    memcmp((const char *)d->d_buf + noff, "stapsdt", 8) != 0 ||
+			    nh.n_descsz <= addrs)
+				continue;
+			/* pc, base, semaphore, then "provider\0name\0args\0" */
+			prov = desc + addrs;
+			plen = strnlen(prov, nh.n_descsz - addrs);
+			if (plen + 1 >= nh.n_descsz - addrs)
+				continue;
+			name = prov + plen + 1;
+			nlen = strnlen(name, nh.n_descsz - addrs - plen - 1);
+			if (plen >= sizeof(v->provider) || nlen >= sizeof(v->name) ||
+			    nlen == nh.n_descsz - addrs - plen - 1)
+				continue;
+			for (i = 0; i < nv_n && !dup; i++)
+				dup = !strcmp(v[i].provider, prov) && !strcmp(v[i].name, name);
+			if (dup)
+				continue;
+			nv = realloc(v, (nv_n + 1) * sizeof(*v));
+			if (!nv) {
+				err = -ENOMEM;
+				goto out;
+			}
+			v = nv;
+			memcpy(v[nv_n].provider, prov, plen + 1);
+			memcpy(v[nv_n].name, name, nlen + 1);
+			nv_n++;
+		}
+	}
+out:
+	elf_end(e);
+	close(fd);
+	if (err) {
+		free(v);
+		return err;
+	}
+	*out = v;
+	*n = nv_n;
+	return 0;
+}
+
+/* --- resolving ---------------------------------------------------------------- */
+
+static const char *kind_name(enum mark_kind k)
+{
+	return k == MARK_UPROBE ? "uprobe" : k == MARK_URETPROBE ? "uretprobe" : "usdt";
+}
+
+/* What a spec as given looks like in messages: "--mark uprobe:nginx:foo". */
+static void spec_as_given(const struct mark *k, char *out, size_t n)
+{
+	if (k->kind == MARK_USDT)
+		snprintf(out, n, "%s usdt:%s:%s:%s", k->start ? "--start" : "--mark", k->binary,
+			 k->provider, k->name);
+	else
+		snprintf(out, n, "%s %s:%s:%s", k->start ? "--start" : "--mark", kind_name(k->kind),
+			 k->binary, k->symbol);
+}
+
+static int check_usdt(const struct mark *k, const char *given, char *err, size_t errlen)
+{
+	struct usdt_probe *v = NULL;
+	size_t n = 0, i, len;
+	int r = marks_usdt_list(k->path, &v, &n);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s: cannot read %s as an ELF file: %s", given, k->path,
+			 strerror(-r));
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		if (!strcmp(v[i].provider, k->provider) && !strcmp(v[i].name, k->name)) {
+			free(v);
+			return 0;
+		}
+	}
+	if (n == 0) {
+		snprintf(err, errlen, "%s: %s has no USDT probes (no .note.stapsdt notes)", given,
+			 k->path);
+	} else {
+		len = (size_t)snprintf(err, errlen, "%s: no USDT probe %s:%s in %s; it has:", given,
+				       k->provider, k->name, k->path);
+		for (i = 0; i < n && len < errlen; i++)
+			len += (size_t)snprintf(err + len, errlen - len, "%s %s:%s", i ? "," : "",
+						v[i].provider, v[i].name);
+	}
+	free(v);
+	return -1;
+}
+
+static int check_symbol(const struct mark *k, const char *given, char *err, size_t errlen)
+{
+	bool has_symtab = false;
+	size_t ndyn = 0;
+	int r = marks_elf_has_function(k->path, k->symbol, &has_symtab, &ndyn);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s: cannot read %s as an ELF file: %s", given, k->path,
+			 strerror(-r));
+		return -1;
+	}
+	if (r > 0)
+		return 0;
+	if (!has_symtab)
+		snprintf(err, errlen, "%s: no function '%s' in %s: the binary is stripped (no .symtab; "
+			 "only the %zu functions it exports are visible, as packaged builds such as "
+			 "Debian's nginx are); use a build with symbols, or a USDT probe "
+			 "(--mark usdt:BINARY:PROVIDER:NAME)", given, k->symbol, k->path, ndyn);
+	else
+		snprintf(err, errlen, "%s: no function '%s' in %s (its symbol table does not have it)",
+			 given, k->symbol, k->path);
+	return -1;
+}
+
+int marks_resolve(struct marks *m, char *err, size_t errlen)
+{
+	char path[PATH_MAX], given[PATH_MAX + 200];
+	size_t i, len;
+	int r;
+
+	for (i = 0; i < marks_count(m); i++) {
+		struct mark *k = &m->v[i];
+
+		spec_as_given(k, given, sizeof(given));
+		if (marks_find_binary(k->binary, path, sizeof(path)) < 0) {
+			snprintf(err, errlen, "%s: no binary '%s': %s", given, k->binary,
+				 strchr(k->binary, '/') ? "no such readable file" :
+				 "not a program on PATH, nor a library in " LD_SO_CACHE);
+			return -1;
+		}
+		free(k->path);
+		k->path = strdup(path);
+		if (!k->path) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		r = k->kind == MARK_USDT ? check_usdt(k, given, err, errlen) :
+					   check_symbol(k, given, err, errlen);
+		if (r < 0)
+			return -1;
+		len = strlen(path) + 32 + (k->kind == MARK_USDT ? strlen(k->provider) + strlen(k->name) :
+								  strlen(k->symbol));
+		free(k->spec);
+		k->spec = malloc(len);
+		if (!k->spec) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		if (k->kind == MARK_USDT)
+			snprintf(k->spec, len, "usdt:%s:%s:%s", path, k->provider, k->name);
+		else
+			snprintf(k->spec, len, "%s:%s:%s", kind_name(k->kind), path, k->symbol);
+	}
+	return 0;
+}
+
+bool marks_uprobes_supported(const char *sysfs_dir)
+{
+	return access(sysfs_dir ? sysfs_dir : UPROBE_SYSFS, F_OK) == 0;
+}
+
+/* --- attaching ---------------------------------------------------------------- */
+
+int backend_modern_attach_marks(struct backend *b, struct marks *m)
+{
+	struct boottrace_bpf *skel = backend_modern_skel(b);
+	size_t i;
+	int err;
+
+	if (!marks_count(m))
+		return 0;
+	if (!skel) {
+		fprintf(stderr, "collector: --mark and --start need the modern BPF object "
+			"(this run uses the %s one)\n", b->ops->name);
+		return -ENOTSUP;
+	}
+	if (!m->links) {
+		m->links = calloc(m->n, sizeof(*m->links));
+		if (!m->links)
+			return -ENOMEM;
+	}
+	for (i = 0; i < m->n; i++) {
+		const struct mark *k = &m->v[i];
+		__u64 cookie = i | (k->start ? MARK_COOKIE_START : 0);
+		struct bpf_link *l;
+
+		if (k->kind == MARK_USDT) {
+			LIBBPF_OPTS(bpf_usdt_opts, o, .usdt_cookie = cookie);
+
+			l = bpf_program__attach_usdt(skel->progs.bt_mark_usdt, -1, k->path,
+						     k->provider, k->name, &o);
+		} else {
+			LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = k->symbol,
+				    .retprobe = k->kind == MARK_URETPROBE, .bpf_cookie = cookie);
+
+			l = bpf_program__attach_uprobe_opts(skel->progs.bt_mark_uprobe, -1, k->path,
+							    0, &o);
+		}
+		if (!l) {
+			err = -errno;
+			fprintf(stderr, "collector: cannot attach %s %s: %s%s\n",
+				k->start ? "--start" : "--mark", k->spec ? k->spec : k->binary,
+				strerror(-err), marks_uprobes_supported(NULL) ? "" :
+				" (this kernel has no uprobes: " UPROBE_SYSFS " is missing)");
+			return err;
+		}
+		m->links[i] = l;
+	}
+	if (marks_have_start(m))
+		skel->bss->marks_start_armed = 1;
+	return 0;
+}

@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * Milestones inside the application: --mark and --start probes.
+ *
+ *   uprobe:BINARY:SYMBOL[=LABEL]       function entry
+ *   uretprobe:BINARY:SYMBOL[=LABEL]    function return
+ *   usdt:BINARY:PROVIDER:NAME[=LABEL]  a USDT probe (<sys/sdt.h>, .note.stapsdt)
+ *
+ * BINARY is a path, a program on PATH, or a library ("libc", "libc.so.6")
+ * looked up in /etc/ld.so.cache as ldconfig -p shows it. The label (the
+ * `name` of the mark rows, the analyzer's phase) defaults to SYMBOL or NAME.
+ *
+ * The order of use: marks__new(), marks_add() per option (syntax only),
+ * marks_resolve() (binaries and symbols, no privileges needed), then after
+ * the BPF object is loaded backend_modern_attach_marks(); marks__free()
+ * before the backend is destroyed (USDT links refer to the object).
+ */
+#ifndef COLLECTOR_MARKS_H
+#define COLLECTOR_MARKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum mark_kind { MARK_UPROBE, MARK_URETPROBE, MARK_USDT };
+
+struct mark {
+	enum mark_kind kind;
+	bool start;		/* a --start probe, not a --mark */
+	char *binary;		/* as given */
+	char *symbol;		/* uprobe, uretprobe */
+	char *provider;		/* usdt */
+	char *name;		/* usdt */
+	char *label;
+	/* after marks_resolve() */
+	char *path;		/* the binary, absolute */
+	char *spec;		/* "uprobe:/usr/sbin/nginx:ngx_init_cycle": the rows' detail */
+};
+
+struct marks;
+struct backend;
+
+/* An empty set; NULL when out of memory. */
+struct marks *marks__new(void);
+/* Detaches what is attached and frees everything; NULL is fine. */
+void marks__free(struct marks *m);
+
+/*
+ * Parse @spec (the argument of --mark, or of --start when @start) and add
+ * it. 0, or -1 with a message (no "collector: " prefix) in @err.
+ */
+int marks_add(struct marks *m, const char *spec, bool start, char *err, size_t errlen);
+
+size_t marks_count(const struct marks *m);
+/* The mark with index @i (the BPF cookie), or NULL. */
+const struct mark *marks_get(const struct marks *m, size_t i);
+/* Whether one of them is a --start probe. */
+bool marks_have_start(const struct marks *m);
+/* The --start probe's spec ("" without one, or before marks_resolve()). */
+const char *marks_start_spec(const struct marks *m);
+/* The first --mark with this label, or NULL. */
+const struct mark *marks_find_label(const struct marks *m, const char *label);
+
+/*
+ * Find every binary and check that its symbol or USDT probe exists (libelf:
+ * .symtab/.dynsym, .note.stapsdt). 0, or -1 with the first problem in @err:
+ * no such binary, not ELF, a symbol missing (and whether the binary is
+ * stripped), a USDT probe missing (and the ones there are).
+ */
+int marks_resolve(struct marks *m, char *err, size_t errlen);
+
+/*
+ * Whether the kernel has uprobes: @sysfs_dir (NULL: the real one,
+ * /sys/bus/event_source/devices/uprobe) exists. USDT probes are uprobes.
+ */
+bool marks_uprobes_supported(const char *sysfs_dir);
+
+/*
+ * Attach every mark to the modern object of @b (cookies: the index, with
+ * BT_MARK_START for --start), and arm the start-time inheritance when there
+ * is a --start. 0, or -errno after a message on stderr.
+ */
+int backend_modern_attach_marks(struct backend *b, struct marks *m);
+
+/* --- helpers, exposed for the tests ---------------------------------------- */
+
+/*
+ * Resolve @name as --mark BINARY: a path (containing '/') that exists, else
+ * an executable on PATH (then /usr/local/sbin:/usr/local/bin:/usr/sbin:
+ * /usr/bin:/sbin:/bin), else a library of this machine's ELF class and
+ * architecture in /etc/ld.so.cache ("libc" matches libc.so.*) or, without
+ * a cache, the usual library directories. The absolute path into @out;
+ * 0 or -ENOENT.
+ */
+int marks_find_binary(const char *name, char *out, size_t n);
+
+/*
+ * Whether @path defines function @sym (or sym@VERSION) in .symtab or
+ * .dynsym: 1 yes, 0 no, -errno when it is not a readable ELF file.
+ * *has_symtab says whether there is a .symtab at all (none: stripped),
+ * *ndynfuncs how many functions .dynsym exports. Either may be NULL.
+ */
+int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
+			   size_t *ndynfuncs);
+
+struct usdt_probe {
+	char provider[64];
+	char name[64];
+};
+
+/*
+ * The USDT probes of @path (its .note.stapsdt notes), each provider:name
+ * once, in note order. 0 with *@out (free() it) and *@n; -errno when the
+ * file is not a readable ELF file. No notes: 0 and *@n = 0.
+ */
+int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n);
+
+#endif /* COLLECTOR_MARKS_H */
