@@ -1038,6 +1038,37 @@ static void child_main(struct collector *c, const char *cgdir, int errfd, int go
 	child_fail(errfd, c->opt.command[0]);
 }
 
+/*
+ * Remove the cgroup @path and every cgroup under it, depth first. Tasks
+ * still in them (a container that outlived its collector) are killed
+ * first: nobody traces them any more, and a boottrace cgroup is ours.
+ */
+static int remove_cgroup_tree(const char *path, int depth)
+{
+	char child[PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+	int i;
+
+	if (depth > 32)
+		return -1;
+	dir = opendir(path);
+	while (dir && (e = readdir(dir))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+		remove_cgroup_tree(child, depth + 1);
+	}
+	if (dir)
+		closedir(dir);
+	if (cgroup_populated(path) > 0 && cgroup_write(path, "cgroup.kill", "1") < 0)
+		cgroup_signal(path, SIGKILL);
+	/* a killed task leaves its cgroup soon, not at once */
+	for (i = 0; i < 200 && rmdir(path) < 0 && errno == EBUSY; i++)
+		usleep(5000);
+	return access(path, F_OK) == 0 ? -1 : 0;
+}
+
 /* Signal the spawned container: its cgroup, or its process group without one. */
 static void signal_spawned(const char *cgdir, pid_t pid, int sig)
 {
@@ -1186,8 +1217,9 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		kill(pid, SIGKILL);
 		waitpid(pid, &st, 0);
 	}
-	while (cgdir && rmdir(cgdir) < 0 && errno == EBUSY)
-		usleep(1000);
+	/* with the cgroups the container made in it (nested containers) */
+	if (cgdir && remove_cgroup_tree(cgdir, 0) < 0)
+		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", cgdir, strerror(errno));
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	if (n > 0)
 		return -1;
@@ -1196,14 +1228,14 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 
 /*
  * A collector killed by SIGKILL leaves its boottrace.<pid> parent (and the
- * container directories in it) behind. Remove those whose collector is
- * gone; a directory that still has tasks stays (rmdir refuses it).
+ * container directories in it, perhaps still running) behind. Remove those
+ * whose collector is gone.
  */
 static void remove_stale_cgroups(const char *cg2)
 {
-	char path[PATH_MAX + 600];
-	struct dirent *d, *e;
-	DIR *dir = opendir(cg2), *sub;
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir = opendir(cg2);
 	long pid;
 
 	if (!dir)
@@ -1215,19 +1247,11 @@ static void remove_stale_cgroups(const char *cg2)
 		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", cg2, d->d_name);
-		sub = opendir(path);
-		while (sub && (e = readdir(sub))) {
-			char child[sizeof(path) + 300];
-
-			if (e->d_type != DT_DIR || e->d_name[0] == '.')
-				continue;
-			snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
-			rmdir(child);
-		}
-		if (sub)
-			closedir(sub);
-		if (rmdir(path) == 0)
+		if (remove_cgroup_tree(path, 0) == 0)
 			fprintf(stderr, "collector: removed %s, left by a collector that was killed\n", path);
+		else
+			fprintf(stderr, "collector: cannot remove %s, left by a collector that was killed: %s\n",
+				path, strerror(errno));
 	}
 	closedir(dir);
 }

@@ -35,6 +35,27 @@ void output__free(struct output *o)
 	free(o);
 }
 
+/*
+ * A write failed (disk full) after @off bytes of the buffer went out. The
+ * buffer holds whole lines, so what went out ends in a cut line unless
+ * @off is at a line end: cut the file back to the last whole line, so that
+ * no reader mistakes a cut row for a complete one. (A pipe cannot be cut;
+ * it fails with EPIPE, not in the middle of a row.)
+ */
+static void drop_partial_line(struct output *o, size_t off)
+{
+	size_t tail = 0;
+	off_t cur;
+
+	while (tail < off && o->buf[off - tail - 1] != '\n')
+		tail++;
+	if (!tail)
+		return;
+	cur = lseek(o->fd, 0, SEEK_CUR);
+	if (cur >= (off_t)tail && ftruncate(o->fd, cur - (off_t)tail) == 0)
+		lseek(o->fd, cur - (off_t)tail, SEEK_SET);
+}
+
 int output_flush(struct output *o)
 {
 	size_t off = 0;
@@ -46,6 +67,7 @@ int output_flush(struct output *o)
 			if (errno == EINTR)
 				continue;
 			o->err = errno;
+			drop_partial_line(o, off);
 			break;
 		}
 		off += (size_t)n;
