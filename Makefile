@@ -81,6 +81,35 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
+# --- legacy object (issue 4): loads on kernel 4.15 ----------------------------
+# No vmlinux.h and no CO-RE (4.15 has no BTF), cpu v2 (v3's jmp32 is 5.1).
+# tests/tools/bpfcheck proves the result 4.15-safe, and refuses
+# tests/bpf/bad_legacy.bpf.c (tests/integration/test_legacy_object.sh).
+LEGACY_BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v2 -I. -I$(OUTPUT) \
+	-idirafter /usr/include/$(shell uname -m)-linux-gnu
+
+$(OUTPUT)/boottrace_legacy.bpf.o: bpf/boottrace_legacy.bpf.c $(wildcard bpf/*.h) | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(LEGACY_BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/bad_legacy.bpf.o: tests/bpf/bad_legacy.bpf.c | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(LEGACY_BPF_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
+
+# loads the legacy object through collector/backend_legacy.c
+$(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -lpthread -o $@
+
+all: $(OUTPUT)/tests/bad_legacy.bpf.o
+
 # The syscall name table comes from the kernel headers of the build machine.
 $(OUTPUT)/syscall_names.h: scripts/gen-syscall-names.sh $(UNISTD_H) | $(OUTPUT)
 	$(call msg,GEN,$@)

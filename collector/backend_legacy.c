@@ -1,14 +1,705 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* PLACEHOLDER until the legacy backend lands: the helper writing it replaces this file. */
+/*
+ * The legacy object (bpf/boottrace_legacy.bpf.c) behind collector/backend.h:
+ * pidtree attribution on kernels as old as 4.15. Configuration goes into
+ * the `config` map, with the tracepoint field offsets read from tracefs;
+ * the programs are attached through perf_event_open on the tracepoint ids
+ * of the same tracefs (what libbpf would do, minus its guess of where
+ * tracefs is); records come through a perf buffer, one ring per CPU.
+ */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <sys/syscall.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "boottrace_legacy.skel.h"
+#include "bpf/boottrace_legacy.h"
 #include "collector/backend.h"
+#include "collector/tracefs.h"
+
+_Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
+	       sizeof(((struct backend_config *)0)->syscall_mask), "syscall mask sizes");
+
+#define MAX_PROGS 16
+/* The biggest record (bt_syscall_detail_event) and perf's padding, with room. */
+#define RECORD_MAX 512
+
+/*
+ * Per-CPU rings carry no order between CPUs, and main.c needs two: a
+ * container's BT_EV_ROOT before its records (it drops records of keys it
+ * does not know), its BT_EV_GONE after them (it forgets the key). The
+ * kernel writes them in that order, so the backend restores it:
+ *
+ *  - a record with a kernel key (BT_KEY_KERNEL) whose ROOT has not been
+ *    delivered is held until the ROOT comes; if it has not come two
+ *    passes later (it was lost), the record goes as it is;
+ *  - a GONE read in one pass (a poll or drain of every ring) is delivered
+ *    at the end of the next: everything the container's tasks wrote
+ *    before the last one exited was in its ring before that pass began.
+ *
+ * drain() delivers everything held.
+ */
+struct held {
+	unsigned long long pass;	/* when it was read */
+	size_t size;
+	__u64 data[RECORD_MAX / 8];
+};
+
+/* The kernel keys whose ROOT was delivered: open addressing, linear probing. */
+struct keyset {
+	__u64 *slots;			/* 0: empty (keys are never 0) */
+	size_t cap, n;			/* cap: a power of two */
+};
+
+struct legacy {
+	struct backend b;
+	struct boottrace_legacy_bpf *skel;
+	struct perf_buffer *pb;
+	struct bpf_link *links[MAX_PROGS];
+	int nlinks;
+	unsigned long long pb_lost;	/* samples the perf rings dropped */
+	unsigned long long pass;
+	struct held *held;
+	size_t nheld, held_cap;
+	struct keyset roots;
+};
+
+static struct legacy *to_legacy(struct backend *b)
+{
+	return (struct legacy *)b;
+}
+
+static double ms_since(unsigned long long t0)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec - t0) / 1e6;
+}
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* --- key set ------------------------------------------------------------- */
+
+static size_t keyset_slot(const struct keyset *s, __u64 key)
+{
+	/* keys differ in the low and CPU bits: a multiplicative hash mixes both */
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 20) & (s->cap - 1);
+}
+
+static int keyset_has(const struct keyset *s, __u64 key)
+{
+	size_t i;
+
+	if (!s->cap)
+		return 0;
+	for (i = keyset_slot(s, key); s->slots[i]; i = (i + 1) & (s->cap - 1))
+		if (s->slots[i] == key)
+			return 1;
+	return 0;
+}
+
+static int keyset_add(struct keyset *s, __u64 key)
+{
+	size_t i;
+
+	if (keyset_has(s, key))
+		return 0;
+	if ((s->n + 1) * 2 > s->cap) {
+		struct keyset bigger = { .cap = s->cap ? s->cap * 2 : 64 };
+
+		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+		if (!bigger.slots)
+			return -ENOMEM;
+		for (i = 0; i < s->cap; i++)
+			if (s->slots[i])
+				keyset_add(&bigger, s->slots[i]);
+		free(s->slots);
+		*s = bigger;
+	}
+	for (i = keyset_slot(s, key); s->slots[i]; i = (i + 1) & (s->cap - 1))
+		;
+	s->slots[i] = key;
+	s->n++;
+	return 0;
+}
+
+static void keyset_del(struct keyset *s, __u64 key)
+{
+	size_t i, j, home;
+
+	if (!s->cap)
+		return;
+	for (i = keyset_slot(s, key); s->slots[i] != key; i = (i + 1) & (s->cap - 1))
+		if (!s->slots[i])
+			return;
+	/* backward-shift deletion: no tombstones */
+	s->slots[i] = 0;
+	s->n--;
+	for (j = (i + 1) & (s->cap - 1); s->slots[j]; j = (j + 1) & (s->cap - 1)) {
+		home = keyset_slot(s, s->slots[j]);
+		/* move slots[j] into the hole at i if its home is not in (i, j] */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			s->slots[i] = s->slots[j];
+			s->slots[j] = 0;
+			i = j;
+		}
+	}
+}
+
+/* --- delivery ------------------------------------------------------------ */
+
+/* Tgid and PPid of @tid from /proc; 0 or -1. */
+static int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], line[256];
+	int got = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && got != 3) {
+		if (!strncmp(line, "Tgid:", 5)) {
+			*tgid = (pid_t)strtol(line + 5, NULL, 10);
+			got |= 1;
+		} else if (!strncmp(line, "PPid:", 5)) {
+			*ppid = (pid_t)strtol(line + 5, NULL, 10);
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
+/*
+ * A root the kernel found in place (unshare(CLONE_NEWNS)) comes without
+ * its parent: the object cannot read task_struct. Ask /proc while the task
+ * is likely alive, and remember the answer in the kernel for its records.
+ */
+static void fill_root_parent(struct legacy *l, struct bt_root_event *e)
+{
+	struct bt_legacy_task t;
+	pid_t tgid, ppid;
+	char path[64];
+	ssize_t n = 0;
+	int fd;
+	__u32 tid = e->hdr.tid;
+
+	if (e->hdr.ppid || proc_ids((pid_t)e->hdr.tid, &tgid, &ppid) < 0 || ppid <= 0)
+		return;
+	e->hdr.ppid = (__u32)ppid;
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)ppid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, e->parent_comm, sizeof(e->parent_comm));
+		close(fd);
+	}
+	if (n > 0 && e->parent_comm[n - 1] == '\n')
+		e->parent_comm[n - 1] = '\0';
+	if (bpf_map__lookup_elem(l->skel->maps.tasks, &tid, sizeof(tid), &t, sizeof(t), 0) == 0 &&
+	    !t.ppid) {
+		t.ppid = (__u32)ppid;
+		bpf_map__update_elem(l->skel->maps.tasks, &tid, sizeof(tid), &t, sizeof(t), BPF_EXIST);
+	}
+}
+
+static void hand_over(struct legacy *l, void *data, size_t size)
+{
+	const struct bt_event_hdr *h = data;
+
+	l->b.cfg.on_event(l->b.cfg.ctx, data, size);
+	if (size >= sizeof(*h) && h->type == BT_EV_GONE)
+		keyset_del(&l->roots, h->cgroup_id);
+}
+
+static int hold(struct legacy *l, const void *data, size_t size)
+{
+	struct held *hd;
+
+	if (l->nheld == l->held_cap) {
+		size_t cap = l->held_cap ? l->held_cap * 2 : 64;
+		struct held *nh = realloc(l->held, cap * sizeof(*nh));
+
+		if (!nh)
+			return -ENOMEM;
+		l->held = nh;
+		l->held_cap = cap;
+	}
+	hd = &l->held[l->nheld++];
+	hd->pass = l->pass;
+	hd->size = size;
+	memcpy(hd->data, data, size);
+	return 0;
+}
+
+/*
+ * Deliver the held records that are due (all with @force), in the order
+ * they were read; with @key, only those of that container (its ROOT came).
+ */
+static void release(struct legacy *l, int force, __u64 key)
+{
+	size_t i, kept = 0;
+	int gone_round;
+
+	/* when forced, GONE records go after everything else */
+	for (gone_round = 0; gone_round < (force ? 2 : 1); gone_round++) {
+		for (i = 0, kept = 0; i < l->nheld; i++) {
+			struct held *hd = &l->held[i];
+			struct bt_event_hdr *h = (struct bt_event_hdr *)hd->data;
+			int gone = h->type == BT_EV_GONE, due;
+
+			if (key)
+				due = !gone && h->cgroup_id == key;
+			else if (force)
+				due = gone == gone_round;
+			else
+				due = l->pass >= hd->pass + (gone ? 1 : 2);
+			if (due)
+				hand_over(l, hd->data, hd->size);
+			else if (kept++ != i)
+				l->held[kept - 1] = *hd;
+		}
+		l->nheld = kept;
+	}
+}
+
+static void deliver(struct legacy *l, const void *raw, size_t size)
+{
+	/* perf puts samples at 4-byte alignment; records have __u64 fields */
+	__u64 buf[RECORD_MAX / 8];
+	struct bt_event_hdr *h = (struct bt_event_hdr *)buf;
+
+	if (size > sizeof(buf))
+		size = sizeof(buf);
+	memcpy(buf, raw, size);
+	if (size < sizeof(*h)) {
+		l->b.cfg.on_event(l->b.cfg.ctx, buf, size);
+		return;
+	}
+	if (h->type == BT_EV_ROOT && size >= sizeof(struct bt_root_event)) {
+		fill_root_parent(l, (struct bt_root_event *)buf);
+		hand_over(l, buf, size);
+		keyset_add(&l->roots, h->cgroup_id);
+		release(l, 0, h->cgroup_id);
+		return;
+	}
+	if (h->type == BT_EV_GONE ||
+	    ((h->cgroup_id & BT_KEY_KERNEL) && !keyset_has(&l->roots, h->cgroup_id))) {
+		if (hold(l, buf, size) == 0)
+			return;
+	}
+	hand_over(l, buf, size);
+}
+
+static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_event_header *ev)
+{
+	struct legacy *l = ctx;
+
+	(void)cpu;
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		/* PERF_SAMPLE_RAW only: u32 size, then the data (padded to 8 with the size) */
+		const __u32 *size = (const __u32 *)(ev + 1);
+
+		deliver(l, size + 1, *size);
+	} else if (ev->type == PERF_RECORD_LOST) {
+		const __u64 *lost = (const __u64 *)(ev + 1);	/* id, lost */
+
+		l->pb_lost += lost[1];
+	}
+	return LIBBPF_PERF_EVENT_CONT;
+}
+
+/* --- backend ops ---------------------------------------------------------- */
+
+static int legacy_poll(struct backend *b, int timeout_ms)
+{
+	struct legacy *l = to_legacy(b);
+	int err = perf_buffer__poll(l->pb, timeout_ms);
+
+	/* wake-ups come at a watermark: what waits below it is read here */
+	if (err >= 0 || err == -EINTR)
+		err = perf_buffer__consume(l->pb);
+	l->pass++;
+	release(l, 0, 0);
+	return err < 0 && err != -EINTR ? err : 0;
+}
+
+static int legacy_drain(struct backend *b)
+{
+	struct legacy *l = to_legacy(b);
+	int err = perf_buffer__consume(l->pb);
+
+	l->pass++;
+	release(l, 1, 0);
+	return err < 0 ? err : 0;
+}
+
+static int legacy_track_cgroup(struct backend *b, __u64 cgid)
+{
+	(void)b;
+	(void)cgid;
+	return -EOPNOTSUPP;
+}
+
+static void legacy_untrack_cgroup(struct backend *b, __u64 cgid)
+{
+	(void)b;
+	(void)cgid;
+}
+
+static void live_add(struct legacy *l, __u64 key, __s64 n)
+{
+	struct bpf_map *map = l->skel->maps.live;
+	__s64 v = 0;
+
+	bpf_map__lookup_elem(map, &key, sizeof(key), &v, sizeof(v), 0);
+	v += n;
+	if (v > 0)
+		bpf_map__update_elem(map, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
+	else
+		bpf_map__delete_elem(map, &key, sizeof(key), 0);
+}
+
+static void proc_add(struct legacy *l, __u32 tgid, __s64 n)
+{
+	struct bpf_map *map = l->skel->maps.procs;
+	struct bt_legacy_proc p;
+
+	if (bpf_map__lookup_elem(map, &tgid, sizeof(tgid), &p, sizeof(p), 0) < 0) {
+		if (n < 0)
+			return;
+		memset(&p, 0, sizeof(p));
+		p.born = mono_ns();
+	}
+	p.threads += n;
+	if (p.threads > 0)
+		bpf_map__update_elem(map, &tgid, sizeof(tgid), &p, sizeof(p), BPF_ANY);
+	else
+		bpf_map__delete_elem(map, &tgid, sizeof(tgid), 0);
+}
+
+static int legacy_track_task(struct backend *b, pid_t tid, __u64 key)
+{
+	struct legacy *l = to_legacy(b);
+	struct bt_legacy_task t = { .key = key };
+	pid_t tgid, ppid;
+	__u32 k = (__u32)tid;
+
+	if (proc_ids(tid, &tgid, &ppid) < 0)
+		return -ESRCH;
+	t.tgid = (__u32)tgid;
+	t.ppid = (__u32)ppid;
+	/* BPF_NOEXIST: a task already in a container stays in it */
+	if (bpf_map__update_elem(l->skel->maps.tasks, &k, sizeof(k), &t, sizeof(t), BPF_NOEXIST) < 0)
+		return -errno;
+	live_add(l, key, 1);
+	proc_add(l, t.tgid, 1);
+	return 0;
+}
+
+static void legacy_untrack_task(struct backend *b, pid_t tid)
+{
+	struct legacy *l = to_legacy(b);
+	struct bt_legacy_task t;
+	__u32 k = (__u32)tid;
+
+	if (bpf_map__lookup_elem(l->skel->maps.tasks, &k, sizeof(k), &t, sizeof(t), 0) < 0 ||
+	    bpf_map__delete_elem(l->skel->maps.tasks, &k, sizeof(k), 0) < 0)
+		return;
+	/* the kernel deletes it at exit only for tasks it still tracks */
+	bpf_map__delete_elem(l->skel->maps.enters, &k, sizeof(k), 0);
+	live_add(l, t.key, -1);
+	proc_add(l, t.tgid, -1);
+}
+
+static unsigned long long legacy_lost(struct backend *b)
+{
+	struct legacy *l = to_legacy(b);
+	int ncpu = libbpf_num_possible_cpus();
+	unsigned long long total = l->pb_lost;
+	__u32 zero = 0;
+	__u64 *v;
+	int i;
+
+	if (ncpu <= 0)
+		return total;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return total;
+	if (bpf_map__lookup_elem(l->skel->maps.lost, &zero, sizeof(zero), v,
+				 sizeof(*v) * (size_t)ncpu, 0) == 0)
+		for (i = 0; i < ncpu; i++)
+			total += v[i];
+	free(v);
+	return total;
+}
+
+static void legacy_destroy(struct backend *b)
+{
+	struct legacy *l = to_legacy(b);
+	int i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->nlinks; i++)
+		bpf_link__destroy(l->links[i]);
+	perf_buffer__free(l->pb);
+	boottrace_legacy_bpf__destroy(l->skel);
+	free(l->held);
+	free(l->roots.slots);
+	free(l);
+}
+
+static const struct backend_ops legacy_ops = {
+	.name = "legacy",
+	.poll = legacy_poll,
+	.drain = legacy_drain,
+	.track_cgroup = legacy_track_cgroup,
+	.untrack_cgroup = legacy_untrack_cgroup,
+	.track_task = legacy_track_task,
+	.untrack_task = legacy_untrack_task,
+	.lost = legacy_lost,
+	.destroy = legacy_destroy,
+};
+
+/* --- set-up --------------------------------------------------------------- */
+
+/* The record fields the programs read, and where their offsets go. */
+static const struct field_spec {
+	const char *event, *field;
+	unsigned int size;
+	enum tracefs_loc loc;
+	size_t cfg_off;
+} field_specs[] = {
+#define F(ev, name, sz, loc, member) { ev, name, sz, loc, offsetof(struct bt_legacy_config, member) }
+	F("raw_syscalls/sys_enter", "id", 8, TRACEFS_PLAIN, enter_id),
+	F("raw_syscalls/sys_enter", "args", 48, TRACEFS_PLAIN, enter_args),
+	F("raw_syscalls/sys_exit", "id", 8, TRACEFS_PLAIN, exit_id),
+	F("raw_syscalls/sys_exit", "ret", 8, TRACEFS_PLAIN, exit_ret),
+	F("sched/sched_process_fork", "child_pid", 4, TRACEFS_PLAIN, fork_child_pid),
+	F("sched/sched_process_exec", "filename", 4, TRACEFS_DATA_LOC, exec_filename),
+	F("sched/sched_process_exec", "pid", 4, TRACEFS_PLAIN, exec_pid),
+	F("sched/sched_process_exec", "old_pid", 4, TRACEFS_PLAIN, exec_old_pid),
+	F("signal/signal_generate", "sig", 4, TRACEFS_PLAIN, sgen_sig),
+	F("signal/signal_generate", "pid", 4, TRACEFS_PLAIN, sgen_pid),
+	F("signal/signal_generate", "result", 4, TRACEFS_PLAIN, sgen_result),
+	F("signal/signal_deliver", "sig", 4, TRACEFS_PLAIN, sdel_sig),
+	F("signal/signal_deliver", "sa_handler", 8, TRACEFS_PLAIN, sdel_handler),
+#undef F
+};
+
+static const char *loc_name(enum tracefs_loc loc)
+{
+	return loc == TRACEFS_DATA_LOC ? "a __data_loc field" :
+	       loc == TRACEFS_REL_LOC ? "a __rel_loc field" : "a plain field";
+}
+
+/* Fill @cfg's offsets from the formats of the programs' tracepoints. */
+static int config_offsets(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
+			  const char **events, int n)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < sizeof(field_specs) / sizeof(field_specs[0]); i++) {
+		const struct field_spec *s = &field_specs[i];
+		const struct tracefs_field *f = NULL;
+
+		for (j = 0; j < n && strcmp(events[j], s->event); j++)
+			;
+		if (j == n) {
+			fprintf(stderr, "collector: the legacy object has no program on %s\n", s->event);
+			return -ENOENT;
+		}
+		f = tracefs_field(&fmts[j], s->field);
+		if (!f) {
+			fprintf(stderr, "collector: tracepoint %s has no field '%s' (its format changed?)\n",
+				s->event, s->field);
+			return -ENOENT;
+		}
+		if (f->size != s->size || f->loc != s->loc || f->offset > 0xfff) {
+			fprintf(stderr, "collector: tracepoint %s: field '%s' is %u bytes at %u, %s; "
+				"the legacy object reads %u bytes, %s\n", s->event, s->field,
+				f->size, f->offset, loc_name(f->loc), s->size, loc_name(s->loc));
+			return -EINVAL;
+		}
+		*(__u32 *)((char *)cfg + s->cfg_off) = f->offset;
+	}
+	return 0;
+}
+
+static int attach_tracepoint(struct legacy *l, struct bpf_program *prog, long id,
+			     const char *event)
+{
+	struct perf_event_attr attr;
+	struct bpf_link *link;
+	int pfd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.size = sizeof(attr);
+	attr.config = (__u64)id;
+	/* one event: a program on a tracepoint runs for every CPU */
+	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (pfd < 0) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot open tracepoint %s: %s\n", event, strerror(-err));
+		return err;
+	}
+	link = bpf_program__attach_perf_event(prog, pfd);
+	if (!link) {
+		err = -errno;
+		close(pfd);
+		fprintf(stderr, "collector: cannot attach %s to %s: %s\n",
+			bpf_program__name(prog), event, strerror(-err));
+		return err;
+	}
+	l->links[l->nlinks++] = link;	/* the link closes pfd */
+	return 0;
+}
+
+static struct perf_buffer *open_perf_buffer(struct legacy *l, unsigned long mb)
+{
+	struct perf_event_attr attr;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t pages = 1, want = (size_t)(mb ? mb : 1) << 20;
+
+	if (page <= 0)
+		page = 4096;
+	/* a power of two pages per CPU, at most the size asked for */
+	while (pages * 2 * (size_t)page <= want)
+		pages *= 2;
+	memset(&attr, 0, sizeof(attr));
+	attr.config = PERF_COUNT_SW_BPF_OUTPUT;
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.sample_type = PERF_SAMPLE_RAW;
+	attr.sample_period = 1;
+	/*
+	 * Wake the reader once a sixteenth of a ring is full, not per record
+	 * (libbpf's default): the poll timeout bounds the latency.
+	 */
+	attr.watermark = 1;
+	attr.wakeup_watermark = (__u32)(pages * (size_t)page / 16);
+	return perf_buffer__new_raw(bpf_map__fd(l->skel->maps.events), pages, &attr,
+				    on_perf_event, l, NULL);
+}
 
 int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 {
-	(void)cfg;
-	(void)out;
-	fprintf(stderr, "collector: the legacy BPF object is not built in this version\n");
-	return -ENOTSUP;
+	struct legacy *l = calloc(1, sizeof(*l));
+	struct tracefs_format *fmts = NULL;
+	const char *events[MAX_PROGS];
+	struct bpf_program *progs[MAX_PROGS], *prog;
+	struct bt_legacy_config lc;
+	char dir[4096];
+	int err, n = 0, i;
+	__u32 zero = 0;
+
+	if (!l)
+		return -ENOMEM;
+	l->b.ops = &legacy_ops;
+	l->b.cfg = *cfg;
+	if (cfg->mode != BT_MODE_PIDTREE) {
+		fprintf(stderr, "collector: the legacy BPF object has pidtree mode only\n");
+		err = -EOPNOTSUPP;
+		goto fail;
+	}
+	/* 1. open */
+	l->skel = boottrace_legacy_bpf__open();
+	if (!l->skel) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot open the legacy BPF object: %s\n", strerror(-err));
+		goto fail;
+	}
+	/* 2. the tracepoints' layouts and ids, from tracefs */
+	err = tracefs_dir(dir, sizeof(dir));
+	if (err)
+		goto fail;
+	fmts = calloc(MAX_PROGS, sizeof(*fmts));
+	if (!fmts) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	bpf_object__for_each_program(prog, l->skel->obj) {
+		const char *sec = bpf_program__section_name(prog);
+
+		if (strncmp(sec, "tracepoint/", 11) || n == MAX_PROGS) {
+			fprintf(stderr, "collector: legacy object: unexpected program section %s\n", sec);
+			err = -EINVAL;
+			goto fail;
+		}
+		events[n] = sec + 11;
+		progs[n] = prog;
+		err = tracefs_read_format(dir, events[n], &fmts[n]);
+		if (err)
+			goto fail;
+		n++;
+	}
+	memset(&lc, 0, sizeof(lc));
+	err = config_offsets(&lc, fmts, events, n);
+	if (err)
+		goto fail;
+	lc.flags = (cfg->watch ? BT_LEGACY_WATCH : 0) |
+		   (cfg->trace_all_syscalls ? BT_LEGACY_ALL_SYSCALLS : 0) |
+		   (cfg->trace_no_syscalls ? BT_LEGACY_NO_SYSCALLS : 0);
+	memcpy(lc.syscall_mask, cfg->syscall_mask, sizeof(lc.syscall_mask));
+	lc.ready = 1;
+	if (cfg->verbose)
+		fprintf(stderr, "collector: opened in %.1f ms (tracefs at %s)\n",
+			ms_since(cfg->started_ns), dir);
+
+	/* 3. load, configure */
+	err = boottrace_legacy_bpf__load(l->skel);
+	if (cfg->verbose)
+		fprintf(stderr, "collector: loaded in %.1f ms\n", ms_since(cfg->started_ns));
+	if (err) {
+		fprintf(stderr, "collector: cannot load the legacy BPF programs: %s "
+			"(run with -v for libbpf's log)\n", strerror(-err));
+		goto fail;
+	}
+	if (bpf_map__update_elem(l->skel->maps.config, &zero, sizeof(zero), &lc, sizeof(lc),
+				 BPF_ANY) < 0) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot configure the legacy BPF object: %s\n",
+			strerror(-err));
+		goto fail;
+	}
+	/* 4. the rings before the programs: a record with nowhere to go is lost */
+	l->pb = open_perf_buffer(l, cfg->buffer_mb);
+	if (!l->pb) {
+		err = -errno;
+		fprintf(stderr, "collector: cannot set up the perf buffer: %s\n", strerror(-err));
+		goto fail;
+	}
+	/* 5. attach */
+	for (i = 0; i < n; i++) {
+		err = attach_tracepoint(l, progs[i], fmts[i].id, events[i]);
+		if (err)
+			goto fail;
+	}
+	if (cfg->verbose)
+		fprintf(stderr, "collector: attached in %.1f ms\n", ms_since(cfg->started_ns));
+	free(fmts);
+	*out = &l->b;
+	return 0;
+fail:
+	free(fmts);
+	legacy_destroy(&l->b);
+	return err;
 }

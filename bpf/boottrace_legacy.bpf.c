@@ -1,0 +1,976 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * boottrace, legacy object: loads on kernel 4.15 (Ubuntu 18.04), where the
+ * seed's bpftrace script could not tie a child's syscalls to its container.
+ * Pidtree attribution only (bpf_get_current_cgroup_id is 4.18): a task is
+ * traced iff its tid is in `tasks`; a tracked parent's child is added at
+ * sched_process_fork, which fires before the child can run.
+ *
+ * What 4.15 lacks, and what is done instead (tests/tools/bpfcheck checks
+ * the object for all of it):
+ *   BTF, CO-RE, tp_btf (4.17+/5.5)  classic tracepoints; the context is the
+ *                    raw record, read at offsets user space takes from tracefs
+ *   global data (5.2)                the `config` array map
+ *   ring buffer (5.8)                a perf event array
+ *   bounded loops (5.3)              none
+ *   BPF-to-BPF calls (4.16)          everything __always_inline
+ *   helpers after id 57              bpf_probe_read(_str) for user and
+ *                    kernel memory alike (x86 has split address spaces)
+ *   map values as map helper keys/values (5.2): keys and values passed to
+ *                    bpf_map_*_elem are on the stack; big records are built
+ *                    in a per-CPU array (map values may go to other helpers)
+ *   fetch-and-add results (5.12, BPF_FETCH): __sync_fetch_and_add only as a
+ *                    statement (BPF_XADD); see new_root_key and bt_exit for
+ *                    how results are decided without it
+ *
+ * What that costs (ppid at fork time, listen addresses from bind, exit
+ * codes from exit_group and signals, ...): docs/legacy-object.md.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <asm/unistd_64.h>
+#include "bpf/boottrace.h"
+#include "bpf/boottrace_legacy.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+#define CLONE_VM	0x00000100
+#define CLONE_VFORK	0x00004000
+#define CLONE_PARENT	0x00008000
+#define CLONE_THREAD	0x00010000
+#define CLONE_NEWNS	0x00020000
+#define CLONE_NEWPID	0x20000000
+#define NS_FLAGS	(CLONE_NEWNS | CLONE_NEWPID)
+
+#define SIGKILL 9
+/* Signals whose default action kills (all but CHLD CONT STOP TSTP TTIN TTOU URG WINCH). */
+#define SIG_FATAL_MASK	(~((1U << 17) | (1U << 18) | (1U << 19) | (1U << 20) | \
+			   (1U << 21) | (1U << 22) | (1U << 23) | (1U << 28) | 1U))
+/* ... and of those, the ones that dump core (not turned into SIGKILL, see sig_deliver) */
+#define SIG_CORE_MASK	((1U << 3) | (1U << 4) | (1U << 5) | (1U << 6) | (1U << 7) | \
+			 (1U << 8) | (1U << 11) | (1U << 24) | (1U << 25) | (1U << 31))
+
+/* A socket address as bind(2)/connect(2) pass it: sockaddr_storage is 128 bytes. */
+#define SOCKADDR_MAX 128
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bt_legacy_config);
+} config SEC(".maps");
+
+/* tid -> container (see bpf/boottrace_legacy.h) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct bt_legacy_task);
+} tasks SEC(".maps");
+
+/* tgid -> live traced threads, exit code */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct bt_legacy_proc);
+} procs SEC(".maps");
+
+/* container key -> live traced tasks (BT_EV_GONE at 0) */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_CGROUPS);
+	__type(key, __u64);
+	__type(value, __s64);
+} live SEC(".maps");
+
+/* The syscall in progress of a traced task, from sys_enter to sys_exit. */
+struct enter_state {
+	__u64 ts;		/* 0: none in progress */
+	__u64 clone_flags;	/* clone, clone3, fork, vfork: for sched_process_fork */
+	__u32 nr;
+	__u32 emit;		/* the syscall filter wants its record */
+	__u32 fd;		/* bind, listen */
+	__u8 detail_kind;
+	__u8 pad[3];
+	__u32 detail_len;
+	__u32 pad2;
+	char detail[BT_DETAIL_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct enter_state);
+} enters SEC(".maps");
+
+/*
+ * The address a socket was bound to, for the listen() record: listen(2)
+ * carries no address and this object cannot walk task->files. `born`
+ * keeps a reused pid from matching a dead process's entries; LRU, because
+ * entries of sockets closed by exit or exec are never deleted one by one.
+ */
+struct bind_key {
+	__u64 born;
+	__u32 tgid;
+	__u32 fd;
+};
+
+struct bind_addr {
+	__u32 len;
+	__u32 pad;
+	char addr[SOCKADDR_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BT_MAX_TASKS);
+	__type(key, struct bind_key);
+	__type(value, struct bind_addr);
+} binds SEC(".maps");
+
+/*
+ * Watch mode: an untraced task's namespace requests on their way to a
+ * root. clone_ns: the clone(2) in progress asks for new namespaces, its
+ * child is a root; unshare_req: the unshare(2) in progress; next_child:
+ * an unshare(CLONE_NEWPID) succeeded, the next child (pid 1 of the new
+ * namespace) is a root.
+ */
+struct ns_pending {
+	__u64 clone_ns;
+	__u64 unshare_req;
+	__u64 next_child;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, struct ns_pending);
+} pending SEC(".maps");
+
+/*
+ * Watch mode: who forked each task while the collector ran (this object
+ * cannot read task->real_parent), for a root made in place by unshare(2),
+ * whose parent is the runtime. LRU: no entry is ever deleted one by one.
+ */
+struct parent_info {
+	__u32 ppid;
+	char comm[BT_COMM_LEN];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, BT_MAX_TASKS);
+	__type(key, __u32);
+	__type(value, struct parent_info);
+} parents SEC(".maps");
+
+/* Watch mode: the sequence of kernel-assigned container keys. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} root_seq SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, sizeof(__u32));
+} events SEC(".maps");
+
+/* Records bpf_perf_event_output could not write, per CPU, counted exactly. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* Records are built here: the biggest is 336 bytes, the stack has 512. */
+union record {
+	struct bt_event_hdr hdr;
+	struct bt_syscall_event sc;
+	struct bt_syscall_detail_event scd;
+	struct bt_fork_event fork;
+	struct bt_exec_event exec;
+	struct bt_exit_event exit;
+	struct bt_root_event root;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, union record);
+} scratch SEC(".maps");
+
+static __always_inline struct bt_legacy_config *get_config(void)
+{
+	__u32 zero = 0;
+	struct bt_legacy_config *cfg = bpf_map_lookup_elem(&config, &zero);
+
+	return cfg && cfg->ready ? cfg : NULL;
+}
+
+static __always_inline union record *get_record(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&scratch, &zero);
+}
+
+/*
+ * A field of the tracepoint record at a run-time offset: the verifier only
+ * lets programs load from the context at constant offsets.
+ */
+static __always_inline int ctx_read(void *ctx, __u32 off, void *dst, __u32 size)
+{
+	return bpf_probe_read(dst, size, (char *)ctx + (off & 0xfff));
+}
+
+static __always_inline void count_lost(void)
+{
+	__u32 zero = 0;
+	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+
+	/* per CPU, and programs do not nest on a CPU: no atomic needed */
+	if (n)
+		*n += 1;
+}
+
+static __always_inline void emit(void *ctx, union record *r, __u32 size)
+{
+	if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, size))
+		count_lost();
+}
+
+/* The header of a record about the current task. */
+static __always_inline void fill_hdr(struct bt_event_hdr *h, __u32 type, __u64 ts,
+				     __u64 key, __u32 ppid)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->ts_ns = ts;
+	h->cgroup_id = key;
+	h->type = type;
+	h->pid = id >> 32;
+	h->tid = (__u32)id;
+	h->ppid = ppid;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+}
+
+static __always_inline int syscall_wanted(struct bt_legacy_config *cfg, long nr)
+{
+	__u64 u = nr;
+
+	if (cfg->flags & BT_LEGACY_NO_SYSCALLS)
+		return 0;
+	if (cfg->flags & BT_LEGACY_ALL_SYSCALLS)
+		return 1;
+	if (nr < 0 || nr >= BT_MAX_SYSCALLS)
+		return 0;
+	return (cfg->syscall_mask[(u >> 6) & (BT_MAX_SYSCALLS / 64 - 1)] >> (u & 63)) & 1;
+}
+
+/* The syscalls the object needs to see whatever the filter says. */
+static __always_inline int syscall_needed(long nr)
+{
+	return nr == __NR_clone || nr == __NR_clone3 || nr == __NR_fork ||
+	       nr == __NR_vfork || nr == __NR_exit || nr == __NR_exit_group ||
+	       nr == __NR_bind || nr == __NR_close;
+}
+
+/* Syscalls whose detail is a path (user pointer in argument @i), or -1. */
+static __always_inline int path_arg(long nr)
+{
+	switch (nr) {
+	case __NR_open: case __NR_execve: case __NR_creat:
+		return 0;
+	case __NR_openat: case __NR_openat2: case __NR_execveat:
+		return 1;
+	}
+	return -1;
+}
+
+/*
+ * The process entry of @tgid. Through a copy on the stack: before 5.2 the
+ * verifier takes map keys and values from the stack only, not from map
+ * values (the key here would be in `tasks`).
+ */
+static __always_inline struct bt_legacy_proc *proc_of(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&procs, &tgid);
+}
+
+/* live[key] += 1 */
+static __always_inline void live_inc(__u64 key)
+{
+	__s64 one = 1, *v = bpf_map_lookup_elem(&live, &key);
+
+	if (v) {
+		__sync_fetch_and_add(v, 1);
+		return;
+	}
+	if (bpf_map_update_elem(&live, &key, &one, BPF_NOEXIST) == 0)
+		return;
+	/* another CPU made it meanwhile */
+	v = bpf_map_lookup_elem(&live, &key);
+	if (v)
+		__sync_fetch_and_add(v, 1);
+}
+
+/*
+ * Task @tid joins container @key, charged to process @tgid (@new_proc: it
+ * is that process's first task). False when a map is full: the task goes
+ * untraced, which the lost count says.
+ */
+static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, int new_proc)
+{
+	struct bt_legacy_task t = { .key = key, .tgid = tgid, .ppid = ppid };
+	struct bt_legacy_proc p, *pp;
+
+	if (bpf_map_update_elem(&tasks, &tid, &t, BPF_ANY)) {
+		count_lost();
+		return 0;
+	}
+	live_inc(key);
+	if (!new_proc) {
+		pp = bpf_map_lookup_elem(&procs, &tgid);
+		if (pp) {
+			__sync_fetch_and_add(&pp->threads, 1);
+			return 1;
+		}
+	}
+	/*
+	 * A new life of this pid: replaces what a missed exit left. Field by
+	 * field: an initialiser may become a .rodata constant (5.2).
+	 */
+	__builtin_memset(&p, 0, sizeof(p));
+	p.threads = 1;
+	p.born = bpf_ktime_get_ns();
+	bpf_map_update_elem(&procs, &tgid, &p, BPF_ANY);
+	return 1;
+}
+
+/*
+ * Watch mode: a key no user-space key can be. The fetch-add's result
+ * would need BPF_FETCH (5.12), so the count is read after the add; two
+ * CPUs may read the same count, never the same CPU twice (a CPU's reads
+ * follow its own adds), hence the CPU number in the key.
+ */
+static __always_inline __u64 new_root_key(void)
+{
+	__u32 zero = 0;
+	__u64 *seq = bpf_map_lookup_elem(&root_seq, &zero);
+
+	if (!seq)
+		return 0;
+	__sync_fetch_and_add(seq, 1);
+	return BT_KEY_KERNEL | ((__u64)bpf_get_smp_processor_id() << 40) |
+	       (*seq & ((1ULL << 40) - 1));
+}
+
+/*
+ * Watch mode: task @tid of process @tgid starts a container. @self: the
+ * current task itself (an unshare in place), whose parent is in `parents`
+ * if it was forked while we watched (else ppid 0 and no parent_comm: the
+ * backend asks /proc); else a child of the current task, not yet running.
+ */
+static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns, int self)
+{
+	__u64 id = bpf_get_current_pid_tgid(), key = new_root_key();
+	struct parent_info *pi = NULL;
+	__u32 ppid = id >> 32;
+	union record *r;
+
+	if (self) {
+		pi = bpf_map_lookup_elem(&parents, &tid);
+		ppid = pi ? pi->ppid : 0;
+	}
+	if (!key || !adopt(tid, key, tgid, ppid, 1))
+		return;
+	r = get_record();
+	if (!r) {
+		count_lost();
+		return;
+	}
+	r->root.hdr.ts_ns = bpf_ktime_get_ns();
+	r->root.hdr.cgroup_id = key;
+	r->root.hdr.type = BT_EV_ROOT;
+	r->root.hdr.pid = tgid;
+	r->root.hdr.tid = tid;
+	r->root.hdr.ppid = ppid;
+	/* a child has its parent's comm until it execs */
+	bpf_get_current_comm(r->root.hdr.comm, sizeof(r->root.hdr.comm));
+	if (self && pi)
+		bpf_probe_read(r->root.parent_comm, sizeof(r->root.parent_comm), pi->comm);
+	else if (self)
+		__builtin_memset(r->root.parent_comm, 0, sizeof(r->root.parent_comm));
+	else
+		bpf_get_current_comm(r->root.parent_comm, sizeof(r->root.parent_comm));
+	r->root.ns_flags = ns;
+	emit(ctx, r, sizeof(r->root));
+}
+
+/* Watch mode, sys_enter of an untraced task: remember namespace requests. */
+static __always_inline void watch_enter(void *ctx, struct bt_legacy_config *cfg, __u32 tid)
+{
+	struct ns_pending zero = {}, *p;
+	unsigned long a0 = 0;
+	__u64 flags = 0;
+	long nr = 0;
+
+	ctx_read(ctx, cfg->enter_id, &nr, sizeof(nr));
+	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
+		return;
+	ctx_read(ctx, cfg->enter_args, &a0, sizeof(a0));
+	if (nr == __NR_clone3)	/* struct clone_args starts with the flags */
+		bpf_probe_read(&flags, sizeof(flags), (void *)a0);
+	else
+		flags = a0;
+	if (!(flags & NS_FLAGS))
+		return;
+	p = bpf_map_lookup_elem(&pending, &tid);
+	if (!p) {
+		bpf_map_update_elem(&pending, &tid, &zero, BPF_NOEXIST);
+		p = bpf_map_lookup_elem(&pending, &tid);
+		if (!p)
+			return;
+	}
+	if (nr == __NR_unshare)
+		p->unshare_req = flags & NS_FLAGS;
+	else
+		p->clone_ns = flags & NS_FLAGS;
+}
+
+/* Watch mode, sys_exit of an untraced task. */
+static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, __u32 tid,
+				       long nr)
+{
+	struct ns_pending *p;
+	__u64 req;
+	long ret = -1;
+
+	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
+		return;
+	p = bpf_map_lookup_elem(&pending, &tid);
+	if (!p)
+		return;
+	if (nr == __NR_unshare) {
+		req = p->unshare_req;
+		p->unshare_req = 0;
+		ctx_read(ctx, cfg->exit_ret, &ret, sizeof(ret));
+		if (ret == 0 && (req & CLONE_NEWPID)) {
+			/* the caller stays in its pid namespace: its next child is the container */
+			p->next_child = req;
+		} else if (ret == 0 && (req & CLONE_NEWNS)) {
+			/* `unshare --mount CMD`: the caller itself is the container */
+			make_root(ctx, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1);
+		}
+	} else {
+		p->clone_ns = 0;
+	}
+	if (!p->clone_ns && !p->unshare_req && !p->next_child)
+		bpf_map_delete_elem(&pending, &tid);
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int bt_sys_enter(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct enter_state *st;
+	struct bt_legacy_task *t;
+	struct bt_legacy_proc *p;
+	unsigned long args[3] = {};
+	__u64 id = bpf_get_current_pid_tgid(), ts;
+	__u32 tid = (__u32)id, tgid = id >> 32;
+	long nr = 0;
+	int wanted, i, len;
+
+	if (!cfg)
+		return 0;
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t) {
+		if (cfg->flags & BT_LEGACY_WATCH)
+			watch_enter(ctx, cfg, tid);
+		return 0;
+	}
+	ts = bpf_ktime_get_ns();
+	ctx_read(ctx, cfg->enter_id, &nr, sizeof(nr));
+	wanted = syscall_wanted(cfg, nr);
+	if (!wanted && !syscall_needed(nr))
+		return 0;
+	ctx_read(ctx, cfg->enter_args, args, sizeof(args));
+
+	if (nr == __NR_exit || nr == __NR_exit_group) {
+		/*
+		 * The exit code, best effort: what the process passes here,
+		 * as a wait(2) status. exit_group is final; exit(2) counts
+		 * for the leader (wait reports the leader's), until one is.
+		 */
+		p = proc_of(t->tgid);
+		if (p && p->exit_how != BT_LEGACY_EXIT_FINAL &&
+		    (nr == __NR_exit_group || tid == tgid)) {
+			p->exit_code = (args[0] & 0xff) << 8;
+			p->exit_how = nr == __NR_exit_group ? BT_LEGACY_EXIT_FINAL :
+							      BT_LEGACY_EXIT_LEADER;
+		}
+		if (wanted) {
+			/* never returns: the record goes now, without ret or duration */
+			union record *r = get_record();
+
+			if (!r) {
+				count_lost();
+				return 0;
+			}
+			fill_hdr(&r->hdr, BT_EV_SYSCALL, ts, t->key, t->ppid);
+			r->sc.dur_ns = 0;
+			r->sc.ret = 0;
+			r->sc.nr = nr;
+			r->sc.flags = BT_SC_NORETURN;
+			r->sc.detail_kind = BT_DETAIL_NONE;
+			r->sc.pad = 0;
+			r->sc.detail_len = 0;
+			r->sc.pad2 = 0;
+			emit(ctx, r, sizeof(r->sc));
+		}
+		return 0;
+	}
+	if (nr == __NR_close) {
+		/* the fd's bind address, if any, is no more */
+		struct bind_key bk = { .tgid = t->tgid, .fd = args[0] };
+
+		p = proc_of(t->tgid);
+		if (p) {
+			bk.born = p->born;
+			bpf_map_delete_elem(&binds, &bk);
+		}
+		if (!wanted)
+			return 0;
+	}
+
+	st = bpf_map_lookup_elem(&enters, &tid);
+	if (!st) {
+		/* the task's first syscall: its entry, made once, from the stack */
+		struct enter_state zero = {};
+
+		bpf_map_update_elem(&enters, &tid, &zero, BPF_NOEXIST);
+		st = bpf_map_lookup_elem(&enters, &tid);
+		if (!st) {
+			count_lost();
+			return 0;
+		}
+	}
+	st->ts = ts;
+	st->nr = nr;
+	st->emit = wanted;
+	st->detail_kind = BT_DETAIL_NONE;
+	st->detail_len = 0;
+
+	if (nr == __NR_clone) {
+		st->clone_flags = args[0];
+	} else if (nr == __NR_clone3) {
+		st->clone_flags = 0;
+		bpf_probe_read(&st->clone_flags, sizeof(st->clone_flags), (void *)args[0]);
+	} else if (nr == __NR_fork) {
+		st->clone_flags = 0;
+	} else if (nr == __NR_vfork) {
+		st->clone_flags = CLONE_VM | CLONE_VFORK;
+	} else if (nr == __NR_bind || nr == __NR_connect) {
+		len = args[2];
+		st->fd = args[0];
+		if (len > SOCKADDR_MAX)
+			len = SOCKADDR_MAX;
+		/* 1..128 as the verifier sees it too: older ones refuse a size that may be 0 */
+		if (len > 0 && bpf_probe_read(st->detail, ((len - 1) & (SOCKADDR_MAX - 1)) + 1,
+					      (void *)args[1]) == 0) {
+			st->detail_kind = BT_DETAIL_SOCKADDR;
+			st->detail_len = len;
+		}
+	} else if (nr == __NR_listen) {
+		st->fd = args[0];
+	} else if (wanted) {
+		i = path_arg(nr);
+		if (i >= 0) {
+			len = bpf_probe_read_str(st->detail, sizeof(st->detail),
+						 (void *)(i == 0 ? args[0] : args[1]));
+			if (len > 0) {
+				st->detail_kind = BT_DETAIL_PATH;
+				st->detail_len = len;
+			}
+		}
+	}
+	return 0;
+}
+
+/* bind() succeeded: keep the address for the socket's listen(). */
+static __always_inline void remember_bind(struct bt_legacy_task *t, struct enter_state *st)
+{
+	struct bind_key bk = { .tgid = t->tgid, .fd = st->fd };
+	struct bind_addr ba = {};
+	struct bt_legacy_proc *p = proc_of(t->tgid);
+
+	if (!p)
+		return;
+	bk.born = p->born;
+	ba.len = st->detail_len;
+	if (ba.len > SOCKADDR_MAX)
+		ba.len = SOCKADDR_MAX;
+	bpf_probe_read(ba.addr, sizeof(ba.addr), st->detail);
+	bpf_map_update_elem(&binds, &bk, &ba, BPF_ANY);
+}
+
+/* listen() succeeded: its socket's bind address as the detail, when known. */
+static __always_inline void listen_addr(struct bt_legacy_task *t, struct enter_state *st)
+{
+	struct bind_key bk = { .tgid = t->tgid, .fd = st->fd };
+	struct bt_legacy_proc *p = proc_of(t->tgid);
+	struct bind_addr *ba;
+
+	if (!p)
+		return;
+	bk.born = p->born;
+	ba = bpf_map_lookup_elem(&binds, &bk);
+	if (!ba || bpf_probe_read(st->detail, SOCKADDR_MAX, ba->addr))
+		return;
+	st->detail_kind = BT_DETAIL_SOCKADDR;
+	st->detail_len = ba->len;
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int bt_sys_exit(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t;
+	struct enter_state *st;
+	union record *r;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	long nr = -1, ret = 0;
+	__u64 now;
+
+	if (!cfg)
+		return 0;
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t) {
+		if (cfg->flags & BT_LEGACY_WATCH) {
+			ctx_read(ctx, cfg->exit_id, &nr, sizeof(nr));
+			watch_exit(ctx, cfg, tid, nr);
+		}
+		return 0;
+	}
+	st = bpf_map_lookup_elem(&enters, &tid);
+	if (!st || !st->ts)
+		return 0;
+	now = bpf_ktime_get_ns();
+	ctx_read(ctx, cfg->exit_id, &nr, sizeof(nr));
+	ctx_read(ctx, cfg->exit_ret, &ret, sizeof(ret));
+	/* an entry without its exit (the task was tracked meanwhile): drop it */
+	if (nr != st->nr)
+		goto out;
+	if (nr == __NR_bind && ret == 0 && st->detail_kind == BT_DETAIL_SOCKADDR)
+		remember_bind(t, st);
+	if (!st->emit)
+		goto out;
+	if (nr == __NR_listen && ret == 0)
+		listen_addr(t, st);
+
+	r = get_record();
+	if (!r) {
+		count_lost();
+		goto out;
+	}
+	fill_hdr(&r->hdr, st->detail_kind == BT_DETAIL_NONE ? BT_EV_SYSCALL :
+							     BT_EV_SYSCALL_DETAIL,
+		 st->ts, t->key, t->ppid);
+	r->sc.dur_ns = now - st->ts;
+	r->sc.ret = ret;
+	r->sc.nr = nr;
+	r->sc.flags = 0;
+	r->sc.detail_kind = st->detail_kind;
+	r->sc.pad = 0;
+	r->sc.detail_len = st->detail_len;
+	r->sc.pad2 = 0;
+	if (st->detail_kind == BT_DETAIL_NONE) {
+		emit(ctx, r, sizeof(r->sc));
+	} else {
+		bpf_probe_read(r->scd.detail, sizeof(r->scd.detail), st->detail);
+		emit(ctx, r, sizeof(r->scd));
+	}
+out:
+	st->ts = 0;
+	return 0;
+}
+
+/*
+ * Whether the task the current one is forking is a thread, from the
+ * clone flags of the syscall in progress. A task made outside clone,
+ * fork and vfork is a kernel-made thread of the process (io_uring
+ * workers, 5.12+).
+ */
+static __always_inline __u64 fork_flags(__u32 ptid)
+{
+	struct enter_state *st = bpf_map_lookup_elem(&enters, &ptid);
+
+	if (!st || !st->ts)
+		return 0;
+	if (st->nr == __NR_clone || st->nr == __NR_clone3 || st->nr == __NR_fork ||
+	    st->nr == __NR_vfork)
+		return st->clone_flags;
+	return CLONE_THREAD;
+}
+
+SEC("tracepoint/sched/sched_process_fork")
+int bt_fork(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t;
+	struct ns_pending *p;
+	union record *r;
+	__u64 id = bpf_get_current_pid_tgid(), flags, key, ns;
+	__u32 ptid = (__u32)id, ptgid = id >> 32, ppid, child = 0, ctgid;
+	int is_thread;
+
+	if (!cfg)
+		return 0;
+	if (ctx_read(ctx, cfg->fork_child_pid, &child, sizeof(child)) || !child)
+		return 0;
+	t = bpf_map_lookup_elem(&tasks, &ptid);
+	if (!t) {
+		struct parent_info pi = { .ppid = ptgid };
+
+		if (!(cfg->flags & BT_LEGACY_WATCH))
+			return 0;
+		bpf_get_current_comm(pi.comm, sizeof(pi.comm));
+		bpf_map_update_elem(&parents, &child, &pi, BPF_ANY);
+		p = bpf_map_lookup_elem(&pending, &ptid);
+		if (!p)
+			return 0;
+		ns = p->clone_ns | p->next_child;
+		p->next_child = 0;
+		if (ns)
+			make_root(ctx, child, child, ns, 0);
+		return 0;
+	}
+	key = t->key;
+	flags = fork_flags(ptid);
+	is_thread = (flags & CLONE_THREAD) != 0;
+	ctgid = is_thread ? ptgid : child;
+	/* a thread's (and CLONE_PARENT's) parent is its creator's parent */
+	ppid = is_thread || (flags & CLONE_PARENT) ? t->ppid : ptgid;
+	/* before the child can run: it is traced from its first instruction */
+	if (!adopt(child, key, ctgid, ppid, !is_thread))
+		return 0;
+
+	r = get_record();
+	if (!r) {
+		count_lost();
+		return 0;
+	}
+	r->fork.hdr.ts_ns = bpf_ktime_get_ns();
+	r->fork.hdr.cgroup_id = key;
+	r->fork.hdr.type = BT_EV_FORK;
+	r->fork.hdr.pid = ctgid;
+	r->fork.hdr.tid = child;
+	r->fork.hdr.ppid = ptgid;
+	bpf_get_current_comm(r->fork.hdr.comm, sizeof(r->fork.hdr.comm));
+	r->fork.parent_tid = ptid;
+	r->fork.is_thread = is_thread;
+	emit(ctx, r, sizeof(r->fork));
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_process_exec")
+int bt_exec(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t, tv;
+	struct enter_state *st;
+	union record *r;
+	__u32 pid = 0, old = 0, loc = 0;
+
+	if (!cfg)
+		return 0;
+	ctx_read(ctx, cfg->exec_pid, &pid, sizeof(pid));
+	ctx_read(ctx, cfg->exec_old_pid, &old, sizeof(old));
+	if (old != pid) {
+		/*
+		 * A thread that is not the leader exec'd: it took the
+		 * leader's pid (de_thread(); the leader has exited). Move its
+		 * entries so it stays traced and its execve returns.
+		 */
+		t = bpf_map_lookup_elem(&tasks, &old);
+		if (!t)
+			return 0;
+		tv = *t;
+		if (bpf_map_update_elem(&tasks, &pid, &tv, BPF_ANY)) {
+			count_lost();
+			return 0;
+		}
+		bpf_map_delete_elem(&tasks, &old);
+		st = bpf_map_lookup_elem(&enters, &old);
+		if (st) {
+			struct enter_state sv = *st;
+
+			bpf_map_update_elem(&enters, &pid, &sv, BPF_ANY);
+			bpf_map_delete_elem(&enters, &old);
+		}
+	}
+	t = bpf_map_lookup_elem(&tasks, &pid);
+	if (!t)
+		return 0;
+	r = get_record();
+	if (!r) {
+		count_lost();
+		return 0;
+	}
+	fill_hdr(&r->exec.hdr, BT_EV_EXEC, bpf_ktime_get_ns(), t->key, t->ppid);
+	r->exec.old_tid = old;
+	r->exec.pad = 0;
+	/* __data_loc: the string's offset in the record in the low 16 bits */
+	ctx_read(ctx, cfg->exec_filename, &loc, sizeof(loc));
+	if (bpf_probe_read_str(r->exec.filename, sizeof(r->exec.filename),
+			       (char *)ctx + (loc & 0xffff)) < 0)
+		r->exec.filename[0] = '\0';
+	emit(ctx, r, sizeof(r->exec));
+	return 0;
+}
+
+/*
+ * A traced task exits: the process with its last traced thread, the
+ * container with its last task. Decrements use no fetch result (see the
+ * top): a count read back at 0 by two CPUs at once is decided by which of
+ * them deletes the entry.
+ */
+SEC("tracepoint/sched/sched_process_exit")
+int bt_exit(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t;
+	struct bt_legacy_proc *p;
+	union record *r;
+	__u64 key;
+	__s64 *v;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), tgid, ppid, code;
+
+	if (!cfg)
+		return 0;
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t) {
+		/* pid reuse must not find a dead task's requests */
+		if (cfg->flags & BT_LEGACY_WATCH)
+			bpf_map_delete_elem(&pending, &tid);
+		return 0;
+	}
+	key = t->key;
+	tgid = t->tgid;
+	ppid = t->ppid;
+	bpf_map_delete_elem(&tasks, &tid);
+	bpf_map_delete_elem(&enters, &tid);
+
+	p = bpf_map_lookup_elem(&procs, &tgid);
+	if (p) {
+		__sync_fetch_and_add(&p->threads, -1);
+		code = p->exit_code;
+		if (p->threads <= 0 && bpf_map_delete_elem(&procs, &tgid) == 0) {
+			r = get_record();
+			if (r) {
+				fill_hdr(&r->exit.hdr, BT_EV_EXIT, bpf_ktime_get_ns(), key, ppid);
+				r->exit.exit_code = code;
+				r->exit.pad = 0;
+				emit(ctx, r, sizeof(r->exit));
+			} else {
+				count_lost();
+			}
+		}
+	}
+
+	v = bpf_map_lookup_elem(&live, &key);
+	if (!v)
+		return 0;
+	__sync_fetch_and_add(v, -1);
+	if (*v > 0 || bpf_map_delete_elem(&live, &key))
+		return 0;
+	r = get_record();
+	if (!r) {
+		count_lost();
+		return 0;
+	}
+	fill_hdr(&r->hdr, BT_EV_GONE, bpf_ktime_get_ns(), key, ppid);
+	emit(ctx, r, sizeof(r->hdr));
+	return 0;
+}
+
+static __always_inline int sig_fatal(__u32 sig)
+{
+	/* real-time signals kill by default too */
+	return sig >= 32 ? sig <= 64 : (SIG_FATAL_MASK >> sig) & 1;
+}
+
+/*
+ * Exit codes of processes killed by a signal, part 1: a default-fatal
+ * signal is sent to a traced task (in the sender's context).
+ */
+SEC("tracepoint/signal/signal_generate")
+int bt_sig_generate(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t;
+	struct bt_legacy_proc *p;
+	__u32 pid = 0, sig = 0;
+	int result = 0;
+
+	if (!cfg)
+		return 0;
+	ctx_read(ctx, cfg->sgen_pid, &pid, sizeof(pid));
+	t = bpf_map_lookup_elem(&tasks, &pid);
+	if (!t)
+		return 0;
+	ctx_read(ctx, cfg->sgen_sig, &sig, sizeof(sig));
+	ctx_read(ctx, cfg->sgen_result, &result, sizeof(result));
+	/* TRACE_SIGNAL_IGNORED, TRACE_SIGNAL_OVERFLOW_FAIL: not queued */
+	if (result == 1 || result == 3 || !sig_fatal(sig))
+		return 0;
+	p = proc_of(t->tgid);
+	if (p)
+		p->last_sig = sig;
+	return 0;
+}
+
+/*
+ * Part 2: a traced task takes a signal whose action is the default and
+ * kills. A fatal signal that dumps no core reaches every thread as
+ * SIGKILL (complete_signal()), so a SIGKILL here stands for the last
+ * fatal signal sent to the process.
+ */
+SEC("tracepoint/signal/signal_deliver")
+int bt_sig_deliver(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	struct bt_legacy_task *t;
+	struct bt_legacy_proc *p;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid(), sig = 0;
+	unsigned long handler = 1;
+
+	if (!cfg)
+		return 0;
+	t = bpf_map_lookup_elem(&tasks, &tid);
+	if (!t)
+		return 0;
+	ctx_read(ctx, cfg->sdel_sig, &sig, sizeof(sig));
+	ctx_read(ctx, cfg->sdel_handler, &handler, sizeof(handler));
+	if (handler != 0 /* SIG_DFL */ || !sig_fatal(sig))
+		return 0;
+	p = proc_of(t->tgid);
+	if (!p || p->exit_how == BT_LEGACY_EXIT_FINAL)
+		return 0;
+	if (sig == SIGKILL && p->last_sig &&
+	    (p->last_sig >= 32 || !((SIG_CORE_MASK >> p->last_sig) & 1)))
+		sig = p->last_sig;
+	p->exit_code = sig & 0x7f;
+	p->exit_how = BT_LEGACY_EXIT_FINAL;
+	return 0;
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What only the legacy object (bpf/boottrace_legacy.bpf.c) and its backend
+ * (collector/backend_legacy.c) share: the configuration map and the values
+ * of the maps user space writes into. The records are those of
+ * bpf/boottrace.h. Fixed-size fields only and no includes, as there.
+ */
+#ifndef BOOTTRACE_LEGACY_BPF_H
+#define BOOTTRACE_LEGACY_BPF_H
+
+/* bt_legacy_config.flags */
+#define BT_LEGACY_WATCH		1	/* pidtree watch mode: roots by namespace */
+#define BT_LEGACY_ALL_SYSCALLS	2	/* else only those in syscall_mask */
+#define BT_LEGACY_NO_SYSCALLS	4
+
+/*
+ * The one entry of the `config` array map. Global data (.rodata, .bss)
+ * needs 5.2, so the tunables live here; a program does nothing until
+ * user space has set `ready`.
+ *
+ * Tracepoint field offsets are not ABI (sched_process_fork changed layout
+ * in 6.16): user space reads them from the tracepoints' tracefs `format`
+ * files. Each is a byte offset into the tracepoint's record (the program's
+ * context). `exec_filename` is a __data_loc field: a 32-bit word at that
+ * offset whose low 16 bits are the string's offset in the record.
+ */
+struct bt_legacy_config {
+	__u32 ready;
+	__u32 flags;			/* BT_LEGACY_* */
+	__u64 syscall_mask[512 / 64];	/* BT_MAX_SYSCALLS bits */
+	/* raw_syscalls/sys_enter: long id; unsigned long args[6] */
+	__u32 enter_id, enter_args;
+	/* raw_syscalls/sys_exit: long id; long ret */
+	__u32 exit_id, exit_ret;
+	/* sched/sched_process_fork: pid_t child_pid */
+	__u32 fork_child_pid;
+	/* sched/sched_process_exec: __data_loc char[] filename; pid_t pid, old_pid */
+	__u32 exec_filename, exec_pid, exec_old_pid;
+	/* signal/signal_generate: int sig; pid_t pid; int result */
+	__u32 sgen_sig, sgen_pid, sgen_result;
+	/* signal/signal_deliver: int sig; unsigned long sa_handler */
+	__u32 sdel_sig, sdel_handler;
+	__u32 pad;
+};
+
+/*
+ * `tasks`: tid -> the task's container. A task is traced iff its tid is
+ * in the map. `tgid` is the process whose thread count (`procs`) the task
+ * is charged to; `ppid` the parent process's pid when the task was forked
+ * (the legacy object cannot read task_struct: an orphan keeps it), 0 when
+ * unknown.
+ */
+struct bt_legacy_task {
+	__u64 key;
+	__u32 tgid;
+	__u32 ppid;
+};
+
+/* bt_legacy_proc.exit_how: what set exit_code; a higher one is final. */
+#define BT_LEGACY_EXIT_NONE	0
+#define BT_LEGACY_EXIT_LEADER	1	/* exit(2) by the thread group leader */
+#define BT_LEGACY_EXIT_FINAL	2	/* exit_group(2) or a fatal signal */
+
+/*
+ * `procs`: tgid -> its live traced threads; at 0 the process has exited
+ * (BT_EV_EXIT). `born` tells a pid's lives apart (it keys the bind
+ * addresses kept for listen()). exit_code is a wait(2) status, best effort
+ * (see the object).
+ */
+struct bt_legacy_proc {
+	__s64 threads;
+	__u64 born;
+	__u32 exit_code;
+	__u32 exit_how;			/* BT_LEGACY_EXIT_* */
+	__u32 last_sig;			/* last default-fatal signal sent to it */
+	__u32 pad;
+};
+
+#endif /* BOOTTRACE_LEGACY_BPF_H */

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmocka: collector/tracefs.c: tracepoint format files as the legacy
+ * object needs them: the 6.16 sched_process_fork layout (__data_loc
+ * comms) next to the 4.15 one (char arrays), __data_loc fields, and the
+ * errors: no ID, no fields, a malformed field line, a missing file.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "collector/tracefs.h"
+
+#define COMMON \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n"
+
+/* Linux 6.16+ (what this machine's 6.18 has) */
+static const char fork_616[] =
+	"name: sched_process_fork\n"
+	"ID: 366\n"
+	COMMON
+	"\tfield:__data_loc char[] parent_comm;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t parent_pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:__data_loc char[] child_comm;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t child_pid;\toffset:20;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", __get_str(parent_comm), "
+	"REC->parent_pid, __get_str(child_comm), REC->child_pid\n";
+
+/* Linux 4.15 */
+static const char fork_415[] =
+	"name: sched_process_fork\n"
+	"ID: 290\n"
+	COMMON
+	"\tfield:char parent_comm[16];\toffset:8;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t parent_pid;\toffset:24;\tsize:4;\tsigned:1;\n"
+	"\tfield:char child_comm[16];\toffset:28;\tsize:16;\tsigned:1;\n"
+	"\tfield:pid_t child_pid;\toffset:44;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"comm=%s pid=%d child_comm=%s child_pid=%d\", REC->parent_comm, "
+	"REC->parent_pid, REC->child_comm, REC->child_pid\n";
+
+static const char sys_enter[] =
+	"name: sys_enter\n"
+	"ID: 443\n"
+	COMMON
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"NR %ld (%lx, %lx, %lx, %lx, %lx, %lx)\", REC->id, REC->args[0]\n";
+
+static const char exec_fmt[] =
+	"name: sched_process_exec\n"
+	"ID: 365\n"
+	COMMON
+	"\tfield:__data_loc char[] filename;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:pid_t pid;\toffset:12;\tsize:4;\tsigned:1;\n"
+	"\tfield:pid_t old_pid;\toffset:16;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"filename=%s pid=%d old_pid=%d\", __get_str(filename), REC->pid, REC->old_pid\n";
+
+static struct tracefs_format fmt;
+
+static const struct tracefs_field *field(const char *name)
+{
+	const struct tracefs_field *f = tracefs_field(&fmt, name);
+
+	assert_non_null(f);
+	return f;
+}
+
+static void test_fork_616(void **state)
+{
+	const struct tracefs_field *f;
+
+	(void)state;
+	assert_int_equal(tracefs_parse_format(fork_616, &fmt, NULL), 0);
+	assert_string_equal(fmt.name, "sched_process_fork");
+	assert_int_equal(fmt.id, 366);
+	assert_int_equal(fmt.nfields, 8);
+	f = field("child_pid");
+	assert_int_equal(f->offset, 20);
+	assert_int_equal(f->size, 4);
+	assert_int_equal(f->is_signed, 1);
+	assert_int_equal(f->loc, TRACEFS_PLAIN);
+	assert_string_equal(f->type, "pid_t");
+	f = field("parent_comm");
+	assert_int_equal(f->loc, TRACEFS_DATA_LOC);
+	assert_int_equal(f->offset, 8);
+	assert_int_equal(f->size, 4);
+	assert_string_equal(f->type, "__data_loc char[]");
+	assert_int_equal(field("parent_pid")->offset, 12);
+}
+
+static void test_fork_415(void **state)
+{
+	const struct tracefs_field *f;
+
+	(void)state;
+	assert_int_equal(tracefs_parse_format(fork_415, &fmt, NULL), 0);
+	assert_int_equal(fmt.id, 290);
+	/* the same field, elsewhere: why offsets come from tracefs */
+	assert_int_equal(field("child_pid")->offset, 44);
+	f = field("child_comm");
+	assert_int_equal(f->loc, TRACEFS_PLAIN);
+	assert_int_equal(f->size, 16);
+	assert_string_equal(f->type, "char");
+	assert_int_equal(field("common_pid")->offset, 4);
+}
+
+static void test_arrays_and_data_loc(void **state)
+{
+	const struct tracefs_field *f;
+
+	(void)state;
+	assert_int_equal(tracefs_parse_format(sys_enter, &fmt, NULL), 0);
+	f = field("args");
+	assert_int_equal(f->offset, 16);
+	assert_int_equal(f->size, 48);
+	assert_int_equal(f->is_signed, 0);
+	assert_string_equal(f->type, "unsigned long");
+	assert_int_equal(field("id")->size, 8);
+	assert_null(tracefs_field(&fmt, "ret"));
+	/* print fmt mentions REC->args: not a field */
+	assert_int_equal(fmt.nfields, 6);
+
+	assert_int_equal(tracefs_parse_format(exec_fmt, &fmt, NULL), 0);
+	f = field("filename");
+	assert_int_equal(f->loc, TRACEFS_DATA_LOC);
+	assert_int_equal(f->offset, 8);
+	assert_int_equal(field("old_pid")->offset, 16);
+}
+
+static void test_rel_loc_and_pointers(void **state)
+{
+	static const char text[] =
+		"ID: 7\n"
+		"\tfield:__rel_loc char[] name;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:int * parent_tidptr;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:const char * msg;\toffset:24;\tsize:8;\tsigned:0;\n";
+
+	(void)state;
+	assert_int_equal(tracefs_parse_format(text, &fmt, NULL), 0);
+	assert_int_equal(field("name")->loc, TRACEFS_REL_LOC);
+	assert_string_equal(field("parent_tidptr")->type, "int *");
+	assert_string_equal(field("msg")->type, "const char *");
+	assert_int_equal(field("msg")->offset, 24);
+	assert_string_equal(fmt.name, "");
+}
+
+static void test_errors(void **state)
+{
+	int line = -1;
+
+	(void)state;
+	/* no ID */
+	assert_int_equal(tracefs_parse_format("format:\n\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n",
+					      &fmt, &line), -EINVAL);
+	/* no fields */
+	assert_int_equal(tracefs_parse_format("name: x\nID: 3\nformat:\n\nprint fmt: \"\"\n", &fmt, &line),
+			 -EINVAL);
+	assert_int_equal(tracefs_parse_format("", &fmt, NULL), -EINVAL);
+	/* field lines without offset, size, name, or with a bad number */
+	line = 0;
+	assert_int_equal(tracefs_parse_format("ID: 3\n\tfield:int x;\tsize:4;\n", &fmt, &line), -EINVAL);
+	assert_int_equal(line, 2);
+	assert_int_equal(tracefs_parse_format("ID: 3\n\tfield:int x;\toffset:8;\n", &fmt, &line), -EINVAL);
+	assert_int_equal(tracefs_parse_format("ID: 3\n\tfield:;\toffset:8;\tsize:4;\n", &fmt, &line), -EINVAL);
+	assert_int_equal(tracefs_parse_format("ID: 3\n\tfield:int x;\toffset:8z;\tsize:4;\n", &fmt, &line),
+			 -EINVAL);
+	assert_int_equal(tracefs_parse_format("ID: 3\n\tfield:int x\n", &fmt, &line), -EINVAL);
+	assert_int_equal(tracefs_parse_format("ID: x3\n\tfield:int x;\toffset:8;\tsize:4;\n", &fmt, &line),
+			 -EINVAL);
+	assert_int_equal(line, 1);
+}
+
+static void test_too_many_fields(void **state)
+{
+	char *text = malloc(100 * 64 + 32), *p;
+	int i, line = 0;
+
+	(void)state;
+	assert_non_null(text);
+	p = text + sprintf(text, "ID: 1\n");
+	for (i = 0; i <= TRACEFS_MAX_FIELDS; i++)
+		p += sprintf(p, "\tfield:int f%d;\toffset:%d;\tsize:4;\tsigned:1;\n", i, 8 + 4 * i);
+	assert_int_equal(tracefs_parse_format(text, &fmt, &line), -E2BIG);
+	assert_int_equal(line, TRACEFS_MAX_FIELDS + 2);
+	free(text);
+}
+
+static void test_missing_file(void **state)
+{
+	(void)state;
+	/* says "tracepoint ... missing" on stderr */
+	assert_int_equal(tracefs_read_format("/nonexistent-tracefs", "sched/sched_process_fork", &fmt),
+			 -ENOENT);
+}
+
+static void test_read_file(void **state)
+{
+	char dir[] = "/tmp/test_tracefs.XXXXXX", path[256];
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/events", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/sched", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork/format", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(fork_616, f);
+	fclose(f);
+	assert_int_equal(tracefs_read_format(dir, "sched/sched_process_fork", &fmt), 0);
+	assert_int_equal(field("child_pid")->offset, 20);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events/sched", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fork_616),
+		cmocka_unit_test(test_fork_415),
+		cmocka_unit_test(test_arrays_and_data_loc),
+		cmocka_unit_test(test_rel_loc_and_pointers),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_too_many_fields),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_read_file),
+	};
+
+	return cmocka_run_group_tests_name("collector_tracefs", tests, NULL, NULL);
+}
