@@ -369,9 +369,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'R':
 			o->ringbuf_mb = strtoul(optarg, &end, 10);
-			if (*end || o->ringbuf_mb < 1 || o->ringbuf_mb > 4096 ||
+			if (*end || o->ringbuf_mb < 1 || o->ringbuf_mb > 2048 ||
 			    (o->ringbuf_mb & (o->ringbuf_mb - 1)))
-				usage_error("--ringbuf-mb takes a power of two from 1 to 4096");
+				usage_error("--ringbuf-mb takes a power of two from 1 to 2048 (the ring buffer's size is 32-bit)");
 			break;
 		case 'O':
 			if (strcmp(optarg, "auto") && strcmp(optarg, "modern") &&

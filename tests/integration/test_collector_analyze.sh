@@ -3,7 +3,7 @@
 # End to end: collector → FIFO → analyze. Three boots of the sample service
 # (the worker, a child, listens): analyze reads them while they are written
 # and finds 3 exec and 3 listen phases, listen after exec.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The command line: --help, --version, usage errors, and output into a FIFO
 # read by another process.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 
 "$COLLECTOR" --help > "$TMP/help" || fail "--help exit $?"

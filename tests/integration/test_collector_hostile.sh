@@ -3,7 +3,7 @@
 # Hostile names: a process whose comm and file names hold tabs, newlines,
 # CR, backslashes, quotes and invalid UTF-8 still yields 12-field rows that
 # unescape to the original bytes.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

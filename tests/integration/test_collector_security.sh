@@ -3,7 +3,7 @@
 # Privileges: without CAP_BPF/CAP_PERFMON the collector names what is
 # missing; --user runs the container without root while the collector
 # keeps tracing it; an output path that is a planted symlink is refused.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

@@ -3,7 +3,7 @@
 # Spawn the sample service as a container: the TSV has its start, the exec
 # of init, the worker's fork and the worker's listen (a child's: what the
 # original bpftrace script missed), all attributed to the container.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

@@ -4,7 +4,7 @@
 # namespace, the way runtimes start one (here unshare(1) stands in for
 # runc). Two booting at once are caught from their first syscall and never
 # mixed; a stranger never appears; --root-exec narrows to one runtime.
-# modes: pidtree
+# modes: pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
