@@ -10,6 +10,8 @@
  * the object for all of it):
  *   BTF, CO-RE, tp_btf (4.17+/5.5)  classic tracepoints; the context is the
  *                    raw record, read at offsets user space takes from tracefs
+ *                    (raw_syscalls' with loads when they are the usual ones,
+ *                    see BT_LEGACY_RAW_SYSCALLS; else with bpf_probe_read)
  *   global data (5.2)                the `config` array map
  *   ring buffer (5.8)                a perf event array
  *   bounded loops (5.3)              none
@@ -18,13 +20,21 @@
  *                    kernel memory alike (x86 has split address spaces)
  *   map values as map helper keys/values (5.2): keys and values passed to
  *                    bpf_map_*_elem are on the stack; big records are built
- *                    in a per-CPU array (map values may go to other helpers)
+ *                    in a map value (map values may go to other helpers)
  *   fetch-and-add results (5.12, BPF_FETCH): __sync_fetch_and_add only as a
  *                    statement (BPF_XADD); see new_root_key and bt_exit for
  *                    how results are decided without it
  *
  * What that costs (ppid at fork time, listen addresses from bind, exit
  * codes from exit_group and signals, ...): docs/legacy-object.md.
+ *
+ * Cost: the syscall programs run for every syscall on the host, and a
+ * helper call is dear (a call and a return, each behind the Spectre/SRSO
+ * mitigations of the day), so a traced syscall makes as few as it can:
+ * sys_enter bpf_get_current_pid_tgid, one `tasks` lookup, bpf_ktime_get_ns;
+ * sys_exit the same three, bpf_get_current_comm and bpf_perf_event_output
+ * of the record built in the task's `tasks` entry. Array lookups (config)
+ * are inlined by the verifier (4.13+).
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -61,7 +71,7 @@ struct {
 	__type(value, struct bt_legacy_config);
 } config SEC(".maps");
 
-/* tid -> container (see bpf/boottrace_legacy.h) */
+/* tid -> container and syscall in progress (see bpf/boottrace_legacy.h) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BT_MAX_TASKS);
@@ -85,26 +95,18 @@ struct {
 	__type(value, __s64);
 } live SEC(".maps");
 
-/* The syscall in progress of a traced task, from sys_enter to sys_exit. */
-struct enter_state {
-	__u64 ts;		/* 0: none in progress */
-	__u64 clone_flags;	/* clone, clone3, fork, vfork: for sched_process_fork */
-	__u32 nr;
-	__u32 emit;		/* the syscall filter wants its record */
-	__u32 fd;		/* bind, listen */
-	__u8 detail_kind;
-	__u8 pad[3];
-	__u32 detail_len;
-	__u32 pad2;
-	char detail[BT_DETAIL_MAX];
-};
-
+/*
+ * tgid -> its parent's pid, for the tasks whose entry says ppid_pending:
+ * user space found it in /proc (see make_root). A map of its own, because
+ * user space never rewrites a `tasks` entry (the kernel writes its
+ * syscall in progress meanwhile). LRU: entries are never deleted one by one.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, BT_MAX_TASKS);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
 	__type(key, __u32);
-	__type(value, struct enter_state);
-} enters SEC(".maps");
+	__type(value, __u32);
+} ppid_fix SEC(".maps");
 
 /*
  * The address a socket was bound to, for the listen() record: listen(2)
@@ -190,7 +192,10 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
-/* Records are built here: the biggest is 336 bytes, the stack has 512. */
+/*
+ * Records other than syscalls' are built here: the biggest is 336 bytes,
+ * the stack has 512 (syscall records are built in the task's entry).
+ */
 union record {
 	struct bt_event_hdr hdr;
 	struct bt_syscall_event sc;
@@ -232,6 +237,72 @@ static __always_inline int ctx_read(void *ctx, __u32 off, void *dst, __u32 size)
 	return bpf_probe_read(dst, size, (char *)ctx + (off & 0xfff));
 }
 
+/*
+ * raw_syscalls fields. With BT_LEGACY_RAW_SYSCALLS the offsets are the
+ * usual ones (user space checked them in tracefs) and a load reads them;
+ * else a bpf_probe_read at the offsets from tracefs. The loads are at
+ * constant offsets, as the verifier wants (tp_prog_is_valid_access():
+ * aligned, past the 8 bytes of common fields, 4.7+).
+ */
+#define RAW_ID		8	/* sys_enter and sys_exit: long id */
+#define RAW_ARGS	16	/* sys_enter: unsigned long args[6] */
+#define RAW_RET		16	/* sys_exit: long ret */
+
+/*
+ * In asm: clang would otherwise share `ctx + off` between paths and load
+ * through the sum, which the verifier refuses ("dereference of modified
+ * ctx ptr"): the offset must be in the load instruction itself.
+ */
+#define ctx_long(ctx, off) ({						\
+	long __v;							\
+	asm volatile("%[v] = *(u64 *)(%[c] + %[o])"			\
+		     : [v] "=r"(__v) : [c] "r"(ctx), [o] "i"(off));	\
+	__v;								\
+})
+
+static __always_inline long enter_nr(void *ctx, struct bt_legacy_config *cfg)
+{
+	long nr = -1;
+
+	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS)
+		return ctx_long(ctx, RAW_ID);
+	ctx_read(ctx, cfg->enter_id, &nr, sizeof(nr));
+	return nr;
+}
+
+/* The first three arguments, what the programs use. */
+static __always_inline void enter_args(void *ctx, struct bt_legacy_config *cfg,
+				       unsigned long *args)
+{
+	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS) {
+		args[0] = ctx_long(ctx, RAW_ARGS);
+		args[1] = ctx_long(ctx, RAW_ARGS + 8);
+		args[2] = ctx_long(ctx, RAW_ARGS + 16);
+		return;
+	}
+	ctx_read(ctx, cfg->enter_args, args, 3 * sizeof(*args));
+}
+
+static __always_inline long exit_nr(void *ctx, struct bt_legacy_config *cfg)
+{
+	long nr = -1;
+
+	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS)
+		return ctx_long(ctx, RAW_ID);
+	ctx_read(ctx, cfg->exit_id, &nr, sizeof(nr));
+	return nr;
+}
+
+static __always_inline long exit_ret(void *ctx, struct bt_legacy_config *cfg)
+{
+	long ret = -1;
+
+	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS)
+		return ctx_long(ctx, RAW_RET);
+	ctx_read(ctx, cfg->exit_ret, &ret, sizeof(ret));
+	return ret;
+}
+
 static __always_inline void count_lost(void)
 {
 	__u32 zero = 0;
@@ -242,7 +313,7 @@ static __always_inline void count_lost(void)
 		*n += 1;
 }
 
-static __always_inline void emit(void *ctx, union record *r, __u32 size)
+static __always_inline void emit(void *ctx, void *r, __u32 size)
 {
 	if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, size))
 		count_lost();
@@ -296,6 +367,27 @@ static __always_inline int path_arg(long nr)
 	return -1;
 }
 
+/* Whether sys_enter reads the arguments of @nr: getppid has none to read. */
+static __always_inline int args_used(long nr)
+{
+	return syscall_needed(nr) || nr == __NR_connect || nr == __NR_listen ||
+	       path_arg(nr) >= 0;
+}
+
+/*
+ * The task's parent, when user space found it (a root made in place):
+ * from then on its records carry it.
+ */
+static __always_inline void take_ppid(struct bt_legacy_task *t)
+{
+	__u32 tgid = t->tgid, *pp = bpf_map_lookup_elem(&ppid_fix, &tgid);
+
+	if (pp && *pp) {
+		t->ppid = *pp;
+		t->ppid_pending = 0;
+	}
+}
+
 /*
  * The process entry of @tgid. Through a copy on the stack: before 5.2 the
  * verifier takes map keys and values from the stack only, not from map
@@ -324,16 +416,37 @@ static __always_inline void live_inc(__u64 key)
 }
 
 /*
- * Task @tid joins container @key, charged to process @tgid (@new_proc: it
- * is that process's first task). False when a map is full: the task goes
- * untraced, which the lost count says.
+ * The big values that go to map helpers, which take them from the stack
+ * only (before 5.2). clang gives each inlined function's locals a slot of
+ * their own, and a `tasks` entry is 368 bytes of the 512: a program that
+ * needs more than one of these shares one buffer, passed down.
  */
-static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, int new_proc)
-{
-	struct bt_legacy_task t = { .key = key, .tgid = tgid, .ppid = ppid };
-	struct bt_legacy_proc p, *pp;
+union stack_buf {
+	struct bt_legacy_task task;
+	struct bt_legacy_proc proc;
+	struct bind_addr ba;
+	struct parent_info pi;
+};
 
-	if (bpf_map_update_elem(&tasks, &tid, &t, BPF_ANY)) {
+/*
+ * Task @tid joins container @key, charged to process @tgid (@new_proc: it
+ * is that process's first task), with parent @ppid (@pending: 0 until user
+ * space finds it). @buf: stack space. False when a map is full: the task
+ * goes untraced, which the lost count says.
+ */
+static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, int new_proc,
+				 int pending, union stack_buf *buf)
+{
+	struct bt_legacy_task *t = &buf->task;
+	struct bt_legacy_proc *p = &buf->proc, *pp;
+
+	/* field by field: an initialiser may become a .rodata constant (5.2) */
+	__builtin_memset(t, 0, sizeof(*t));
+	t->key = key;
+	t->tgid = tgid;
+	t->ppid = ppid;
+	t->ppid_pending = pending;
+	if (bpf_map_update_elem(&tasks, &tid, t, BPF_ANY)) {
 		count_lost();
 		return 0;
 	}
@@ -345,14 +458,11 @@ static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, i
 			return 1;
 		}
 	}
-	/*
-	 * A new life of this pid: replaces what a missed exit left. Field by
-	 * field: an initialiser may become a .rodata constant (5.2).
-	 */
-	__builtin_memset(&p, 0, sizeof(p));
-	p.threads = 1;
-	p.born = bpf_ktime_get_ns();
-	bpf_map_update_elem(&procs, &tgid, &p, BPF_ANY);
+	/* a new life of this pid: replaces what a missed exit left */
+	__builtin_memset(p, 0, sizeof(*p));
+	p->threads = 1;
+	p->born = bpf_ktime_get_ns();
+	bpf_map_update_elem(&procs, &tgid, p, BPF_ANY);
 	return 1;
 }
 
@@ -378,9 +488,11 @@ static __always_inline __u64 new_root_key(void)
  * Watch mode: task @tid of process @tgid starts a container. @self: the
  * current task itself (an unshare in place), whose parent is in `parents`
  * if it was forked while we watched (else ppid 0 and no parent_comm: the
- * backend asks /proc); else a child of the current task, not yet running.
+ * backend asks /proc and answers through ppid_fix); else a child of the
+ * current task, not yet running. @buf: stack space (see union stack_buf).
  */
-static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns, int self)
+static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns, int self,
+				      union stack_buf *buf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), key = new_root_key();
 	struct parent_info *pi = NULL;
@@ -390,8 +502,11 @@ static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns
 	if (self) {
 		pi = bpf_map_lookup_elem(&parents, &tid);
 		ppid = pi ? pi->ppid : 0;
+		/* a parent user space found for an earlier life of this pid */
+		if (!pi)
+			bpf_map_delete_elem(&ppid_fix, &tgid);
 	}
-	if (!key || !adopt(tid, key, tgid, ppid, 1))
+	if (!key || !adopt(tid, key, tgid, ppid, 1, self && !pi, buf))
 		return;
 	r = get_record();
 	if (!r) {
@@ -422,12 +537,15 @@ static __always_inline void watch_enter(void *ctx, struct bt_legacy_config *cfg,
 	struct ns_pending zero = {}, *p;
 	unsigned long a0 = 0;
 	__u64 flags = 0;
-	long nr = 0;
+	long nr;
 
-	ctx_read(ctx, cfg->enter_id, &nr, sizeof(nr));
+	nr = enter_nr(ctx, cfg);
 	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
 		return;
-	ctx_read(ctx, cfg->enter_args, &a0, sizeof(a0));
+	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS)
+		a0 = ctx_long(ctx, RAW_ARGS);
+	else
+		ctx_read(ctx, cfg->enter_args, &a0, sizeof(a0));
 	if (nr == __NR_clone3)	/* struct clone_args starts with the flags */
 		bpf_probe_read(&flags, sizeof(flags), (void *)a0);
 	else
@@ -449,11 +567,11 @@ static __always_inline void watch_enter(void *ctx, struct bt_legacy_config *cfg,
 
 /* Watch mode, sys_exit of an untraced task. */
 static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, __u32 tid,
-				       long nr)
+				       long nr, union stack_buf *buf)
 {
 	struct ns_pending *p;
 	__u64 req;
-	long ret = -1;
+	long ret;
 
 	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
 		return;
@@ -463,13 +581,13 @@ static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, 
 	if (nr == __NR_unshare) {
 		req = p->unshare_req;
 		p->unshare_req = 0;
-		ctx_read(ctx, cfg->exit_ret, &ret, sizeof(ret));
+		ret = exit_ret(ctx, cfg);
 		if (ret == 0 && (req & CLONE_NEWPID)) {
 			/* the caller stays in its pid namespace: its next child is the container */
 			p->next_child = req;
 		} else if (ret == 0 && (req & CLONE_NEWNS)) {
 			/* `unshare --mount CMD`: the caller itself is the container */
-			make_root(ctx, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1);
+			make_root(ctx, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1, buf);
 		}
 	} else {
 		p->clone_ns = 0;
@@ -482,29 +600,34 @@ SEC("tracepoint/raw_syscalls/sys_enter")
 int bt_sys_enter(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
-	struct enter_state *st;
 	struct bt_legacy_task *t;
 	struct bt_legacy_proc *p;
 	unsigned long args[3] = {};
-	__u64 id = bpf_get_current_pid_tgid(), ts;
-	__u32 tid = (__u32)id, tgid = id >> 32;
-	long nr = 0;
+	__u64 id, ts;
+	__u32 tid, tgid;
+	long nr;
 	int wanted, i, len;
 
 	if (!cfg)
 		return 0;
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
+	tgid = id >> 32;
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
 		if (cfg->flags & BT_LEGACY_WATCH)
 			watch_enter(ctx, cfg, tid);
 		return 0;
 	}
-	ts = bpf_ktime_get_ns();
-	ctx_read(ctx, cfg->enter_id, &nr, sizeof(nr));
+	nr = enter_nr(ctx, cfg);
 	wanted = syscall_wanted(cfg, nr);
 	if (!wanted && !syscall_needed(nr))
 		return 0;
-	ctx_read(ctx, cfg->enter_args, args, sizeof(args));
+	ts = bpf_ktime_get_ns();
+	if (t->ppid_pending)
+		take_ppid(t);
+	if ((cfg->flags & BT_LEGACY_RAW_SYSCALLS) || args_used(nr))
+		enter_args(ctx, cfg, args);
 
 	if (nr == __NR_exit || nr == __NR_exit_group) {
 		/*
@@ -553,54 +676,43 @@ int bt_sys_enter(void *ctx)
 			return 0;
 	}
 
-	st = bpf_map_lookup_elem(&enters, &tid);
-	if (!st) {
-		/* the task's first syscall: its entry, made once, from the stack */
-		struct enter_state zero = {};
-
-		bpf_map_update_elem(&enters, &tid, &zero, BPF_NOEXIST);
-		st = bpf_map_lookup_elem(&enters, &tid);
-		if (!st) {
-			count_lost();
-			return 0;
-		}
-	}
-	st->ts = ts;
-	st->nr = nr;
-	st->emit = wanted;
-	st->detail_kind = BT_DETAIL_NONE;
-	st->detail_len = 0;
+	/* the record of this syscall, in the task's entry until sys_exit */
+	t->rec.sc.hdr.ts_ns = ts;
+	t->rec.sc.nr = nr;
+	t->rec.sc.detail_kind = BT_DETAIL_NONE;
+	t->rec.sc.detail_len = 0;
+	t->want = wanted;
 
 	if (nr == __NR_clone) {
-		st->clone_flags = args[0];
+		t->clone_flags = args[0];
 	} else if (nr == __NR_clone3) {
-		st->clone_flags = 0;
-		bpf_probe_read(&st->clone_flags, sizeof(st->clone_flags), (void *)args[0]);
+		t->clone_flags = 0;
+		bpf_probe_read(&t->clone_flags, sizeof(t->clone_flags), (void *)args[0]);
 	} else if (nr == __NR_fork) {
-		st->clone_flags = 0;
+		t->clone_flags = 0;
 	} else if (nr == __NR_vfork) {
-		st->clone_flags = CLONE_VM | CLONE_VFORK;
+		t->clone_flags = CLONE_VM | CLONE_VFORK;
 	} else if (nr == __NR_bind || nr == __NR_connect) {
 		len = args[2];
-		st->fd = args[0];
+		t->fd = args[0];
 		if (len > SOCKADDR_MAX)
 			len = SOCKADDR_MAX;
 		/* 1..128 as the verifier sees it too: older ones refuse a size that may be 0 */
-		if (len > 0 && bpf_probe_read(st->detail, ((len - 1) & (SOCKADDR_MAX - 1)) + 1,
+		if (len > 0 && bpf_probe_read(t->rec.detail, ((len - 1) & (SOCKADDR_MAX - 1)) + 1,
 					      (void *)args[1]) == 0) {
-			st->detail_kind = BT_DETAIL_SOCKADDR;
-			st->detail_len = len;
+			t->rec.sc.detail_kind = BT_DETAIL_SOCKADDR;
+			t->rec.sc.detail_len = len;
 		}
 	} else if (nr == __NR_listen) {
-		st->fd = args[0];
+		t->fd = args[0];
 	} else if (wanted) {
 		i = path_arg(nr);
 		if (i >= 0) {
-			len = bpf_probe_read_str(st->detail, sizeof(st->detail),
+			len = bpf_probe_read_str(t->rec.detail, sizeof(t->rec.detail),
 						 (void *)(i == 0 ? args[0] : args[1]));
 			if (len > 0) {
-				st->detail_kind = BT_DETAIL_PATH;
-				st->detail_len = len;
+				t->rec.sc.detail_kind = BT_DETAIL_PATH;
+				t->rec.sc.detail_len = len;
 			}
 		}
 	}
@@ -608,26 +720,28 @@ int bt_sys_enter(void *ctx)
 }
 
 /* bind() succeeded: keep the address for the socket's listen(). */
-static __always_inline void remember_bind(struct bt_legacy_task *t, struct enter_state *st)
+static __always_inline void remember_bind(struct bt_legacy_task *t, union stack_buf *buf)
 {
-	struct bind_key bk = { .tgid = t->tgid, .fd = st->fd };
-	struct bind_addr ba = {};
+	struct bind_key bk = { .tgid = t->tgid, .fd = t->fd };
+	struct bind_addr *ba = &buf->ba;
 	struct bt_legacy_proc *p = proc_of(t->tgid);
 
 	if (!p)
 		return;
 	bk.born = p->born;
-	ba.len = st->detail_len;
-	if (ba.len > SOCKADDR_MAX)
-		ba.len = SOCKADDR_MAX;
-	bpf_probe_read(ba.addr, sizeof(ba.addr), st->detail);
-	bpf_map_update_elem(&binds, &bk, &ba, BPF_ANY);
+	ba->len = t->rec.sc.detail_len;
+	if (ba->len > SOCKADDR_MAX)
+		ba->len = SOCKADDR_MAX;
+	ba->pad = 0;
+	/* loads and stores, no helper: both are ours */
+	__builtin_memcpy(ba->addr, t->rec.detail, sizeof(ba->addr));
+	bpf_map_update_elem(&binds, &bk, ba, BPF_ANY);
 }
 
 /* listen() succeeded: its socket's bind address as the detail, when known. */
-static __always_inline void listen_addr(struct bt_legacy_task *t, struct enter_state *st)
+static __always_inline void listen_addr(struct bt_legacy_task *t)
 {
-	struct bind_key bk = { .tgid = t->tgid, .fd = st->fd };
+	struct bind_key bk = { .tgid = t->tgid, .fd = t->fd };
 	struct bt_legacy_proc *p = proc_of(t->tgid);
 	struct bind_addr *ba;
 
@@ -635,10 +749,11 @@ static __always_inline void listen_addr(struct bt_legacy_task *t, struct enter_s
 		return;
 	bk.born = p->born;
 	ba = bpf_map_lookup_elem(&binds, &bk);
-	if (!ba || bpf_probe_read(st->detail, SOCKADDR_MAX, ba->addr))
+	if (!ba)
 		return;
-	st->detail_kind = BT_DETAIL_SOCKADDR;
-	st->detail_len = ba->len;
+	__builtin_memcpy(t->rec.detail, ba->addr, SOCKADDR_MAX);
+	t->rec.sc.detail_kind = BT_DETAIL_SOCKADDR;
+	t->rec.sc.detail_len = ba->len;
 }
 
 SEC("tracepoint/raw_syscalls/sys_exit")
@@ -646,80 +761,74 @@ int bt_sys_exit(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
 	struct bt_legacy_task *t;
-	struct enter_state *st;
-	union record *r;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	long nr = -1, ret = 0;
-	__u64 now;
+	struct bt_syscall_detail_event *r;
+	union stack_buf buf;
+	__u64 id, now;
+	__u32 tid;
+	long nr, ret;
 
 	if (!cfg)
 		return 0;
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
-		if (cfg->flags & BT_LEGACY_WATCH) {
-			ctx_read(ctx, cfg->exit_id, &nr, sizeof(nr));
-			watch_exit(ctx, cfg, tid, nr);
-		}
+		if (cfg->flags & BT_LEGACY_WATCH)
+			watch_exit(ctx, cfg, tid, exit_nr(ctx, cfg), &buf);
 		return 0;
 	}
-	st = bpf_map_lookup_elem(&enters, &tid);
-	if (!st || !st->ts)
+	r = &t->rec;
+	if (!r->sc.hdr.ts_ns)
 		return 0;
 	now = bpf_ktime_get_ns();
-	ctx_read(ctx, cfg->exit_id, &nr, sizeof(nr));
-	ctx_read(ctx, cfg->exit_ret, &ret, sizeof(ret));
+	nr = exit_nr(ctx, cfg);
+	ret = exit_ret(ctx, cfg);
 	/* an entry without its exit (the task was tracked meanwhile): drop it */
-	if (nr != st->nr)
+	if (nr != r->sc.nr)
 		goto out;
-	if (nr == __NR_bind && ret == 0 && st->detail_kind == BT_DETAIL_SOCKADDR)
-		remember_bind(t, st);
-	if (!st->emit)
+	if (nr == __NR_bind && ret == 0 && r->sc.detail_kind == BT_DETAIL_SOCKADDR)
+		remember_bind(t, &buf);
+	if (!t->want)
 		goto out;
 	if (nr == __NR_listen && ret == 0)
-		listen_addr(t, st);
+		listen_addr(t);
 
-	r = get_record();
-	if (!r) {
-		count_lost();
-		goto out;
-	}
-	fill_hdr(&r->hdr, st->detail_kind == BT_DETAIL_NONE ? BT_EV_SYSCALL :
-							     BT_EV_SYSCALL_DETAIL,
-		 st->ts, t->key, t->ppid);
-	r->sc.dur_ns = now - st->ts;
+	/* ts_ns, nr, detail_kind, detail_len and detail are sys_enter's */
+	r->sc.hdr.cgroup_id = t->key;
+	r->sc.hdr.type = r->sc.detail_kind == BT_DETAIL_NONE ? BT_EV_SYSCALL :
+							       BT_EV_SYSCALL_DETAIL;
+	r->sc.hdr.pid = id >> 32;
+	r->sc.hdr.tid = tid;
+	r->sc.hdr.ppid = t->ppid;
+	bpf_get_current_comm(r->sc.hdr.comm, sizeof(r->sc.hdr.comm));
+	r->sc.dur_ns = now - r->sc.hdr.ts_ns;
 	r->sc.ret = ret;
-	r->sc.nr = nr;
 	r->sc.flags = 0;
-	r->sc.detail_kind = st->detail_kind;
 	r->sc.pad = 0;
-	r->sc.detail_len = st->detail_len;
 	r->sc.pad2 = 0;
-	if (st->detail_kind == BT_DETAIL_NONE) {
+	if (r->sc.detail_kind == BT_DETAIL_NONE)
 		emit(ctx, r, sizeof(r->sc));
-	} else {
-		bpf_probe_read(r->scd.detail, sizeof(r->scd.detail), st->detail);
-		emit(ctx, r, sizeof(r->scd));
-	}
+	else
+		emit(ctx, r, sizeof(*r));
 out:
-	st->ts = 0;
+	r->sc.hdr.ts_ns = 0;
 	return 0;
 }
 
 /*
- * Whether the task the current one is forking is a thread, from the
+ * Whether the task the current one (@t) is forking is a thread, from the
  * clone flags of the syscall in progress. A task made outside clone,
  * fork and vfork is a kernel-made thread of the process (io_uring
  * workers, 5.12+).
  */
-static __always_inline __u64 fork_flags(__u32 ptid)
+static __always_inline __u64 fork_flags(struct bt_legacy_task *t)
 {
-	struct enter_state *st = bpf_map_lookup_elem(&enters, &ptid);
+	__u32 nr = t->rec.sc.nr;
 
-	if (!st || !st->ts)
+	if (!t->rec.sc.hdr.ts_ns)
 		return 0;
-	if (st->nr == __NR_clone || st->nr == __NR_clone3 || st->nr == __NR_fork ||
-	    st->nr == __NR_vfork)
-		return st->clone_flags;
+	if (nr == __NR_clone || nr == __NR_clone3 || nr == __NR_fork || nr == __NR_vfork)
+		return t->clone_flags;
 	return CLONE_THREAD;
 }
 
@@ -729,6 +838,7 @@ int bt_fork(void *ctx)
 	struct bt_legacy_config *cfg = get_config();
 	struct bt_legacy_task *t;
 	struct ns_pending *p;
+	union stack_buf buf;
 	union record *r;
 	__u64 id = bpf_get_current_pid_tgid(), flags, key, ns;
 	__u32 ptid = (__u32)id, ptgid = id >> 32, ppid, child = 0, ctgid;
@@ -740,29 +850,28 @@ int bt_fork(void *ctx)
 		return 0;
 	t = bpf_map_lookup_elem(&tasks, &ptid);
 	if (!t) {
-		struct parent_info pi = { .ppid = ptgid };
-
 		if (!(cfg->flags & BT_LEGACY_WATCH))
 			return 0;
-		bpf_get_current_comm(pi.comm, sizeof(pi.comm));
-		bpf_map_update_elem(&parents, &child, &pi, BPF_ANY);
+		buf.pi.ppid = ptgid;
+		bpf_get_current_comm(buf.pi.comm, sizeof(buf.pi.comm));
+		bpf_map_update_elem(&parents, &child, &buf.pi, BPF_ANY);
 		p = bpf_map_lookup_elem(&pending, &ptid);
 		if (!p)
 			return 0;
 		ns = p->clone_ns | p->next_child;
 		p->next_child = 0;
 		if (ns)
-			make_root(ctx, child, child, ns, 0);
+			make_root(ctx, child, child, ns, 0, &buf);
 		return 0;
 	}
 	key = t->key;
-	flags = fork_flags(ptid);
+	flags = fork_flags(t);
 	is_thread = (flags & CLONE_THREAD) != 0;
 	ctgid = is_thread ? ptgid : child;
 	/* a thread's (and CLONE_PARENT's) parent is its creator's parent */
 	ppid = is_thread || (flags & CLONE_PARENT) ? t->ppid : ptgid;
 	/* before the child can run: it is traced from its first instruction */
-	if (!adopt(child, key, ctgid, ppid, !is_thread))
+	if (!adopt(child, key, ctgid, ppid, !is_thread, is_thread && t->ppid_pending, &buf))
 		return 0;
 
 	r = get_record();
@@ -788,7 +897,6 @@ int bt_exec(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
 	struct bt_legacy_task *t, tv;
-	struct enter_state *st;
 	union record *r;
 	__u32 pid = 0, old = 0, loc = 0;
 
@@ -800,7 +908,8 @@ int bt_exec(void *ctx)
 		/*
 		 * A thread that is not the leader exec'd: it took the
 		 * leader's pid (de_thread(); the leader has exited). Move its
-		 * entries so it stays traced and its execve returns.
+		 * entry, execve in progress and all, so it stays traced and its
+		 * execve returns.
 		 */
 		t = bpf_map_lookup_elem(&tasks, &old);
 		if (!t)
@@ -811,13 +920,6 @@ int bt_exec(void *ctx)
 			return 0;
 		}
 		bpf_map_delete_elem(&tasks, &old);
-		st = bpf_map_lookup_elem(&enters, &old);
-		if (st) {
-			struct enter_state sv = *st;
-
-			bpf_map_update_elem(&enters, &pid, &sv, BPF_ANY);
-			bpf_map_delete_elem(&enters, &old);
-		}
 	}
 	t = bpf_map_lookup_elem(&tasks, &pid);
 	if (!t)
@@ -869,7 +971,6 @@ int bt_exit(void *ctx)
 	tgid = t->tgid;
 	ppid = t->ppid;
 	bpf_map_delete_elem(&tasks, &tid);
-	bpf_map_delete_elem(&enters, &tid);
 
 	p = bpf_map_lookup_elem(&procs, &tgid);
 	if (p) {

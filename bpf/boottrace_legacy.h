@@ -3,7 +3,9 @@
  * What only the legacy object (bpf/boottrace_legacy.bpf.c) and its backend
  * (collector/backend_legacy.c) share: the configuration map and the values
  * of the maps user space writes into. The records are those of
- * bpf/boottrace.h. Fixed-size fields only and no includes, as there.
+ * bpf/boottrace.h, which must be included first (a task's entry holds the
+ * record of its syscall in progress). Fixed-size fields only and no
+ * includes, as there.
  */
 #ifndef BOOTTRACE_LEGACY_BPF_H
 #define BOOTTRACE_LEGACY_BPF_H
@@ -12,6 +14,15 @@
 #define BT_LEGACY_WATCH		1	/* pidtree watch mode: roots by namespace */
 #define BT_LEGACY_ALL_SYSCALLS	2	/* else only those in syscall_mask */
 #define BT_LEGACY_NO_SYSCALLS	4
+/*
+ * raw_syscalls/sys_enter has id at 8 and args at 16, sys_exit id at 8 and
+ * ret at 16, as user space found in tracefs (so on 4.15 and every kernel
+ * since, unless the common fields grow, as they did on PREEMPT_RT trees):
+ * the programs read them from the context directly, a load each, instead
+ * of a bpf_probe_read each. A flag, not offsets: the verifier allows
+ * constant context offsets only.
+ */
+#define BT_LEGACY_RAW_SYSCALLS	8
 
 /*
  * The one entry of the `config` array map. Global data (.rodata, .bss)
@@ -44,17 +55,33 @@ struct bt_legacy_config {
 };
 
 /*
- * `tasks`: tid -> the task's container. A task is traced iff its tid is
- * in the map. `tgid` is the process whose thread count (`procs`) the task
- * is charged to; `ppid` the parent process's pid when the task was forked
- * (the legacy object cannot read task_struct: an orphan keeps it), 0 when
- * unknown.
+ * `tasks`: tid -> the task's container, and its syscall in progress. A
+ * task is traced iff its tid is in the map. `tgid` is the process whose
+ * thread count (`procs`) the task is charged to; `ppid` the parent
+ * process's pid when the task was forked (the legacy object cannot read
+ * task_struct: an orphan keeps it), 0 when unknown; then `ppid_pending`
+ * says the kernel takes it from `ppid_fix` (tgid -> ppid, written by user
+ * space) once user space has found it in /proc. User space makes entries
+ * with everything else 0 and never rewrites one: the kernel writes the
+ * rest while the task runs.
+ *
+ * The rest is the syscall in progress, from sys_enter to sys_exit, in
+ * the one lookup each program needs anyway; its record is built in
+ * place (rec.sc.hdr.ts_ns, the entry time, is 0 when none is in
+ * progress; rec.sc.nr, detail_kind, detail_len and detail are set at
+ * entry) and handed to bpf_perf_event_output from there.
  */
 struct bt_legacy_task {
 	__u64 key;
 	__u32 tgid;
 	__u32 ppid;
+	__u64 clone_flags;		/* clone, clone3, fork, vfork: for sched_process_fork */
+	__u32 fd;			/* bind, listen */
+	__u16 want;			/* the syscall filter wants the record */
+	__u16 ppid_pending;		/* ppid 0: look in ppid_fix */
+	struct bt_syscall_detail_event rec;
 };
+_Static_assert(sizeof(struct bt_legacy_task) == 368, "bt_legacy_task layout");
 
 /* bt_legacy_proc.exit_how: what set exit_code; a higher one is final. */
 #define BT_LEGACY_EXIT_NONE	0

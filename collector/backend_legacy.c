@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "boottrace_legacy.skel.h"
+#include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
 #include "collector/backend.h"
 #include "collector/tracefs.h"
@@ -190,16 +191,17 @@ static int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 /*
  * A root the kernel found in place (unshare(CLONE_NEWNS)) comes without
  * its parent: the object cannot read task_struct. Ask /proc while the task
- * is likely alive, and remember the answer in the kernel for its records.
+ * is likely alive, and tell the kernel the answer for its records through
+ * `ppid_fix` (its `tasks` entry says ppid_pending): the kernel writes that
+ * entry as the task runs, a copy written back from here could undo it.
  */
 static void fill_root_parent(struct legacy *l, struct bt_root_event *e)
 {
-	struct bt_legacy_task t;
 	pid_t tgid, ppid;
 	char path[64];
 	ssize_t n = 0;
 	int fd;
-	__u32 tid = e->hdr.tid;
+	__u32 pid = e->hdr.pid, v;
 
 	if (e->hdr.ppid || proc_ids((pid_t)e->hdr.tid, &tgid, &ppid) < 0 || ppid <= 0)
 		return;
@@ -212,11 +214,8 @@ static void fill_root_parent(struct legacy *l, struct bt_root_event *e)
 	}
 	if (n > 0 && e->parent_comm[n - 1] == '\n')
 		e->parent_comm[n - 1] = '\0';
-	if (bpf_map__lookup_elem(l->skel->maps.tasks, &tid, sizeof(tid), &t, sizeof(t), 0) == 0 &&
-	    !t.ppid) {
-		t.ppid = (__u32)ppid;
-		bpf_map__update_elem(l->skel->maps.tasks, &tid, sizeof(tid), &t, sizeof(t), BPF_EXIST);
-	}
+	v = (__u32)ppid;
+	bpf_map__update_elem(l->skel->maps.ppid_fix, &pid, sizeof(pid), &v, sizeof(v), BPF_ANY);
 }
 
 static void hand_over(struct legacy *l, void *data, size_t size)
@@ -397,12 +396,15 @@ static void proc_add(struct legacy *l, __u32 tgid, __s64 n)
 static int legacy_track_task(struct backend *b, pid_t tid, __u64 key)
 {
 	struct legacy *l = to_legacy(b);
-	struct bt_legacy_task t = { .key = key };
+	struct bt_legacy_task t;
 	pid_t tgid, ppid;
 	__u32 k = (__u32)tid;
 
 	if (proc_ids(tid, &tgid, &ppid) < 0)
 		return -ESRCH;
+	/* no syscall in progress: the kernel fills the rest */
+	memset(&t, 0, sizeof(t));
+	t.key = key;
 	t.tgid = (__u32)tgid;
 	t.ppid = (__u32)ppid;
 	/* BPF_NOEXIST: a task already in a container stays in it */
@@ -422,8 +424,6 @@ static void legacy_untrack_task(struct backend *b, pid_t tid)
 	if (bpf_map__lookup_elem(l->skel->maps.tasks, &k, sizeof(k), &t, sizeof(t), 0) < 0 ||
 	    bpf_map__delete_elem(l->skel->maps.tasks, &k, sizeof(k), 0) < 0)
 		return;
-	/* the kernel deletes it at exit only for tasks it still tracks */
-	bpf_map__delete_elem(l->skel->maps.enters, &k, sizeof(k), 0);
 	live_add(l, t.key, -1);
 	proc_add(l, t.tgid, -1);
 }
@@ -544,6 +544,23 @@ static int config_offsets(struct bt_legacy_config *cfg, struct tracefs_format *f
 	return 0;
 }
 
+/*
+ * Whether the programs may read raw_syscalls' fields with plain loads
+ * (BT_LEGACY_RAW_SYSCALLS): the verifier allows constant context offsets
+ * only, so the object has them built in, and they must be what tracefs
+ * says. BOOTTRACE_LEGACY_PROBE_READ=1 forces the bpf_probe_read path
+ * (tests, benchmarks).
+ */
+static int raw_syscalls_usual(const struct bt_legacy_config *cfg)
+{
+	const char *env = getenv("BOOTTRACE_LEGACY_PROBE_READ");
+
+	if (env && *env && strcmp(env, "0"))
+		return 0;
+	return cfg->enter_id == 8 && cfg->enter_args == 16 && cfg->exit_id == 8 &&
+	       cfg->exit_ret == 16;
+}
+
 static int attach_tracepoint(struct legacy *l, struct bpf_program *prog, long id,
 			     const char *event)
 {
@@ -657,12 +674,14 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 		goto fail;
 	lc.flags = (cfg->watch ? BT_LEGACY_WATCH : 0) |
 		   (cfg->trace_all_syscalls ? BT_LEGACY_ALL_SYSCALLS : 0) |
-		   (cfg->trace_no_syscalls ? BT_LEGACY_NO_SYSCALLS : 0);
+		   (cfg->trace_no_syscalls ? BT_LEGACY_NO_SYSCALLS : 0) |
+		   (raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0);
 	memcpy(lc.syscall_mask, cfg->syscall_mask, sizeof(lc.syscall_mask));
 	lc.ready = 1;
 	if (cfg->verbose)
-		fprintf(stderr, "collector: opened in %.1f ms (tracefs at %s)\n",
-			ms_since(cfg->started_ns), dir);
+		fprintf(stderr, "collector: opened in %.1f ms (tracefs at %s, raw_syscalls read %s)\n",
+			ms_since(cfg->started_ns), dir,
+			lc.flags & BT_LEGACY_RAW_SYSCALLS ? "with loads" : "with bpf_probe_read");
 
 	/* 3. load, configure */
 	err = boottrace_legacy_bpf__load(l->skel);
