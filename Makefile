@@ -140,7 +140,7 @@ $(OUTPUT)/collector: $(OUTPUT)/obj/collector/main.o $(OUTPUT)/libcollector.a $(O
 $(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lm -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ -lm -lpthread -o $@
 
 # Unit tests (cmocka) link every library; each is one file tests/unit/test_*.c.
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a

@@ -3,14 +3,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/analysis.h"
 #include "analyze/stats.h"
 
 #define NONE UINT64_MAX
+/* Bytes of rows per thread below which splitting a file is not worth it. */
+#define MIN_PART (1u << 20)
+#define MAX_PARTS 64
+/* How far past a cut point to look for the end of a line. */
+#define CUT_CHUNK (64u << 10)
 
 struct file_ctr {
 	uint64_t t_start, t_exec, t_listen, rows;
@@ -22,8 +30,76 @@ struct file_ctr {
 struct file_mark {
 	uint32_t phase;
 	int32_t next;
+	uint32_t ctr;		/* its container, for merging parts */
 	uint64_t ts;
 };
+
+/*
+ * A direct-mapped cache in front of a strtab for keys of 1..16 bytes — the
+ * container, syscall and comm names of nearly every row: two loads and a
+ * compare instead of hashing the bytes, probing and memcmp(). Rows of a few
+ * containers interleave (per-CPU buffers), so one "last key" would miss.
+ */
+#define KC_BITS 8
+
+struct key_cache {
+	struct kc_entry {
+		uint64_t w0, w1;	/* the key, zero-padded */
+		uint32_t n;		/* 0: empty */
+		int32_t id;
+	} e[1u << KC_BITS];
+};
+
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* A miss of kc_intern(): the strtab, then the cache entry @e. */
+static __attribute__((noinline)) long kc_miss(struct kc_entry *e, struct strtab *t,
+					      const char *p, size_t n, uint64_t w0,
+					      uint64_t w1, int *added)
+{
+	long id = strtab_intern(t, p, n, added);
+
+	if (id >= 0) {
+		e->w0 = w0;
+		e->w1 = w1;
+		e->n = (uint32_t)n;
+		e->id = (int32_t)id;
+	}
+	return id;
+}
+
+/*
+ * The id of @n bytes at @p in @t, through @kc (NULL: none); the 15 bytes
+ * after them must be readable. *@added as strtab_intern(). -1 out of memory.
+ * Inline and without a branch on the length (names of all lengths mix).
+ */
+static inline __attribute__((always_inline)) long
+kc_intern(struct key_cache *kc, struct strtab *t, const char *p, size_t n, int *added)
+{
+	unsigned n0, n1;
+	uint64_t w0, w1;
+	struct kc_entry *e;
+
+	if (!kc || n - 1 >= 16)
+		return strtab_intern(t, p, n, added);
+	n0 = n < 8 ? (unsigned)n : 8;
+	n1 = (unsigned)n - n0;
+	w0 = load64(p) & (~0ULL >> (64 - 8 * n0));
+	w1 = load64(p + 8) & ((n1 ? ~0ULL : 0) >> ((64 - 8 * n1) & 63));
+	e = &kc->e[((w0 ^ (w1 * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL) >>
+		   (64 - KC_BITS)];
+	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
+		*added = 0;
+		return e->id;
+	}
+	return kc_miss(e, t, p, n, w0, w1, added);
+}
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
@@ -51,15 +127,19 @@ static void group_table_release(struct group_table *t)
 		llhist_release(&t->g[i].h);
 	free(t->g);
 	strtab__free(t->keys);
+	free(t->kc);
 	memset(t, 0, sizeof(*t));
 }
 
-/* The group of key @s, created when new; NULL when out of memory. */
-static struct group *group_get(struct group_table *t, const char *s, size_t n,
-			       long *id_out)
+/*
+ * The group of key @s, created when new; NULL when out of memory. @cached:
+ * @s is a field of a row (see kc_intern()).
+ */
+static inline __attribute__((always_inline)) struct group *
+group_get(struct group_table *t, const char *s, size_t n, bool cached, long *id_out)
 {
 	int added;
-	long id = strtab_intern(t->keys, s, n, &added);
+	long id = kc_intern(cached ? t->kc : NULL, t->keys, s, n, &added);
 
 	if (id < 0)
 		return NULL;
@@ -122,9 +202,12 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	a->ctr_names = strtab__new();
 	a->by.keys = strtab__new();
 	a->sys.keys = strtab__new();
+	a->by.kc = calloc(1, sizeof(*a->by.kc));
+	a->sys.kc = calloc(1, sizeof(*a->sys.kc));
+	a->kc_ctr = malloc(sizeof(*a->kc_ctr));
 	a->scratch = malloc(TSV_MAX_LINE + 1);
 	if (!a->phase_names || !a->ctr_names || !a->by.keys || !a->sys.keys ||
-	    !a->scratch ||
+	    !a->by.kc || !a->sys.kc || !a->kc_ctr || !a->scratch ||
 	    strtab_intern(a->phase_names, "exec", 4, NULL) != PHASE_EXEC ||
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
 	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0) {
@@ -154,6 +237,7 @@ void analysis__free(struct analysis *a)
 	strtab__free(a->fnames);
 	free(a->fc);
 	free(a->fm);
+	free(a->kc_ctr);
 	free(a->scratch);
 	free(a);
 }
@@ -173,7 +257,7 @@ int analysis_begin_file(struct analysis *a)
 	strtab__free(a->fnames);
 	a->fnames = strtab__new();
 	a->nfm = 0;
-	a->last_ctr = -1;
+	memset(a->kc_ctr, 0, sizeof(*a->kc_ctr));
 	return a->fnames ? 0 : -1;
 }
 
@@ -196,12 +280,11 @@ static bool field_is(const struct tsv_field *f, const char *s, size_t n)
 	return f->n == n && memcmp(f->p, s, n) == 0;
 }
 
-static int add_mark(struct analysis *a, struct file_ctr *c, const struct tsv_row *r)
+/* The id of phase @s (a mark label), created when new; -1 out of memory. */
+static long phase_get(struct analysis *a, const char *s, size_t n)
 {
-	const struct tsv_field *f = &r->f[TSV_NAME];
 	int added;
-	long id = strtab_intern(a->phase_names, f->p, f->n, &added);
-	int32_t k;
+	long id = strtab_intern(a->phase_names, s, n, &added);
 
 	if (id < 0)
 		return -1;
@@ -211,55 +294,67 @@ static int add_mark(struct analysis *a, struct file_ctr *c, const struct tsv_row
 			return -1;
 		memset(&a->phases[id], 0, sizeof(a->phases[id]));
 	}
+	return id;
+}
+
+/* Container @ctr reached mark @phase at @ts. 0, or -1 out of memory. */
+static int mark_min(struct analysis *a, uint32_t ctr, uint32_t phase, uint64_t ts)
+{
+	struct file_ctr *c = &a->fc[ctr];
+	int32_t k;
+
 	for (k = c->marks; k >= 0; k = a->fm[k].next) {
-		if (a->fm[k].phase == (uint32_t)id) {
-			if (r->ts_ns < a->fm[k].ts)
-				a->fm[k].ts = r->ts_ns;
+		if (a->fm[k].phase == phase) {
+			if (ts < a->fm[k].ts)
+				a->fm[k].ts = ts;
 			return 0;
 		}
 	}
 	if (grow((void **)&a->fm, &a->fm_cap, a->nfm + 1, sizeof(*a->fm)) < 0)
 		return -1;
-	a->fm[a->nfm].phase = (uint32_t)id;
-	a->fm[a->nfm].ts = r->ts_ns;
+	a->fm[a->nfm].phase = phase;
+	a->fm[a->nfm].ctr = ctr;
+	a->fm[a->nfm].ts = ts;
 	a->fm[a->nfm].next = c->marks;
 	c->marks = (int32_t)a->nfm++;
 	return 0;
+}
+
+/*
+ * The id of container @s in the current file, created when new; -1 out of
+ * memory. @cached: @s is a field of a row (see kc_intern()).
+ */
+static inline __attribute__((always_inline)) long
+file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
+{
+	int added;
+	long id = kc_intern(cached ? a->kc_ctr : NULL, a->fnames, s, n, &added);
+	struct file_ctr *c;
+
+	if (id < 0)
+		return -1;
+	if (added) {
+		if (grow((void **)&a->fc, &a->fc_cap, (size_t)id + 1, sizeof(*a->fc)) < 0)
+			return -1;
+		c = &a->fc[id];
+		c->t_start = c->t_exec = c->t_listen = NONE;
+		c->rows = 0;
+		c->marks = -1;
+		c->selected = -1;
+		c->by_id = -1;
+	}
+	return id;
 }
 
 int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 {
 	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
 	struct file_ctr *c;
-	long id = a->last_ctr;
-	size_t n;
-	const char *s;
+	long id = file_ctr_get(a, cf->p, cf->n, true);
 
+	if (id < 0)
+		return -1;
 	a->rows++;
-	/* Rows of one container come in runs: try the last one first. */
-	if (id >= 0) {
-		s = strtab_str(a->fnames, (size_t)id, &n);
-		if (n != cf->n || memcmp(s, cf->p, n) != 0)
-			id = -1;
-	}
-	if (id < 0) {
-		int added;
-
-		id = strtab_intern(a->fnames, cf->p, cf->n, &added);
-		if (id < 0)
-			return -1;
-		if (added) {
-			if (grow((void **)&a->fc, &a->fc_cap, (size_t)id + 1, sizeof(*a->fc)) < 0)
-				return -1;
-			c = &a->fc[id];
-			c->t_start = c->t_exec = c->t_listen = NONE;
-			c->rows = 0;
-			c->marks = -1;
-			c->selected = -1;
-			c->by_id = -1;
-		}
-		a->last_ctr = id;
-	}
 	c = &a->fc[id];
 	c->rows++;
 	if (c->selected < 0)
@@ -281,7 +376,7 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 				c->t_listen = t;
 		}
 		if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
-			struct group *g = group_get(&a->sys, name->p, name->n, NULL);
+			struct group *g = group_get(&a->sys, name->p, name->n, true, NULL);
 
 			if (!g || group_add(g, r) < 0)
 				return -1;
@@ -292,7 +387,7 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			if (c->by_id < 0) {
 				long gid;
 
-				if (!group_get(&a->by, cf->p, cf->n, &gid))
+				if (!group_get(&a->by, cf->p, cf->n, true, &gid))
 					return -1;
 				c->by_id = (int32_t)gid;
 			}
@@ -301,7 +396,7 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 				return -1;
 		} else if (a->opts.by == BY_COMM) {
 			const struct tsv_field *comm = &r->f[TSV_COMM];
-			struct group *g = group_get(&a->by, comm->p, comm->n, NULL);
+			struct group *g = group_get(&a->by, comm->p, comm->n, true, NULL);
 
 			if (!g || group_add(g, r) < 0)
 				return -1;
@@ -319,7 +414,9 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		     field_matches(a, &r->f[TSV_DETAIL], a->opts.exec_pattern)))
 			c->t_exec = r->ts_ns;
 	} else if (field_is(ev, "mark", 4)) {
-		return add_mark(a, c, r);
+		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
+
+		return ph < 0 ? -1 : mark_min(a, (uint32_t)id, (uint32_t)ph, r->ts_ns);
 	}
 	return 0;
 }
@@ -393,44 +490,336 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 	return 0;
 }
 
+/* Add group @s into @g. 0, or -1 out of memory. */
+static int group_merge(struct group *g, const struct group *s)
+{
+	g->calls += s->calls;
+	g->errors += s->errors;
+	g->timed += s->timed;
+	g->total += s->total;
+	if (s->min < g->min)
+		g->min = s->min;
+	if (s->max > g->max)
+		g->max = s->max;
+	return llhist_merge(&g->h, &s->h);
+}
+
+/*
+ * Add the groups of @src into @dst, in @src's order: merging the parts in
+ * file order gives the keys the ids one thread would have given them.
+ */
+static int merge_groups(struct group_table *dst, const struct group_table *src)
+{
+	size_t i, n = strtab_count(src->keys), len;
+
+	for (i = 0; i < n; i++) {
+		const char *k = strtab_str(src->keys, i, &len);
+		struct group *g = group_get(dst, k, len, false, NULL);
+
+		if (!g || group_merge(g, &src->g[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static uint64_t min_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? x : y;
+}
+
+/*
+ * Fold the analysis @w of the next part of the file into @a: containers and
+ * mark labels new to @a are added in @w's order (of first appearance), so
+ * that @a ends as if it had read the rows itself. 0, or -1 out of memory.
+ */
+static int merge_part(struct analysis *a, const struct analysis *w)
+{
+	size_t nl = strtab_count(w->phase_names), nc = strtab_count(w->fnames), i, len;
+	uint32_t *map = malloc((nl + nc) * sizeof(*map)), *cmap = map + nl;
+	int ret = -1;
+
+	if (!map)
+		return -1;
+	for (i = 0; i < nl; i++) {
+		const char *s = strtab_str(w->phase_names, i, &len);
+		long id = phase_get(a, s, len);
+
+		if (id < 0)
+			goto out;
+		map[i] = (uint32_t)id;
+	}
+	if (merge_groups(&a->sys, &w->sys) < 0 || merge_groups(&a->by, &w->by) < 0)
+		goto out;
+	for (i = 0; i < nc; i++) {
+		const struct file_ctr *s = &w->fc[i];
+		const char *name = strtab_str(w->fnames, i, &len);
+		long id = file_ctr_get(a, name, len, false);
+		struct file_ctr *c;
+
+		if (id < 0)
+			goto out;
+		cmap[i] = (uint32_t)id;
+		c = &a->fc[id];
+		c->t_start = min_u64(c->t_start, s->t_start);
+		c->t_exec = min_u64(c->t_exec, s->t_exec);
+		c->t_listen = min_u64(c->t_listen, s->t_listen);
+		c->rows += s->rows;
+		c->selected = s->selected;
+	}
+	/* w->fm is in order of creation: each container's labels oldest first */
+	for (i = 0; i < w->nfm; i++)
+		if (mark_min(a, cmap[w->fm[i].ctr], map[w->fm[i].phase], w->fm[i].ts) < 0)
+			goto out;
+	a->rows += w->rows;
+	ret = 0;
+out:
+	free(map);
+	return ret;
+}
+
+/* One part of a file: its rows, its own analysis, its outcome. */
+struct part {
+	struct analysis *w;
+	struct tsv_reader *r;
+	size_t idx;
+	atomic_size_t *failed;	/* the lowest index of a part that failed */
+	int rc;			/* 0, or tsv_reader_next()'s -1 / -2, or -3 out of memory */
+	pthread_t tid;
+	bool started;
+};
+
+static void *part_run(void *arg)
+{
+	struct part *p = arg;
+	struct tsv_row row;
+	size_t f;
+	int rc;
+
+	while ((rc = tsv_reader_next(p->r, &row)) == 1) {
+		if (analysis_add_row(p->w, &row) < 0) {
+			rc = -3;
+			break;
+		}
+		/* An earlier part failed: its error is the one reported. */
+		if (atomic_load_explicit(p->failed, memory_order_relaxed) < p->idx)
+			break;
+	}
+	p->rc = rc < 0 ? rc : 0;
+	if (rc < 0) {
+		f = atomic_load(p->failed);
+		while (p->idx < f && !atomic_compare_exchange_weak(p->failed, &f, p->idx))
+			;
+	}
+	return NULL;
+}
+
+/*
+ * Cut the rows in [@body, @size) into at most @n parts, each starting just
+ * after a LF: part k is [cut[k], cut[k + 1]), the last one reads to the end
+ * of the file (cut[parts] = UINT64_MAX). Returns the number of parts; 1 when
+ * no LF is found within a line's maximum past a cut (a line too long for the
+ * one-thread reader to report) or on a read error (the same).
+ */
+static size_t find_cuts(int fd, uint64_t body, uint64_t size, size_t n, uint64_t *cut)
+{
+	char *buf = malloc(CUT_CHUNK);
+	size_t parts = 1, k;
+
+	cut[0] = body;
+	for (k = 1; buf && k < n; k++) {
+		uint64_t at = body + (size - body) / n * k, lf = UINT64_MAX, seen = 0;
+
+		if (at < cut[parts - 1])
+			at = cut[parts - 1];
+		while (lf == UINT64_MAX && seen <= TSV_MAX_LINE) {
+			ssize_t got = pread(fd, buf, CUT_CHUNK, (off_t)(at + seen));
+			char *nl;
+
+			if (got <= 0)
+				break;
+			nl = memchr(buf, '\n', (size_t)got);
+			if (nl)
+				lf = at + seen + (uint64_t)(nl - buf);
+			seen += (uint64_t)got;
+		}
+		if (lf == UINT64_MAX) {
+			parts = 1;
+			break;
+		}
+		if (lf + 1 >= size)
+			break;
+		cut[parts++] = lf + 1;
+	}
+	free(buf);
+	cut[parts] = UINT64_MAX;
+	return parts;
+}
+
+/* What the rows of a file left: skipped rows and the trailer. */
+struct file_tail {
+	uint64_t skipped, lost;
+	bool trailer;
+};
+
+/* The rows of @r, one thread. Returns 0, 1 or 2 as analysis_read(). */
+static int read_rows(struct analysis *a, struct tsv_reader *r, const char *name,
+		     FILE *err, struct file_tail *t)
+{
+	struct tsv_row row;
+	int rc;
+
+	while ((rc = tsv_reader_next(r, &row)) == 1) {
+		if (analysis_add_row(a, &row) < 0) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			return 1;
+		}
+	}
+	if (rc < 0) {
+		fprintf(err, "analyze: %s\n", tsv_reader_error(r));
+		return rc == -2 ? 1 : 2;
+	}
+	t->skipped = tsv_reader_skipped(r);
+	t->trailer = tsv_reader_trailer(r, &t->lost, NULL);
+	return 0;
+}
+
+static void parts_free(struct part *p, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		tsv_reader__free(p[k].r);
+		analysis__free(p[k].w);
+	}
+	free(p);
+}
+
+/*
+ * The rows of the regular file @fd from offset @body (after @lines header
+ * lines) to its end (@size bytes at open), in up to a->opts.threads parts at
+ * once. Returns 0, 1 or 2 as analysis_read(), or -1 when the file is not
+ * worth splitting (nothing was read: read it with one thread).
+ */
+static int read_parts(struct analysis *a, int fd, const char *name, uint64_t body,
+		      uint64_t size, uint64_t lines, FILE *err, struct file_tail *t)
+{
+	struct analyze_opts o = a->opts;
+	uint64_t cut[MAX_PARTS + 1];
+	atomic_size_t failed;
+	size_t n = o.threads, k;
+	struct part *p;
+	int ret = 0;
+
+	if (size <= body)
+		return -1;
+	if (n > (size - body) / MIN_PART)
+		n = (size_t)((size - body) / MIN_PART);
+	if (n > MAX_PARTS)
+		n = MAX_PARTS;
+	if (n < 2 || (n = find_cuts(fd, body, size, n, cut)) < 2)
+		return -1;
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		goto oom;
+	atomic_init(&failed, SIZE_MAX);
+	o.threads = 1;
+	for (k = 0; k < n; k++) {
+		p[k].idx = k;
+		p[k].failed = &failed;
+		p[k].w = analysis__new(&o);
+		p[k].r = tsv_reader__new_range(name, fd, o.reader_flags | TSV_NO_IDS,
+					       cut[k], cut[k + 1]);
+		if (!p[k].w || !p[k].r || analysis_begin_file(p[k].w) < 0)
+			goto oom;
+	}
+	/* Part 0 on this thread; a part whose thread cannot start, after it. */
+	for (k = 1; k < n; k++)
+		p[k].started = pthread_create(&p[k].tid, NULL, part_run, &p[k]) == 0;
+	part_run(&p[0]);
+	for (k = 1; k < n; k++) {
+		if (p[k].started)
+			pthread_join(p[k].tid, NULL);
+		else
+			part_run(&p[k]);
+	}
+	for (k = 0; k < n && p[k].rc == 0; k++)
+		lines += tsv_reader_line(p[k].r);
+	if (k < n) {
+		/* the first error in the file, at its line in the whole file */
+		if (p[k].rc == -3) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			ret = 1;
+		} else {
+			tsv_reader_rebase(p[k].r, lines);
+			fprintf(err, "analyze: %s\n", tsv_reader_error(p[k].r));
+			ret = p[k].rc == -2 ? 1 : 2;
+		}
+		parts_free(p, n);
+		return ret;
+	}
+	for (k = 0; k < n; k++) {
+		uint64_t lost;
+
+		if (merge_part(a, p[k].w) < 0)
+			goto oom;
+		t->skipped += tsv_reader_skipped(p[k].r);
+		if (tsv_reader_trailer(p[k].r, &lost, NULL)) {
+			t->trailer = true; /* the last one counts, as with one reader */
+			t->lost = lost;
+		}
+	}
+	parts_free(p, n);
+	return 0;
+oom:
+	fprintf(err, "analyze: %s: out of memory\n", name);
+	parts_free(p, p ? n : 0);
+	return 1;
+}
+
 int analysis_read(struct analysis *a, const char *path, FILE *err)
 {
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
 	struct tsv_reader *r = NULL;
-	struct tsv_row row;
-	uint64_t lost = 0;
+	struct file_tail t = { 0 };
+	struct stat st;
+	off_t start = -1;
 	int rc, ret = 0;
 
 	if (fd < 0) {
 		fprintf(err, "analyze: cannot open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	r = tsv_reader__new(name, fd, a->opts.reader_flags);
+	r = tsv_reader__new(name, fd, a->opts.reader_flags | TSV_NO_IDS);
 	if (!r || analysis_begin_file(a) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;
 		goto out;
 	}
-	while ((rc = tsv_reader_next(r, &row)) == 1) {
-		if (analysis_add_row(a, &row) < 0) {
-			fprintf(err, "analyze: %s: out of memory\n", name);
-			ret = 1;
-			goto out;
-		}
-	}
+	/* Only a regular file can be read at offsets, in parts. */
+	if (a->opts.threads > 1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		start = lseek(fd, 0, SEEK_CUR);
+	rc = tsv_reader_header(r);
 	if (rc < 0) {
 		fprintf(err, "analyze: %s\n", tsv_reader_error(r));
 		ret = rc == -2 ? 1 : 2;
 		goto out;
 	}
-	a->skipped += tsv_reader_skipped(r);
-	if (!tsv_reader_trailer(r, &lost, NULL))
+	ret = -1;
+	if (start >= 0)
+		ret = read_parts(a, fd, name, (uint64_t)start + tsv_reader_consumed(r),
+				 (uint64_t)st.st_size, tsv_reader_line(r), err, &t);
+	if (ret < 0)
+		ret = read_rows(a, r, name, err, &t);
+	if (ret)
+		goto out;
+	a->skipped += t.skipped;
+	if (!t.trailer)
 		fprintf(err, "analyze: %s: no trailer (file cut short?)\n", name);
-	else if (lost)
+	else if (t.lost)
 		fprintf(err, "analyze: %s: the collector lost %llu events\n", name,
-			(unsigned long long)lost);
-	a->lost += lost;
+			(unsigned long long)t.lost);
+	a->lost += t.lost;
 	if (analysis_end_file(a, name, err) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;

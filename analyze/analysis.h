@@ -16,6 +16,12 @@
  * Rows are ordered per CPU only, so everything is a minimum, never "the
  * first seen". A container without a start row cannot be timed: its rows are
  * counted and reported once per file.
+ *
+ * A regular file can be read by several threads (analyze_opts.threads), each
+ * taking a part of its rows, cut at line ends, into an analysis of its own;
+ * the parts are then merged in file order, so that every result — names in
+ * order of first appearance included — and every message is the same as
+ * with one thread.
  */
 #ifndef ANALYZE_ANALYSIS_H
 #define ANALYZE_ANALYSIS_H
@@ -36,6 +42,8 @@ struct analyze_opts {
 	enum by_kind by;
 	bool syscalls;			/* keep per-syscall totals (--plot) */
 	unsigned reader_flags;		/* TSV_LENIENT */
+	unsigned threads;		/* read a regular file in up to this many
+					 * parts at once; 0 or 1: one */
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };
@@ -54,8 +62,11 @@ struct group {
 	struct llhist h;
 };
 
+struct key_cache;
+
 struct group_table {
 	struct strtab *keys;	/* escaped, as in the file */
+	struct key_cache *kc;	/* recent keys of rows */
 	struct group *g;
 	size_t cap;
 };
@@ -96,7 +107,7 @@ struct analysis {
 	size_t fc_cap;
 	struct file_mark *fm;
 	size_t nfm, fm_cap;
-	long last_ctr;
+	struct key_cache *kc_ctr;	/* recent containers of the file */
 	char *scratch;			/* TSV_MAX_LINE bytes for unescaping */
 };
 
@@ -107,7 +118,9 @@ void analysis__free(struct analysis *a);
 
 /*
  * analysis_add_row - account one row of the current file. Returns 0, or -1
- * when out of memory. analysis_begin_file() must have been called.
+ * when out of memory. analysis_begin_file() must have been called. The 15
+ * bytes after each field of @r must be readable, as they are in rows from
+ * the reader (names are compared 8 bytes at a time).
  */
 int analysis_add_row(struct analysis *a, const struct tsv_row *r);
 /* analysis_begin_file - start a file. 0, or -1 out of memory. */
@@ -122,8 +135,9 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err);
 /*
  * analysis_read - read @path ("-" is stdin) through the reader and account
  * its rows, with warnings (lost events, no trailer, orphan rows) and errors
- * on @err as "analyze: ...". Returns 0, 1 (cannot open, read error, out of
- * memory) or 2 (malformed input).
+ * on @err as "analyze: ...". A regular file of at least 1 MiB of rows per
+ * part is read by up to opts.threads threads. Returns 0, 1 (cannot open,
+ * read error, out of memory) or 2 (malformed input).
  */
 int analysis_read(struct analysis *a, const char *path, FILE *err);
 

@@ -15,15 +15,23 @@ void llhist_release(struct llhist *h)
 {
 	int e;
 
-	for (e = 0; e < 64; e++)
+	for (e = 0; e < 64; e++) {
 		free(h->oct[e]);
+		free(h->carry[e]);
+	}
 	llhist_init(h);
 }
 
-static int bump(struct llhist *h, uint64_t v, uint64_t by)
+/* The count of bucket @i of power of two @e, which is in use. */
+static uint64_t bucket(const struct llhist *h, int e, unsigned i)
 {
+	return h->oct[e][i] + (h->carry[e] ? h->carry[e][i] : 0);
+}
+
+int llhist_add_n(struct llhist *h, uint64_t v, uint64_t by)
+{
+	uint64_t sub, n;
 	int e;
-	uint64_t sub;
 
 	if (v < LLHIST_SUB) {
 		h->low[v] += by;
@@ -33,18 +41,21 @@ static int bump(struct llhist *h, uint64_t v, uint64_t by)
 	e = 63 - __builtin_clzll(v);
 	sub = (v >> (e - LLHIST_SUB_BITS)) - LLHIST_SUB;
 	if (!h->oct[e]) {
-		h->oct[e] = calloc(LLHIST_SUB, sizeof(uint64_t));
+		h->oct[e] = calloc(LLHIST_SUB, sizeof(*h->oct[e]));
 		if (!h->oct[e])
 			return -1;
 	}
-	h->oct[e][sub] += by;
+	n = bucket(h, e, (unsigned)sub) + by;
+	if (n > UINT16_MAX && !h->carry[e]) {
+		h->carry[e] = calloc(LLHIST_SUB, sizeof(*h->carry[e]));
+		if (!h->carry[e])
+			return -1;
+	}
+	h->oct[e][sub] = (uint16_t)n;
+	if (h->carry[e])
+		h->carry[e][sub] = n - (uint16_t)n;
 	h->count += by;
 	return 0;
-}
-
-int llhist_add(struct llhist *h, uint64_t v)
-{
-	return bump(h, v, 1);
 }
 
 int llhist_merge(struct llhist *dst, const struct llhist *src)
@@ -53,15 +64,16 @@ int llhist_merge(struct llhist *dst, const struct llhist *src)
 	int e;
 
 	for (i = 0; i < LLHIST_SUB; i++)
-		if (src->low[i] && bump(dst, i, src->low[i]) < 0)
+		if (src->low[i] && llhist_add_n(dst, i, src->low[i]) < 0)
 			return -1;
 	for (e = LLHIST_SUB_BITS; e < 64; e++) {
 		if (!src->oct[e])
 			continue;
 		for (i = 0; i < LLHIST_SUB; i++) {
 			uint64_t v = (uint64_t)(LLHIST_SUB + i) << (e - LLHIST_SUB_BITS);
+			uint64_t n = bucket(src, e, i);
 
-			if (src->oct[e][i] && bump(dst, v, src->oct[e][i]) < 0)
+			if (n && llhist_add_n(dst, v, n) < 0)
 				return -1;
 		}
 	}
@@ -86,7 +98,7 @@ uint64_t llhist_percentile(const struct llhist *h, unsigned p)
 		if (!h->oct[e])
 			continue;
 		for (i = 0; i < LLHIST_SUB; i++) {
-			seen += h->oct[e][i];
+			seen += bucket(h, e, i);
 			if (seen >= rank)
 				return (uint64_t)(LLHIST_SUB + i) << (e - LLHIST_SUB_BITS);
 		}

@@ -13,8 +13,15 @@
  * < 0.79% (<= 1% as the design asks). Callers clamp it to the exact
  * [min, max] they track.
  *
- * Memory: 1.5 KiB per histogram plus 1 KiB per power of two in use,
- * allocated on first use.
+ * The buckets of a power of two count in 16 bits, the multiples of 2^16
+ * going to a 64-bit carry array made when the first bucket there wraps:
+ * counts stay exact, and the buckets that rows hit at random take 256
+ * bytes per power of two instead of 1 KiB — with 64-bit counters, updating
+ * them was a sixth of analyze --by's time, most of it cache misses.
+ *
+ * Memory: 1.5 KiB per histogram plus 256 bytes per power of two in use
+ * (and 1 KiB more once one of its buckets passes 65535), allocated on
+ * first use.
  */
 #ifndef ANALYZE_LLHIST_H
 #define ANALYZE_LLHIST_H
@@ -27,15 +34,47 @@
 struct llhist {
 	uint64_t count;
 	uint64_t low[LLHIST_SUB];	/* values 0..127 */
-	uint64_t *oct[64];		/* oct[e]: values with top bit e >= 7 */
+	uint16_t *oct[64];		/* oct[e]: values with top bit e >= 7, mod 2^16 */
+	uint64_t *carry[64];		/* carry[e]: the rest of oct[e]'s counts, or NULL */
 };
 
 /* llhist_init - an empty histogram (no allocation). */
 void llhist_init(struct llhist *h);
 /* llhist_release - free what the histogram allocated; it is then empty. */
 void llhist_release(struct llhist *h);
-/* llhist_add - count @v once. Returns 0, or -1 when out of memory. */
-int llhist_add(struct llhist *h, uint64_t v);
+/*
+ * llhist_add_n - count @v @by times. Returns 0, or -1 when out of memory
+ * (a power of two's arrays are allocated on first use).
+ */
+int llhist_add_n(struct llhist *h, uint64_t v, uint64_t by);
+
+/*
+ * llhist_add - count @v once. Returns 0, or -1 when out of memory. Inline:
+ * it runs once per syscall row, and but for the first value of a power of
+ * two or a bucket's wrap it is a few instructions.
+ */
+static inline int llhist_add(struct llhist *h, uint64_t v)
+{
+	uint16_t *o;
+	int e;
+
+	if (v < LLHIST_SUB) {
+		h->low[v]++;
+		h->count++;
+		return 0;
+	}
+	e = 63 - __builtin_clzll(v);
+	o = h->oct[e];
+	if (!o)
+		return llhist_add_n(h, v, 1);
+	o += (v >> (e - LLHIST_SUB_BITS)) - LLHIST_SUB;
+	if (*o == UINT16_MAX)
+		return llhist_add_n(h, v, 1);
+	++*o;
+	h->count++;
+	return 0;
+}
+
 /* llhist_merge - add every count of @src to @dst. 0, or -1 out of memory. */
 int llhist_merge(struct llhist *dst, const struct llhist *src);
 /*

@@ -36,6 +36,8 @@ static const char usage_text[] =
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
 "                          approximation with tie correction), significant if p < 0.05\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
+"    --threads <n>         read a regular file with up to <n> threads (default:\n"
+"                          the online CPUs, at most 4); the output is the same\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -52,8 +54,14 @@ static const char usage_text[] =
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS,
 };
+
+/* The default of --threads is capped: one analysis should not take a big machine. */
+#define DEFAULT_MAX_THREADS 4
+#define MAX_THREADS 64
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 static const struct option long_opts[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -64,6 +72,7 @@ static const struct option long_opts[] = {
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -127,6 +136,15 @@ static int flush_stdout(void)
 	return 0;
 }
 
+static unsigned default_threads(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < 1)
+		return 1;
+	return n > DEFAULT_MAX_THREADS ? DEFAULT_MAX_THREADS : (unsigned)n;
+}
+
 int main(int argc, char **argv)
 {
 	struct analyze_opts ao = { .by = BY_NONE };
@@ -136,6 +154,10 @@ int main(int argc, char **argv)
 	char *stdin_only[] = { "-" };
 	bool compare = false;
 	int c, rc = 0;
+	char *end;
+	long n;
+
+	ao.threads = default_threads();
 
 	/* 1. options */
 	while ((c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
@@ -188,6 +210,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
+			break;
+		case OPT_THREADS:
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > MAX_THREADS)
+				return usage_error("bad --threads '%s' (1 to " STR(MAX_THREADS) ")",
+						   optarg);
+			ao.threads = (unsigned)n;
 			break;
 		default:
 			fprintf(stderr, "usage: analyze [<options>] [<file>...]; try 'analyze --help'\n");

@@ -1,13 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# bench/analyze.sh [FILE]: time analyze against its peers on one TSV (made
-# by bench/gen-tsv when FILE is not given: 10M rows), warm page cache, one
-# run each. Prints seconds, peak RSS and the ratio to `wc -l`. Not a test.
+# bench/analyze.sh [FILE]: time analyze against wc -l and its peers on one
+# TSV (made by bench/gen-tsv when FILE is not given: 10M rows), warm page
+# cache. analyze and wc -l run RUNS times each (default 5), interleaved, and
+# report the median wall time, the largest peak RSS and the ratio of the
+# medians to wc -l's; the peers (awk, sort, datamash) run once. Ends with
+# the target of the issue: analyze FILE --hist --by syscall within 5x of
+# wc -l (0.35 s on the 2-core reference machine) and 64 MiB. Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
+RUNS=${RUNS:-5}
 A=$OUTPUT/analyze
 F=${1:-${TMPDIR:-/tmp}/boottrace-bench.tsv}
 [ -x "$A" ] || { echo "bench: build $A first" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 if [ ! -f "$F" ]; then
 	[ -x "$OUTPUT/bench/gen-tsv" ] || { echo "bench: build $OUTPUT/bench/gen-tsv first" >&2; exit 1; }
 	echo "generating $F (10M rows)..." >&2
@@ -17,7 +23,7 @@ cat "$F" > /dev/null # warm the page cache
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# awk: the log2 histogram of listen-less syscall durations and per-syscall counts
+# awk: the log2 histogram of syscall durations and per-syscall counts
 cat > "$tmp/hist.awk" <<'AWK'
 BEGIN { FS = "\t" }
 /^#/ || $1 == "ts_ns" { next }
@@ -25,23 +31,42 @@ $8 == "syscall" { n[$9]++; b = 0; v = $11; while (v >= 2) { v /= 2; b++ } h[b]++
 END { for (k in n) print k, n[k]; for (b in h) print "2^" b, h[b] }
 AWK
 
-run() { # label, command...
-	local label=$1; shift
-	/usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err"
-	read -r secs kb < <(tail -1 "$tmp/t")
-	printf '%s\t%s\t%s\n' "$label" "$secs" "$kb" >> "$tmp/results"
+# once ID LABEL COMMAND...: one run, "ID<TAB>LABEL<TAB>seconds<TAB>KiB" appended
+once() {
+	local id=$1 label=$2; shift 2
+	if ! /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err"; then
+		echo "bench: $label failed:" >&2; cat "$tmp/err" >&2; return
+	fi
+	printf '%s\t%s\t%s\n' "$id" "$label" "$(tail -1 "$tmp/t" | tr ' ' '\t')" >> "$tmp/runs"
 }
 
-run "wc -l" wc -l "$F"
-run "analyze F" "$A" "$F"
-run "analyze F --hist --by syscall" "$A" "$F" --hist --by syscall
-run "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
-run "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
+threads=$("$A" --help | grep -q -- --threads && echo yes)
+for _ in $(seq "$RUNS"); do
+	once 1 "wc -l" wc -l "$F"
+	once 2 "analyze F" "$A" "$F"
+	once 3 "analyze F --hist --by syscall" "$A" "$F" --hist --by syscall
+	[ -n "$threads" ] && once 4 "  same, --threads 1" "$A" --threads 1 "$F" --hist --by syscall
+done
+once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
+once 6 "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
 if command -v datamash > /dev/null; then
-	run "datamash grouped percentiles" sh -c "grep -v '^#' '$F' | tail -n +2 | datamash -s -g 9 count 11 perc:50 11 perc:90 11 perc:99 11"
+	once 7 "datamash grouped percentiles" sh -c "grep -v '^#' '$F' | tail -n +2 | datamash -s -g 9 count 11 perc:50 11 perc:90 11 perc:99 11"
 fi
 
-printf 'file: %s (%s bytes, %s lines)\n\n' "$F" "$(stat -c %s "$F")" "$(wc -l < "$F")"
-base=$(awk -F'\t' 'NR == 1 { print $2 }' "$tmp/results")
-printf '%-40s %9s %10s %8s\n' "command" "seconds" "peak RSS" "x wc -l"
-awk -F'\t' -v base="$base" '{ printf "%-40s %9.3f %7.1f MiB %8.1f\n", $1, $2, $3 / 1024, (base > 0 ? $2 / base : 0) }' "$tmp/results"
+printf 'file: %s (%s bytes, %s lines), %s CPUs, median of %s runs\n\n' "$F" \
+	"$(stat -c %s "$F")" "$(wc -l < "$F")" "$(nproc)" "$RUNS"
+# per command: median seconds (lower median of an even count), largest RSS
+sort -t "$(printf '\t')" -k1,1n -k3,3n "$tmp/runs" | awk -F'\t' '
+{ id = $1; label[id] = $2; n[id]++; s[id, n[id]] = $3; if ($4 > kb[id]) kb[id] = $4
+  if (!(id in seen)) { seen[id] = 1; order[++ids] = id } }
+END {
+	base = s[1, int((n[1] + 1) / 2)]
+	printf "%-40s %9s %10s %8s\n", "command", "seconds", "peak RSS", "x wc -l"
+	for (i = 1; i <= ids; i++) {
+		id = order[i]; med = s[id, int((n[id] + 1) / 2)]
+		printf "%-40s %9.3f %6.1f MiB %8.1f\n", label[id], med, kb[id] / 1024, (base > 0 ? med / base : 0)
+		if (id == 3) { t = med; rss = kb[id] / 1024 }
+	}
+	printf "\ntarget (analyze F --hist --by syscall): %.3f s = %.1fx wc -l (<= 5x), %.1f MiB (<= 64): %s\n",
+		t, (base > 0 ? t / base : 0), rss, (base > 0 && t <= 5 * base && rss <= 64) ? "met" : "MISSED"
+}'

@@ -328,6 +328,106 @@ static void test_parse_int(void **state)
 	assert_int_equal(tsv_parse_int("9223372036854775808", 19, true, &v), -2);
 }
 
+
+/*
+ * The reader's fast path (short rows, SIMD) must accept exactly the rows the
+ * exact path (tsv_parse_row) accepts, with the same fields and values, and
+ * leave every other line to it: each line below is read through the reader,
+ * followed by enough rows for the fast path to see it, and compared.
+ */
+static void test_fast_path_agrees(void **state)
+{
+	static const char *const lines[] = {
+		"1\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1000000000123\tctr-00042\t4138\t10168\t10169\t1\tapp\tsyscall\tread\t-98\t3423\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t-0\t0\t/etc/x",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t-\t0\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t--1\t0\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t+1\t0\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t-9223372036854775808\t0\t\\N",
+		"1234567890123456\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"12345678901234567\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"12345678\tc\t123456789\t1234567890123456\t12345678901234567\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t18446744073709551615\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t18446744073709551616\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\\N\t 1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\\N\t1\xc3\xa9\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tsyscall\tread\t5\t00000000000000001\t\\N",
+		"\\N\tc\t\\N\t\\N\t\\N\t\\N\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\ta\\Nb",
+		"1\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\Nx",
+		"1\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\\N",
+		"1\tc\\t1\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\x41\\\\",
+		"1\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\textra",
+		"1\tc\t\\N\t1\t1\t1\ts\x01h\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\t\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N",
+		"1\tc\t\\N\t1\t1\t1\tsh\t\tmkdir\t\\N\t\\N\t\\N",
+		"#\t\t\t\t\t\t\t\t\t\t\t",
+		"# lost=1 events=2",
+		NULL, /* 127 bytes */
+		NULL, /* 128 bytes */
+	};
+	static const char tail[] = "2\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n";
+	char longline[2][160], padded[256], text[1024], err[300], rerr[512];
+	size_t i, k, n = sizeof(lines) / sizeof(lines[0]);
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		const char *base = "1\tc\t\\N\t1\t1\t1\tsh\texec\t\\N\t\\N\t\\N\t/";
+		size_t bl = strlen(base), want = 127 + k;
+
+		memcpy(longline[k], base, bl);
+		memset(longline[k] + bl, 'p', want - bl);
+		longline[k][want] = '\0';
+	}
+	for (i = 0; i < n; i++) {
+		const char *line = lines[i] ? lines[i] : longline[i - (n - 2)];
+		size_t len = strlen(line);
+		struct tsv_row want, got;
+		int wrc, grc, j;
+		FILE *tmp = tmpfile();
+		struct tsv_reader *r;
+
+		/* the exact path, with its contract's padding */
+		memset(padded, 0, sizeof(padded));
+		memcpy(padded, line, len);
+		wrc = tsv_parse_row(padded, len, &want, err, sizeof(err));
+		snprintf(text, sizeof(text), "%s%s\n%s%s%s", HEAD, line, tail, tail, tail);
+		assert_non_null(tmp);
+		fputs(text, tmp);
+		fflush(tmp);
+		rewind(tmp);
+		r = tsv_reader__new("boot.tsv", fileno(tmp), 0);
+		assert_non_null(r);
+		grc = tsv_reader_next(r, &got);
+		if (line[0] == '#') {
+			/* a comment or the trailer, never a row: the next row is line 6 */
+			assert_int_equal(grc, 1);
+			assert_int_equal(tsv_reader_line(r), 6);
+		} else if (wrc == 0) {
+			if (grc != 1)
+				print_error("line %zu: reader says '%s'\n", i, tsv_reader_error(r));
+			assert_int_equal(grc, 1);
+			assert_int_equal(got.null, want.null);
+			assert_true(got.ts_ns == want.ts_ns && got.cgroup_id == want.cgroup_id &&
+				    got.pid == want.pid && got.tid == want.tid &&
+				    got.ppid == want.ppid && got.ret == want.ret &&
+				    got.dur_ns == want.dur_ns);
+			for (j = 0; j < TSV_NFIELDS; j++) {
+				assert_int_equal(got.f[j].n, want.f[j].n);
+				assert_memory_equal(got.f[j].p, want.f[j].p, want.f[j].n);
+			}
+		} else {
+			assert_int_equal(grc, -1);
+			snprintf(rerr, sizeof(rerr), "boot.tsv:5: %s", err);
+			assert_string_equal(tsv_reader_error(r), rerr);
+		}
+		tsv_reader__free(r);
+		fclose(tmp);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -346,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_lenient_counts),
 		cmocka_unit_test(test_parse_row),
 		cmocka_unit_test(test_parse_int),
+		cmocka_unit_test(test_fast_path_agrees),
 	};
 
 	return cmocka_run_group_tests_name("analyze_reader", tests, NULL, NULL);

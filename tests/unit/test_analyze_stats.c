@@ -189,6 +189,42 @@ static void test_llhist(void **state)
 	llhist_release(&h2);
 }
 
+/* A bucket counts in 16 bits plus a carry: exact past 65535, merged too. */
+static void test_llhist_carry(void **state)
+{
+	struct llhist h, h2;
+	uint64_t i;
+	int e = 9;		/* 1000 is in [512, 1024): bucket 1000 >> 2 */
+	unsigned b = (1000 >> 2) - LLHIST_SUB;
+
+	(void)state;
+	llhist_init(&h);
+	llhist_init(&h2);
+	for (i = 0; i < 65535; i++)
+		assert_int_equal(llhist_add(&h, 1000), 0);
+	assert_null(h.carry[e]);
+	assert_int_equal(h.oct[e][b], 65535);
+	assert_int_equal(llhist_add(&h, 1001), 0); /* same bucket: wraps */
+	assert_non_null(h.carry[e]);
+	assert_int_equal(h.oct[e][b] + h.carry[e][b], 65536);
+	for (i = 0; i < 70000; i++)
+		assert_int_equal(llhist_add(&h, 1000), 0);
+	assert_int_equal(h.oct[e][b] + h.carry[e][b], 135536);
+	assert_int_equal(llhist_add(&h, 5000), 0);
+	assert_int_equal(h.count, 135537);
+	/* rank 135536 is the last 1000, 135537 the 5000: [4992, 5024) */
+	assert_int_equal(llhist_percentile(&h, 99), 1000);
+	assert_int_equal(llhist_percentile(&h, 100), 4992);
+	assert_int_equal(llhist_add_n(&h2, 1002, 3), 0);
+	assert_int_equal(llhist_merge(&h2, &h), 0);
+	assert_int_equal(llhist_merge(&h2, &h), 0);
+	assert_int_equal(h2.count, 2 * 135537 + 3);
+	assert_int_equal(h2.oct[e][b] + h2.carry[e][b], 2 * 135536 + 3);
+	assert_int_equal(llhist_percentile(&h2, 100), 4992);
+	llhist_release(&h);
+	llhist_release(&h2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_ties),
 		cmocka_unit_test(test_mann_whitney_identical),
 		cmocka_unit_test(test_llhist),
+		cmocka_unit_test(test_llhist_carry),
 	};
 
 	return cmocka_run_group_tests_name("analyze_stats", tests, NULL, NULL);
