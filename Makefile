@@ -2,7 +2,8 @@
 #
 # boottrace: everything generated goes under $(OUTPUT); `make clean` removes it.
 #   make            build build/collector and build/analyze
-#   make test       install missing packages, build, run unit + integration tests
+#   make test       install missing packages, build, run unit + integration tests,
+#                   then again under ASan+UBSan, then the fuzzers (see test:)
 #   make demo       install missing packages, build, boot the samples, report
 #   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
 #   V=1             show the commands
@@ -43,6 +44,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all clean test unit integration demo deps install uninstall bench
+.PHONY: test-asan test-valgrind fuzz fuzz-build fuzz-replay
 
 COMMON_SRCS := $(wildcard common/*.c)
 ANALYZE_SRCS := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
@@ -178,10 +180,81 @@ $(OUTPUT):
 deps:
 	$(Q)scripts/install-deps.sh
 
-# Unit and integration tests; tests/run.sh prints "N passed, N failed".
+# make test: unit + integration tests + fuzz regression inputs, then the same
+# again built with ASan + UBSan (test-asan), then the fuzz targets for
+# $(TEST_FUZZ_SECONDS) s each (60 with CI=true, else 10; FUZZ_SECONDS=N to
+# choose). Valgrind runs on analyze in the first stage
+# (tests/integration/test_valgrind_analyze.sh). tests/stages.sh runs every
+# stage even after a failure and closes with the sum of their
+# "N passed, N failed, N skipped"; any failure fails make test.
 test: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)OUTPUT=$(OUTPUT) tests/run.sh
+	$(Q)$(MAKE) --no-print-directory all fuzz-replay
+	$(Q)OUTPUT=$(OUTPUT) MAKE="$(MAKE)" FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/stages.sh
+
+# --- sanitizers, valgrind, fuzzing -------------------------------------------
+# test-asan: everything rebuilt with SANITIZE=1 into $(OUTPUT)/asan (its own
+# vmlinux.h, skeletons and objects), then unit, integration and fuzz
+# regression tests; a sanitizer report anywhere (also in a process whose exit
+# status a test ignores) is a failure: reports go to files, tests/run.sh
+# counts them. Valgrind cannot run ASan binaries: its test is left out here.
+# The traced workloads (tests/tools, samples) run without LeakSanitizer: its
+# exit-time tracer thread calls getppid(2), which the tests count exactly
+# (options per binary name, through include_if_exists=DIR/%b).
+ASAN_OUTPUT := $(OUTPUT)/asan
+ASAN_DIR = $(abspath $(ASAN_OUTPUT))
+test-asan:
+	$(Q)$(MAKE) --no-print-directory OUTPUT=$(ASAN_OUTPUT) SANITIZE=1 all fuzz-replay
+	$(Q)rm -rf $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
+	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
+	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
+		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_*' \
+	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
+	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \
+	UBSAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/ubsan:print_stacktrace=1:halt_on_error=1 \
+	tests/run.sh
+
+test-valgrind: all
+	$(Q)OUTPUT=$(OUTPUT) tests/run.sh integration test_valgrind
+
+# fuzz: build the libFuzzer targets (clang, ASan + UBSan) into $(OUTPUT)/fuzz,
+# seed their corpora from samples/ and fuzz/corpus/, run each for
+# FUZZ_SECONDS; a crash fails and is copied to tests/fuzz-regressions/.
+# fuzz-replay: the same targets built with $(CC) as plain programs that run
+# given inputs once (tests/run.sh replays tests/fuzz-regressions/ with them).
+FUZZ_TARGETS := $(patsubst fuzz/%.c,%,$(wildcard fuzz/fuzz_*.c))
+FUZZ_BINS := $(FUZZ_TARGETS:%=$(OUTPUT)/fuzz/%)
+FUZZ_REPLAYS := $(FUZZ_TARGETS:%=$(OUTPUT)/fuzz-replay/%)
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. -I$(OUTPUT) \
+	-DBOOTTRACE_VERSION='"$(VERSION)"' -fno-omit-frame-pointer -fno-sanitize-recover=all \
+	-fsanitize=fuzzer-no-link,address,undefined -MMD -MP
+FUZZ_LIB_SRCS := $(COMMON_SRCS) $(ANALYZE_SRCS)
+TEST_FUZZ_SECONDS := $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),$(if $(filter true,$(CI)),60,10))
+FUZZ_SECONDS ?= 60
+
+fuzz: $(FUZZ_BINS)
+	$(Q)OUTPUT=$(OUTPUT) FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh $(FUZZ_TARGETS)
+
+fuzz-build: $(FUZZ_BINS)
+fuzz-replay: $(FUZZ_REPLAYS)
+
+$(OUTPUT)/fuzz/obj/%.o: %.c | $(OUTPUT)
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(OUTPUT)/fuzz/%: $(OUTPUT)/fuzz/obj/fuzz/%.o $(FUZZ_LIB_SRCS:%.c=$(OUTPUT)/fuzz/obj/%.o)
+	$(call msg,LINK,$@)
+	$(Q)$(CLANG) -fsanitize=fuzzer,address,undefined $(FUZZ_LDFLAGS) $^ -lm -lpthread -o $@
+
+$(OUTPUT)/fuzz-replay/%: $(OUTPUT)/obj/fuzz/%.o $(OUTPUT)/obj/fuzz/replay.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $(FUZZ_LDFLAGS) $^ -lm -lpthread -o $@
+
+# fuzz_reader cuts read(2) and pread(2) short to play a pipe, and keeps large
+# blocks from one input to the next (see the file).
+$(OUTPUT)/fuzz/fuzz_reader $(OUTPUT)/fuzz-replay/fuzz_reader: FUZZ_LDFLAGS := -Wl,--wrap=read,--wrap=pread,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free
 
 unit: all
 	$(Q)OUTPUT=$(OUTPUT) tests/run.sh unit

@@ -1,11 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# tests/run.sh [unit|integration|all] [NAME-PATTERN]: run the cmocka unit
-# suites (build/tests/test_*) and the integration tests
-# (tests/integration/test_*.sh), then print one closing line
-# "N passed, N failed, N skipped". An integration test exits 0 (pass),
-# 77 (skip: it printed why) or anything else (fail). In CI (CI=true) a skip
-# is a failure: tests that need root or BPF must run there.
+# tests/run.sh [unit|integration|fuzz|all] [NAME-PATTERN]: run the cmocka unit
+# suites (build/tests/test_*), the integration tests
+# (tests/integration/test_*.sh) and the fuzz regression inputs
+# (tests/fuzz-regressions/TARGET/* and the seeds fuzz/corpus/TARGET/*, each
+# run once by $OUTPUT/fuzz-replay/TARGET: one test per input), then print one
+# closing line "N passed, N failed, N skipped". An integration test exits 0
+# (pass), 77 (skip: it printed why) or anything else (fail). In CI (CI=true) a
+# skip is a failure: tests that need root or BPF must run there.
+# TESTS_EXCLUDE='GLOB...': integration tests not to run at all (make
+# test-asan leaves out the valgrind one). SANITIZER_REPORTS=DIR: where
+# ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
+# end is one more failure, shown.
 #
 # A test with a line "# modes: cgroup pidtree legacy" runs once per mode,
 # with BT_MODE set (lib.sh turns it into collector options): the same
@@ -61,6 +67,7 @@ run_integration() {
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
 		[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
+		excluded "$name" && { echo "=== $name: not run here (TESTS_EXCLUDE)"; continue; }
 		modes=$(sed -n 's/^# modes: //p' "$t")
 		if [ -z "$modes" ]; then
 			run_one "$t" "$name"
@@ -72,12 +79,71 @@ run_integration() {
 	done
 }
 
+excluded() {
+	local g
+	for g in ${TESTS_EXCLUDE:-}; do
+		# shellcheck disable=SC2053
+		[[ "$1" == $g ]] && return 0
+	done
+	return 1
+}
+
+# Each input of tests/fuzz-regressions/TARGET and fuzz/corpus/TARGET, once.
+run_fuzz_regressions() {
+	local src t bin f out rc n=0
+	for src in fuzz/fuzz_*.c; do
+		[ -f "$src" ] || continue
+		t=$(basename "$src" .c)
+		bin=$OUTPUT/fuzz-replay/$t
+		[ -n "$pattern" ] && [[ "$t" != *$pattern* ]] && continue
+		if [ ! -x "$bin" ]; then
+			if [ "${CI:-}" = true ]; then
+				echo "--- FAIL $t regressions: no $bin (make fuzz-replay), and CI=true forbids skipping"
+				failed=$((failed + 1)); failures+=("$t")
+			else
+				echo "--- SKIP $t regressions: no $bin (make fuzz-replay)"
+				skipped=$((skipped + 1))
+			fi
+			continue
+		fi
+		n=0
+		for f in tests/fuzz-regressions/"$t"/* fuzz/corpus/"$t"/*; do
+			[ -f "$f" ] || continue
+			n=$((n + 1))
+			out=$(timeout 60 "$bin" "$f" 2>&1); rc=$?
+			if [ $rc -eq 0 ]; then
+				passed=$((passed + 1))
+			else
+				printf '%s\n' "$out" | tail -20
+				echo "--- FAIL $t $f (exit $rc; reproduce: $bin $f)"
+				failed=$((failed + 1)); failures+=("$t:$f")
+			fi
+		done
+		echo "--- $t: $n regression and seed inputs replayed"
+	done
+}
+
+# Sanitizer reports written to files (log_path), also by processes whose
+# exit status no test looks at.
+count_sanitizer_reports() {
+	local f
+	[ -n "${SANITIZER_REPORTS:-}" ] || return 0
+	for f in "$SANITIZER_REPORTS"/*; do
+		[ -f "$f" ] || continue
+		echo "--- FAIL sanitizer report $f:"
+		head -40 "$f"
+		failed=$((failed + 1)); failures+=("$(basename "$f")")
+	done
+}
+
 case $what in
 unit) run_unit ;;
 integration) run_integration ;;
-all) run_unit; run_integration ;;
-*) echo "usage: tests/run.sh [unit|integration|all] [PATTERN]" >&2; exit 2 ;;
+fuzz) run_fuzz_regressions ;;
+all) run_unit; run_integration; run_fuzz_regressions ;;
+*) echo "usage: tests/run.sh [unit|integration|fuzz|all] [PATTERN]" >&2; exit 2 ;;
 esac
+count_sanitizer_reports
 
 [ ${#failures[@]} -gt 0 ] && echo "failed: ${failures[*]}"
 echo "$passed passed, $failed failed, $skipped skipped"

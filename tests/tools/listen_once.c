@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * listen_once [inet|unix] [TAG]: a tiny container init for load tests: a
+ * few syscalls (getppid x3, an openat of /etc/hostname), then a socket
+ * that listens — TCP on 127.0.0.1:0 (default) or an abstract unix socket
+ * "@boottrace-TAG-PID" — closed at once, and exit 0. Exit 1 with a message
+ * when a call fails.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	const char *kind = argc > 1 ? argv[1] : "inet";
+	const char *tag = argc > 2 ? argv[2] : "x";
+	int fd, i;
+
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	fd = open("/etc/hostname", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	if (strcmp(kind, "unix") == 0) {
+		struct sockaddr_un un = { .sun_family = AF_UNIX };
+		int n = snprintf(un.sun_path + 1, sizeof(un.sun_path) - 1, "boottrace-%s-%d",
+				 tag, (int)getpid());
+
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&un,
+				   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) < 0) {
+			perror("listen_once: unix socket");
+			return 1;
+		}
+	} else {
+		struct sockaddr_in in = { .sin_family = AF_INET };
+
+		in.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&in, sizeof(in)) < 0) {
+			perror("listen_once: tcp socket");
+			return 1;
+		}
+	}
+	if (listen(fd, 1) < 0) {
+		perror("listen_once: listen");
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
