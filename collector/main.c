@@ -1097,6 +1097,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	char cgbuf[PATH_MAX + NAME_MAX_LEN], errmsg[512], *cgdir = NULL;
 	unsigned long long id, deadline_kill = 0;
 	struct container *k;
+	sigset_t stop, mask;
 	int pipefd[2], gofd[2] = { -1, -1 }, err, st = 0, reaped = 0, termed = 0;
 	ssize_t n;
 	pid_t pid;
@@ -1136,7 +1137,22 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		write_start(c, k, c->spawn_ts, "spawn", getpid(), "collector", c->opt.command[0]);
 	output_flush(c->out);
 	fflush(NULL);
+	/*
+	 * SIGINT/SIGTERM stay blocked across the fork until the child has
+	 * dropped our handler: one that reached it in between would only set
+	 * the child's copy of `exiting`, and the container would not stop.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &mask);
 	pid = fork();
+	if (pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	if (pid < 0) {
 		fprintf(stderr, "collector: fork: %s\n", strerror(errno));
 		return -1;
@@ -1188,6 +1204,9 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		if (exiting && !c->until_at)
 			c->until_at = now;
 		if (c->until_at && now >= c->until_at && !termed) {
+			/* the child itself too: it may not have joined its cgroup yet */
+			if (!reaped)
+				kill(pid, SIGTERM);
 			signal_spawned(cgdir, pid, SIGTERM);
 			termed = 1;
 			deadline_kill = now + GRACE_NS;
