@@ -37,6 +37,8 @@ struct backend_config {
 	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
 	/* ring buffer size (modern) or perf buffer size per CPU (legacy) */
 	unsigned long buffer_mb;
+	bool marks;			/* --mark or --start: load the mark programs */
+	bool start_mark;		/* --start: and the ones that carry its time */
 	int verbose;			/* print open/load/attach times */
 	unsigned long long started_ns;	/* CLOCK_MONOTONIC at start, for those times */
 	/* every record, in the order the buffer gives them */

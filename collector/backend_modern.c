@@ -238,14 +238,22 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
 	if (err)
 		goto fail;
-	/* Marks are attached one by one, later, to the binaries they name. */
+	/*
+	 * Marks are attached one by one, later, to the binaries they name;
+	 * without marks their programs are not even loaded (each program
+	 * verified costs start-up time).
+	 */
 	bpf_object__for_each_program(prog, m->skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
 
 		if (!strncmp(sec, "uprobe", 6) || !strncmp(sec, "uretprobe", 9) ||
-		    !strncmp(sec, "usdt", 4))
+		    !strncmp(sec, "usdt", 4)) {
 			bpf_program__set_autoattach(prog, false);
+			bpf_program__set_autoload(prog, cfg->marks);
+		}
 	}
+	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
+	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);
 
 	if (cfg->verbose)
 		fprintf(stderr, "collector: opened in %.1f ms\n", ms_since(cfg->started_ns));

@@ -1651,6 +1651,8 @@ int main(int argc, char **argv)
 	cfg.mode = c.mode;
 	cfg.watch = !c.opt.command && c.opt.pid <= 0;
 	cfg.buffer_mb = c.opt.ringbuf_mb;
+	cfg.marks = marks_count(c.opt.marks) > 0;
+	cfg.start_mark = marks_have_start(c.opt.marks);
 	cfg.verbose = c.opt.verbose;
 	cfg.started_ns = c.started_ns;
 	cfg.on_event = on_event;
