@@ -24,6 +24,7 @@
 #include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
 #include "collector/backend.h"
+#include "collector/bpfmap.h"
 #include "collector/tracefs.h"
 
 _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
@@ -362,19 +363,6 @@ static void legacy_untrack_cgroup(struct backend *b, __u64 cgid)
 	(void)cgid;
 }
 
-static void live_add(struct legacy *l, __u64 key, __s64 n)
-{
-	struct bpf_map *map = l->skel->maps.live;
-	__s64 v = 0;
-
-	bpf_map__lookup_elem(map, &key, sizeof(key), &v, sizeof(v), 0);
-	v += n;
-	if (v > 0)
-		bpf_map__update_elem(map, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
-	else
-		bpf_map__delete_elem(map, &key, sizeof(key), 0);
-}
-
 static void proc_add(struct legacy *l, __u32 tgid, __s64 n)
 {
 	struct bpf_map *map = l->skel->maps.procs;
@@ -410,7 +398,7 @@ static int legacy_track_task(struct backend *b, pid_t tid, __u64 key)
 	/* BPF_NOEXIST: a task already in a container stays in it */
 	if (bpf_map__update_elem(l->skel->maps.tasks, &k, sizeof(k), &t, sizeof(t), BPF_NOEXIST) < 0)
 		return -errno;
-	live_add(l, key, 1);
+	bpfmap_counter_add(l->skel->maps.live, key, 1);
 	proc_add(l, t.tgid, 1);
 	return 0;
 }
@@ -424,30 +412,15 @@ static void legacy_untrack_task(struct backend *b, pid_t tid)
 	if (bpf_map__lookup_elem(l->skel->maps.tasks, &k, sizeof(k), &t, sizeof(t), 0) < 0 ||
 	    bpf_map__delete_elem(l->skel->maps.tasks, &k, sizeof(k), 0) < 0)
 		return;
-	live_add(l, t.key, -1);
+	bpfmap_counter_add(l->skel->maps.live, t.key, -1);
 	proc_add(l, t.tgid, -1);
 }
 
 static unsigned long long legacy_lost(struct backend *b)
 {
 	struct legacy *l = to_legacy(b);
-	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long total = l->pb_lost;
-	__u32 zero = 0;
-	__u64 *v;
-	int i;
 
-	if (ncpu <= 0)
-		return total;
-	v = calloc((size_t)ncpu, sizeof(*v));
-	if (!v)
-		return total;
-	if (bpf_map__lookup_elem(l->skel->maps.lost, &zero, sizeof(zero), v,
-				 sizeof(*v) * (size_t)ncpu, 0) == 0)
-		for (i = 0; i < ncpu; i++)
-			total += v[i];
-	free(v);
-	return total;
+	return l->pb_lost + bpfmap_percpu_sum(l->skel->maps.lost, 0);
 }
 
 static void legacy_destroy(struct backend *b)

@@ -17,6 +17,7 @@
 
 #include "boottrace.skel.h"
 #include "collector/backend.h"
+#include "collector/bpfmap.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL	/* 6.9: a pidfd for a thread, not a process */
@@ -101,19 +102,6 @@ static int pidfd_of(pid_t tid)
 	return fd < 0 ? -errno : fd;
 }
 
-static void live_add(struct modern *m, __u64 key, __s64 n)
-{
-	struct bpf_map *map = m->skel->maps.live;
-	__s64 v = 0;
-
-	bpf_map__lookup_elem(map, &key, sizeof(key), &v, sizeof(v), 0);
-	v += n;
-	if (v > 0)
-		bpf_map__update_elem(map, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
-	else
-		bpf_map__delete_elem(map, &key, sizeof(key), 0);
-}
-
 static int modern_track_task(struct backend *b, pid_t tid, __u64 key)
 {
 	struct modern *m = to_modern(b);
@@ -134,7 +122,7 @@ static int modern_track_task(struct backend *b, pid_t tid, __u64 key)
 	if (bpf_map__update_elem(map, &fd, sizeof(fd), val, size, BPF_NOEXIST) < 0)
 		err = -errno;
 	else
-		live_add(m, key, 1);
+		bpfmap_counter_add(m->skel->maps.live, key, 1);
 	close(fd);
 	free(val);
 	return err;
@@ -154,7 +142,7 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 	    bpf_map__delete_elem(map, &fd, sizeof(fd), 0) == 0) {
 		memcpy(&key, val, sizeof(key));
 		if (key)
-			live_add(m, key, -1);
+			bpfmap_counter_add(m->skel->maps.live, key, -1);
 	}
 	if (fd >= 0)
 		close(fd);
@@ -164,23 +152,8 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 static unsigned long long modern_lost(struct backend *b)
 {
 	struct modern *m = to_modern(b);
-	int ncpu = libbpf_num_possible_cpus();
-	unsigned long long total = 0;
-	__u64 *v;
-	__u32 zero = 0;
-	int i;
 
-	if (ncpu <= 0)
-		return 0;
-	v = calloc((size_t)ncpu, sizeof(*v));
-	if (!v)
-		return 0;
-	if (bpf_map__lookup_elem(m->skel->maps.lost, &zero, sizeof(zero), v,
-				 sizeof(*v) * (size_t)ncpu, 0) == 0)
-		for (i = 0; i < ncpu; i++)
-			total += v[i];
-	free(v);
-	return total;
+	return bpfmap_percpu_sum(m->skel->maps.lost, 0);
 }
 
 static void modern_destroy(struct backend *b)
