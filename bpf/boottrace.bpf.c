@@ -107,10 +107,8 @@ __u64 next_root_key;
  * return-stack mitigations (SRSO, retbleed) a helper's call and return
  * cost more than the loads.
  */
-static __always_inline __u64 current_cgroup_id(void)
+static __always_inline __u64 current_cgroup_id(struct task_struct *t)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-
 	return t->cgroups->dfl_cgrp->kn->id;
 }
 
@@ -126,22 +124,24 @@ static __always_inline bool cgroup_tracked(__u64 cgid)
 }
 
 /*
- * Whether the current task belongs to a traced container, and which: its
- * cgroup id in cgroup mode, its container key in pidtree mode.
+ * Whether the current task @t belongs to a traced container, and which: its
+ * cgroup id in cgroup mode, its container key in pidtree mode. The callers
+ * pass the task in: a helper call is not merged with an earlier one, and
+ * each costs a call and a return.
  */
-static __always_inline bool current_container(__u64 *key)
+static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 {
 	struct sc_state *st;
 	__u64 cgid;
 
 	if (pidtree) {
-		st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+		st = bpf_task_storage_get(&sc_states, t, 0, 0);
 		if (!st || !st->key)
 			return false;
 		*key = st->key;
 		return true;
 	}
-	cgid = current_cgroup_id();
+	cgid = current_cgroup_id(t);
 	if (!cgroup_tracked(cgid))
 		return false;
 	*key = cgid;
@@ -152,23 +152,24 @@ static __always_inline bool current_container(__u64 *key)
  * The current task's state if it is traced: in cgroup mode created on
  * first use (@create), in pidtree mode it exists or the task is not traced.
  */
-static __always_inline struct sc_state *traced_state(__u64 *key, bool create)
+static __always_inline struct sc_state *traced_state(struct task_struct *t, __u64 *key,
+						       bool create)
 {
 	struct sc_state *st;
 	__u64 cgid;
 
 	if (pidtree) {
-		st = bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0, 0);
+		st = bpf_task_storage_get(&sc_states, t, 0, 0);
 		if (!st || !st->key)
 			return NULL;
 		*key = st->key;
 		return st;
 	}
-	cgid = current_cgroup_id();
+	cgid = current_cgroup_id(t);
 	if (!cgroup_tracked(cgid))
 		return NULL;
 	*key = cgid;
-	return bpf_task_storage_get(&sc_states, bpf_get_current_task_btf(), 0,
+	return bpf_task_storage_get(&sc_states, t, 0,
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
 
@@ -190,23 +191,37 @@ static __always_inline void count_lost(void)
 		__sync_fetch_and_add(n, 1);
 }
 
-static __always_inline __u64 submit_flags(void)
+/*
+ * Batched wake-ups without a helper call: wake the reader once every
+ * wakeup_bytes (a power of two) of records. The ring's data pages are
+ * contiguous in kernel memory (mapped twice, so a record never wraps), so
+ * a record whose bytes, its 8-byte ring header included, straddle a
+ * multiple of wakeup_bytes comes once per wakeup_bytes written. Its offset
+ * is taken from another fixed address (a pointer difference is a plain
+ * number to the verifier, for a CAP_PERFMON program): the multiples move
+ * by a constant, the rate stays. Records that wait are read at the
+ * collector's next poll timeout.
+ */
+static __always_inline __u64 wake_flags(const void *rec, __u64 size)
 {
-	return bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) >= wakeup_bytes ?
+	__u64 off = (const char *)rec - (const char *)filter - BPF_RINGBUF_HDR_SZ;
+
+	return (off ^ (off + BPF_RINGBUF_HDR_SZ + size)) >= wakeup_bytes ?
 		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-static __always_inline void fill_hdr(struct bt_event_hdr *h, __u32 type,
-				     __u64 ts, __u64 cgid)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid();
+/* Commit record @e, waking the reader when wake_flags() says so. */
+#define submit(e) bpf_ringbuf_submit((e), wake_flags((e), sizeof(*(e))))
 
+/* pid, tid and ppid as the init pid namespace sees them: the task's own fields. */
+static __always_inline void fill_hdr(struct bt_event_hdr *h, struct task_struct *t,
+				     __u32 type, __u64 ts, __u64 cgid)
+{
 	h->ts_ns = ts;
 	h->cgroup_id = cgid;
 	h->type = type;
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
+	h->pid = t->tgid;
+	h->tid = t->pid;
 	h->ppid = t->real_parent->tgid;
 	/* comm is NUL-padded in the task: copy it, no helper needed */
 	__builtin_memcpy(h->comm, t->comm, sizeof(h->comm));
@@ -237,7 +252,8 @@ static __always_inline int path_arg(long nr)
 	return -1;
 }
 
-static __always_inline void emit_noreturn(struct sc_state *st, __u64 cgid)
+static __always_inline void emit_noreturn(struct task_struct *t, struct sc_state *st,
+					  __u64 cgid)
 {
 	struct bt_syscall_event *e;
 
@@ -246,20 +262,21 @@ static __always_inline void emit_noreturn(struct sc_state *st, __u64 cgid)
 		count_lost();
 		return;
 	}
-	fill_hdr(&e->hdr, BT_EV_SYSCALL, st->ts, cgid);
+	fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
 	e->dur_ns = 0;
 	e->ret = 0;
 	e->nr = st->nr;
 	e->flags = BT_SC_NORETURN;
 	e->detail_kind = BT_DETAIL_NONE;
 	e->detail_len = 0;
-	bpf_ringbuf_submit(e, submit_flags());
+	submit(e);
 	st->ts = 0;
 }
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 {
+	struct task_struct *t;
 	struct sc_state *st;
 	unsigned long ptr;
 	__u64 cgid;
@@ -267,7 +284,8 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 
 	if (!syscall_wanted(nr))
 		return 0;
-	st = traced_state(&cgid, true);
+	t = bpf_get_current_task_btf();
+	st = traced_state(t, &cgid, true);
 	if (!st)
 		return 0;
 	st->ts = bpf_ktime_get_ns();
@@ -276,7 +294,7 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	st->detail_len = 0;
 
 	if (nr == __NR_exit || nr == __NR_exit_group) {
-		emit_noreturn(st, cgid);
+		emit_noreturn(t, st, cgid);
 		return 0;
 	}
 	i = path_arg(nr);
@@ -312,9 +330,8 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
  * as a struct sockaddr in st->detail: listen(2) carries no address, and the
  * port may have been chosen by the kernel (autobind).
  */
-static __always_inline void read_listen_addr(struct sc_state *st)
+static __always_inline void read_listen_addr(struct task_struct *t, struct sc_state *st)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct file **fds, *f;
 	struct socket *sock;
 	struct sock *sk;
@@ -371,16 +388,17 @@ static __always_inline void read_listen_addr(struct sc_state *st)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct sc_state *st;
 	__u64 now, cgid;
 
-	st = traced_state(&cgid, false);
+	st = traced_state(t, &cgid, false);
 	if (!st || !st->ts)
 		return 0;
 	now = bpf_ktime_get_ns();
 
 	if (st->nr == __NR_listen && ret == 0)
-		read_listen_addr(st);
+		read_listen_addr(t, st);
 
 	if (st->detail_kind == BT_DETAIL_NONE) {
 		struct bt_syscall_event *e;
@@ -388,21 +406,21 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e)
 			goto lost;
-		fill_hdr(&e->hdr, BT_EV_SYSCALL, st->ts, cgid);
+		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
 		e->dur_ns = now - st->ts;
 		e->ret = ret;
 		e->nr = st->nr;
 		e->flags = 0;
 		e->detail_kind = BT_DETAIL_NONE;
 		e->detail_len = 0;
-		bpf_ringbuf_submit(e, submit_flags());
+		submit(e);
 	} else {
 		struct bt_syscall_detail_event *e;
 
 		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (!e)
 			goto lost;
-		fill_hdr(&e->sc.hdr, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
+		fill_hdr(&e->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
 		e->sc.dur_ns = now - st->ts;
 		e->sc.ret = ret;
 		e->sc.nr = st->nr;
@@ -410,7 +428,7 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		e->sc.detail_kind = st->detail_kind;
 		e->sc.detail_len = st->detail_len;
 		bpf_probe_read_kernel(e->detail, sizeof(e->detail), st->detail);
-		bpf_ringbuf_submit(e, submit_flags());
+		submit(e);
 	}
 	st->ts = 0;
 	return 0;
@@ -491,7 +509,7 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	struct bt_fork_event *e;
 	__u64 cgid, ns = 0;
 
-	if (!current_container(&cgid)) {
+	if (!current_container(bpf_get_current_task_btf(), &cgid)) {
 		if (!watch_roots || child->tgid == parent->tgid)
 			return 0;
 		if (BPF_CORE_READ(child, thread_pid, level) != BPF_CORE_READ(parent, thread_pid, level))
@@ -519,24 +537,23 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	bpf_probe_read_kernel(e->hdr.comm, sizeof(e->hdr.comm), child->comm);
 	e->parent_tid = parent->pid;
 	e->is_thread = child->tgid == parent->tgid;
-	bpf_ringbuf_submit(e, submit_flags());
+	submit(e);
 	return 0;
 }
 
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct bt_exec_event *e;
 	__u64 cgid;
 
-	if (!current_container(&cgid)) {
-		struct task_struct *t = bpf_get_current_task_btf();
-
+	if (!current_container(t, &cgid)) {
 		/* `unshare --mount CMD`: the namespace came without a fork */
 		if (!watch_roots || same_mnt_ns(t, t->real_parent))
 			return 0;
 		pidtree_root(t->real_parent, t, CLONE_NEWNS);
-		if (!current_container(&cgid))
+		if (!current_container(t, &cgid))
 			return 0;
 	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
@@ -544,15 +561,15 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		count_lost();
 		return 0;
 	}
-	fill_hdr(&e->hdr, BT_EV_EXEC, bpf_ktime_get_ns(), cgid);
+	fill_hdr(&e->hdr, t, BT_EV_EXEC, bpf_ktime_get_ns(), cgid);
 	e->old_tid = old_pid;
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), bprm->filename);
-	bpf_ringbuf_submit(e, submit_flags());
+	submit(e);
 	return 0;
 }
 
 /* pidtree: a tracked task exits; the container ends with its last one. */
-static __always_inline void pidtree_exit(__u64 key)
+static __always_inline void pidtree_exit(struct task_struct *t, __u64 key)
 {
 	__s64 *v = bpf_map_lookup_elem(&live, &key);
 	struct bt_event_hdr *e;
@@ -565,7 +582,7 @@ static __always_inline void pidtree_exit(__u64 key)
 		count_lost();
 		return;
 	}
-	fill_hdr(e, BT_EV_GONE, bpf_ktime_get_ns(), key);
+	fill_hdr(e, t, BT_EV_GONE, bpf_ktime_get_ns(), key);
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 }
 
@@ -577,10 +594,11 @@ static __always_inline void pidtree_exit(__u64 key)
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(bt_exit, struct task_struct *p)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct bt_exit_event *e;
 	__u64 cgid;
 
-	if (!current_container(&cgid))
+	if (!current_container(t, &cgid))
 		return 0;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
@@ -589,12 +607,12 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 		count_lost();
 		goto out;
 	}
-	fill_hdr(&e->hdr, BT_EV_EXIT, bpf_ktime_get_ns(), cgid);
+	fill_hdr(&e->hdr, t, BT_EV_EXIT, bpf_ktime_get_ns(), cgid);
 	e->exit_code = BPF_CORE_READ(p, exit_code);
-	bpf_ringbuf_submit(e, submit_flags());
+	submit(e);
 out:
 	if (pidtree)
-		pidtree_exit(cgid);
+		pidtree_exit(t, cgid);
 	return 0;
 }
 
@@ -637,7 +655,7 @@ static __always_inline int cgroup_event(struct cgroup *cgrp, const char *path,
 		count_lost();
 		return 0;
 	}
-	fill_hdr(&e->hdr, type, bpf_ktime_get_ns(), id);
+	fill_hdr(&e->hdr, bpf_get_current_task_btf(), type, bpf_ktime_get_ns(), id);
 	e->parent_id = pid;
 	e->parent_tracked = parent_tracked;
 	bpf_probe_read_kernel_str(e->path, sizeof(e->path), path);

@@ -86,7 +86,7 @@ static __always_inline int mark_fire(__u64 cookie)
 	__u64 key, now = bpf_ktime_get_ns();
 
 	if (!(cookie & BT_MARK_COOKIE_START)) {
-		if (current_container(&key))
+		if (current_container(t, &key))
 			mark_emit(t, now, key, id, 0);
 		return 0;
 	}
@@ -98,7 +98,7 @@ static __always_inline int mark_fire(__u64 cookie)
 	}
 	s->ts = now;
 	s->mark_id = id;
-	if (current_container(&key))
+	if (current_container(t, &key))
 		mark_emit(t, now, key, id, BT_MARK_START);
 	return 0;
 }
