@@ -101,6 +101,47 @@ struct {
 __u64 next_root_key;
 
 /*
+ * Syscalls in flight, the fast way: a direct-mapped table indexed by a hash
+ * of the task's pt_regs address (the top of its kernel stack: one per live
+ * task, and what sys_enter and sys_exit are given, so sys_exit finds its
+ * syscall without asking who is running). sys_enter of a traced task
+ * claims the slot (compare and swap on `regs`) and fills it, its sys_exit
+ * emits the row from it and frees it. Reaching it costs no helper call;
+ * the task-storage way it replaces cost four (who is running and the
+ * storage, at entry and at exit), each a call and a return that the CPU's
+ * return-stack mitigations make dear.
+ *
+ * When the slot is taken by another task in a syscall, or the syscall has a
+ * detail (a path, an address) or changes comm (exec, prctl), its state goes
+ * to the task's storage as before and the slot's in_task counts it, so that
+ * sys_exit of a task that does not own the slot looks there only then.
+ *
+ * pid, tid, ppid and comm are read at entry; exec and prctl, which change
+ * comm, go the task-storage way and read them at exit. The release of a
+ * slot relies on x86's store ordering (no load passes an earlier store).
+ */
+struct bt_inflight inflight[1 << BT_INFLIGHT_BITS] __attribute__((aligned(64)));
+
+#define barrier() asm volatile("" ::: "memory")
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+
+/*
+ * A task's pt_regs address as a plain number: its distance from a fixed
+ * address (a pointer difference is a number to the verifier, for a
+ * CAP_PERFMON program). Never 0: a map value is not a task's stack.
+ */
+static __always_inline __u64 regs_id(const struct pt_regs *regs)
+{
+	return (const char *)regs - (const char *)filter;
+}
+
+static __always_inline struct bt_inflight *inflight_slot(__u64 id)
+{
+	/* stacks are 16 KiB aligned: the multiplication spreads the high bits */
+	return &inflight[(id * 0x9E3779B97F4A7C15ULL) >> (64 - BT_INFLIGHT_BITS)];
+}
+
+/*
  * bpf_get_current_cgroup_id(), without the helper call: the same chain of
  * pointers read directly (BTF-typed loads, under the RCU read lock the
  * tracepoint holds). Every syscall on the host pays this, and on CPUs with
@@ -252,8 +293,8 @@ static __always_inline int path_arg(long nr)
 	return -1;
 }
 
-static __always_inline void emit_noreturn(struct task_struct *t, struct sc_state *st,
-					  __u64 cgid)
+static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, long nr,
+					  __u64 ts)
 {
 	struct bt_syscall_event *e;
 
@@ -262,41 +303,50 @@ static __always_inline void emit_noreturn(struct task_struct *t, struct sc_state
 		count_lost();
 		return;
 	}
-	fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
+	fill_hdr(&e->hdr, t, BT_EV_SYSCALL, ts, cgid);
 	e->dur_ns = 0;
 	e->ret = 0;
-	e->nr = st->nr;
+	e->nr = nr;
 	e->flags = BT_SC_NORETURN;
 	e->detail_kind = BT_DETAIL_NONE;
 	e->detail_len = 0;
 	submit(e);
-	st->ts = 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
+/*
+ * Syscalls that keep their state in the task (sc_state): those with a
+ * detail to copy, and those after which the task's identity is read anew
+ * (exec and prctl change comm).
+ */
+static __always_inline bool syscall_in_task(long nr)
 {
-	struct task_struct *t;
+	return path_arg(nr) >= 0 || nr == __NR_bind || nr == __NR_connect ||
+	       nr == __NR_listen || nr == __NR_prctl;
+}
+
+/*
+ * The slow way in: the syscall's state in the task's storage, with its
+ * detail. False when there is none (the task is not traced after all, or
+ * the storage could not be had: counted as lost).
+ */
+static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs *regs,
+					  long nr, __u64 ts)
+{
 	struct sc_state *st;
 	unsigned long ptr;
 	__u64 cgid;
 	int len, i;
 
-	if (!syscall_wanted(nr))
-		return 0;
-	t = bpf_get_current_task_btf();
 	st = traced_state(t, &cgid, true);
-	if (!st)
-		return 0;
-	st->ts = bpf_ktime_get_ns();
+	if (!st) {
+		count_lost();
+		return false;
+	}
+	st->ts = ts;
 	st->nr = nr;
 	st->detail_kind = BT_DETAIL_NONE;
 	st->detail_len = 0;
 
-	if (nr == __NR_exit || nr == __NR_exit_group) {
-		emit_noreturn(t, st, cgid);
-		return 0;
-	}
 	i = path_arg(nr);
 	if (i >= 0) {
 		ptr = i == 0 ? PT_REGS_PARM1_CORE_SYSCALL(regs) :
@@ -322,6 +372,49 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	} else if (nr == __NR_listen) {
 		st->arg0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	}
+	return true;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
+{
+	struct task_struct *t;
+	struct bt_inflight *f;
+	__u64 key, ts, id, old;
+
+	if (!syscall_wanted(nr))
+		return 0;
+	t = bpf_get_current_task_btf();
+	if (!current_container(t, &key))
+		return 0;
+	ts = bpf_ktime_get_ns();
+	if (nr == __NR_exit || nr == __NR_exit_group) {
+		emit_noreturn(t, key, nr, ts);
+		return 0;
+	}
+	id = regs_id(regs);
+	f = inflight_slot(id);
+	if (syscall_in_task(nr)) {
+		old = 1;	/* never claim the slot */
+	} else {
+		/* a slot left by a task that died in a syscall is ours to take */
+		old = __sync_val_compare_and_swap(&f->regs, 0, id);
+		if (old == id)
+			old = 0;
+	}
+	if (old != 0) {
+		/* keep the state in the task, and tell sys_exit to look there */
+		if (enter_in_task(t, regs, nr, ts))
+			__sync_fetch_and_add(&f->in_task, 1);
+		return 0;
+	}
+	f->ts = ts;
+	f->key = key;
+	f->nr = nr;
+	f->pid = t->tgid;
+	f->tid = t->pid;
+	f->ppid = t->real_parent->tgid;
+	__builtin_memcpy(f->comm, t->comm, sizeof(f->comm));
 	return 0;
 }
 
@@ -385,8 +478,8 @@ static __always_inline void read_listen_addr(struct task_struct *t, struct sc_st
 	st->detail_kind = BT_DETAIL_SOCKADDR;
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
+/* The slow way out: the state is in the task's storage, if it has any. */
+static __always_inline bool exit_in_task(long ret)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct sc_state *st;
@@ -394,7 +487,7 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 
 	st = traced_state(t, &cgid, false);
 	if (!st || !st->ts)
-		return 0;
+		return false;
 	now = bpf_ktime_get_ns();
 
 	if (st->nr == __NR_listen && ret == 0)
@@ -431,10 +524,48 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		submit(e);
 	}
 	st->ts = 0;
-	return 0;
+	return true;
 lost:
 	st->ts = 0;
 	count_lost();
+	return true;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
+{
+	__u64 id = regs_id(regs);
+	struct bt_inflight *f = inflight_slot(id);
+	struct bt_syscall_event *e;
+
+	if (f->regs != id) {
+		/* not ours: an untraced task, or one whose state is in the task */
+		if (f->in_task && exit_in_task(ret))
+			__sync_fetch_and_add(&f->in_task, -1);
+		return 0;
+	}
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		count_lost();
+	} else {
+		e->hdr.ts_ns = f->ts;
+		e->hdr.cgroup_id = f->key;
+		e->hdr.type = BT_EV_SYSCALL;
+		e->hdr.pid = f->pid;
+		e->hdr.tid = f->tid;
+		e->hdr.ppid = f->ppid;
+		__builtin_memcpy(e->hdr.comm, f->comm, sizeof(e->hdr.comm));
+		e->dur_ns = bpf_ktime_get_ns() - f->ts;
+		e->ret = ret;
+		e->nr = f->nr;
+		e->flags = 0;
+		e->detail_kind = BT_DETAIL_NONE;
+		e->detail_len = 0;
+		submit(e);
+	}
+	/* every read of the slot above comes before it is free again */
+	barrier();
+	WRITE_ONCE(f->regs, 0);
 	return 0;
 }
 

@@ -21,6 +21,24 @@
 /* Tracked cgroups and tracked tasks, at most. */
 #define BT_MAX_CGROUPS 65536
 
+/*
+ * The modern object's table of syscalls in flight (its .bss, so the
+ * skeleton needs the type): see boottrace.bpf.c.
+ */
+#define BT_INFLIGHT_BITS 14
+struct bt_inflight {
+	__u64 regs;		/* owner: regs_id() of its pt_regs, 0: free */
+	__u64 ts;
+	__u64 key;
+	__u32 pid;
+	__u32 tid;
+	__u32 ppid;
+	__u32 nr;
+	char comm[BT_COMM_LEN];
+	__u32 in_task;		/* syscalls hashed here whose state is in the task */
+	__u32 pad;
+};
+
 enum bt_event_type {
 	BT_EV_SYSCALL = 1,	/* struct bt_syscall_event */
 	BT_EV_SYSCALL_DETAIL,	/* struct bt_syscall_detail_event */

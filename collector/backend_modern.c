@@ -15,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
 #include "collector/bpfmap.h"

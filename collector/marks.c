@@ -20,6 +20,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
 #include "collector/marks.h"
