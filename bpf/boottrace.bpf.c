@@ -726,9 +726,16 @@ SEC("tp_btf/sched_process_exit")
 int BPF_PROG(bt_exit, struct task_struct *p)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 cgid, id = regs_id((struct pt_regs *)bpf_task_pt_regs(p));
+	struct bt_inflight *f = inflight_slot(id);
 	struct bt_exit_event *e;
-	__u64 cgid;
 
+	/*
+	 * A task that dies inside a syscall frees its slot: its stack may
+	 * be a new task's, whose sys_exit would otherwise take it for its own.
+	 */
+	if (f->regs == id)
+		WRITE_ONCE(f->regs, 0);
 	if (!current_container(t, &cgid))
 		return 0;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
