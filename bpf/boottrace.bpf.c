@@ -268,6 +268,19 @@ static __always_inline void fill_hdr(struct bt_event_hdr *h, struct task_struct 
 	__builtin_memcpy(h->comm, t->comm, sizeof(h->comm));
 }
 
+/* The syscall part of a syscall record, after its header. */
+static __always_inline void fill_syscall(struct bt_syscall_event *e, __u64 dur_ns, long ret,
+					 __u32 nr, __u16 flags, __u8 detail_kind,
+					 __u32 detail_len)
+{
+	e->dur_ns = dur_ns;
+	e->ret = ret;
+	e->nr = nr;
+	e->flags = flags;
+	e->detail_kind = detail_kind;
+	e->detail_len = detail_len;
+}
+
 static __always_inline bool syscall_wanted(long nr)
 {
 	if (trace_no_syscalls)
@@ -304,12 +317,7 @@ static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, lon
 		return;
 	}
 	fill_hdr(&e->hdr, t, BT_EV_SYSCALL, ts, cgid);
-	e->dur_ns = 0;
-	e->ret = 0;
-	e->nr = nr;
-	e->flags = BT_SC_NORETURN;
-	e->detail_kind = BT_DETAIL_NONE;
-	e->detail_len = 0;
+	fill_syscall(e, 0, 0, nr, BT_SC_NORETURN, BT_DETAIL_NONE, 0);
 	submit(e);
 }
 
@@ -397,7 +405,10 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	if (syscall_in_task(nr)) {
 		old = 1;	/* never claim the slot */
 	} else {
-		/* a slot left by a task that died in a syscall is ours to take */
+		/*
+		 * A slot still held by this task's own id is stale (the
+		 * syscall returned before sys_exit was attached): take it.
+		 */
 		old = __sync_val_compare_and_swap(&f->regs, 0, id);
 		if (old == id)
 			old = 0;
@@ -408,13 +419,8 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 			__sync_fetch_and_add(&f->in_task, 1);
 		return 0;
 	}
-	f->ts = ts;
-	f->key = key;
+	fill_hdr(&f->hdr, t, BT_EV_SYSCALL, ts, key);
 	f->nr = nr;
-	f->pid = t->tgid;
-	f->tid = t->pid;
-	f->ppid = t->real_parent->tgid;
-	__builtin_memcpy(f->comm, t->comm, sizeof(f->comm));
 	return 0;
 }
 
@@ -500,12 +506,7 @@ static __always_inline bool exit_in_task(long ret)
 		if (!e)
 			goto lost;
 		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
-		e->dur_ns = now - st->ts;
-		e->ret = ret;
-		e->nr = st->nr;
-		e->flags = 0;
-		e->detail_kind = BT_DETAIL_NONE;
-		e->detail_len = 0;
+		fill_syscall(e, now - st->ts, ret, st->nr, 0, BT_DETAIL_NONE, 0);
 		submit(e);
 	} else {
 		struct bt_syscall_detail_event *e;
@@ -514,12 +515,8 @@ static __always_inline bool exit_in_task(long ret)
 		if (!e)
 			goto lost;
 		fill_hdr(&e->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
-		e->sc.dur_ns = now - st->ts;
-		e->sc.ret = ret;
-		e->sc.nr = st->nr;
-		e->sc.flags = 0;
-		e->sc.detail_kind = st->detail_kind;
-		e->sc.detail_len = st->detail_len;
+		fill_syscall(&e->sc, now - st->ts, ret, st->nr, 0, st->detail_kind,
+			     st->detail_len);
 		bpf_probe_read_kernel(e->detail, sizeof(e->detail), st->detail);
 		submit(e);
 	}
@@ -548,19 +545,9 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	if (!e) {
 		count_lost();
 	} else {
-		e->hdr.ts_ns = f->ts;
-		e->hdr.cgroup_id = f->key;
-		e->hdr.type = BT_EV_SYSCALL;
-		e->hdr.pid = f->pid;
-		e->hdr.tid = f->tid;
-		e->hdr.ppid = f->ppid;
-		__builtin_memcpy(e->hdr.comm, f->comm, sizeof(e->hdr.comm));
-		e->dur_ns = bpf_ktime_get_ns() - f->ts;
-		e->ret = ret;
-		e->nr = f->nr;
-		e->flags = 0;
-		e->detail_kind = BT_DETAIL_NONE;
-		e->detail_len = 0;
+		e->hdr = f->hdr;
+		fill_syscall(e, bpf_ktime_get_ns() - f->hdr.ts_ns, ret, f->nr, 0,
+			     BT_DETAIL_NONE, 0);
 		submit(e);
 	}
 	/* every read of the slot above comes before it is free again */

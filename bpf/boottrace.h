@@ -21,24 +21,6 @@
 /* Tracked cgroups and tracked tasks, at most. */
 #define BT_MAX_CGROUPS 65536
 
-/*
- * The modern object's table of syscalls in flight (its .bss, so the
- * skeleton needs the type): see boottrace.bpf.c.
- */
-#define BT_INFLIGHT_BITS 14
-struct bt_inflight {
-	__u64 regs;		/* owner: regs_id() of its pt_regs, 0: free */
-	__u64 ts;
-	__u64 key;
-	__u32 pid;
-	__u32 tid;
-	__u32 ppid;
-	__u32 nr;
-	char comm[BT_COMM_LEN];
-	__u32 in_task;		/* syscalls hashed here whose state is in the task */
-	__u32 pad;
-};
-
 enum bt_event_type {
 	BT_EV_SYSCALL = 1,	/* struct bt_syscall_event */
 	BT_EV_SYSCALL_DETAIL,	/* struct bt_syscall_detail_event */
@@ -77,6 +59,19 @@ struct bt_event_hdr {
 	char comm[BT_COMM_LEN];
 };
 _Static_assert(sizeof(struct bt_event_hdr) == 48, "bt_event_hdr layout");
+
+/*
+ * The modern object's table of syscalls in flight (its .bss, so the
+ * skeleton needs the type): see boottrace.bpf.c.
+ */
+#define BT_INFLIGHT_BITS 14
+struct bt_inflight {
+	__u64 regs;		/* owner: regs_id() of its pt_regs, 0: free */
+	struct bt_event_hdr hdr;	/* the row's header, as at entry */
+	__u32 nr;
+	__u32 in_task;		/* syscalls hashed here whose state is in the task */
+};
+_Static_assert(sizeof(struct bt_inflight) == 64, "bt_inflight: one cache line");
 
 struct bt_syscall_event {
 	struct bt_event_hdr hdr;	/* ts_ns: syscall entry */
