@@ -153,8 +153,14 @@ HOT int parse_u(const char *s, size_t n, bool convert, uint64_t *out)
 {
 	uint64_t x, y;
 
-	if (!SWAR_OK || n - 1 >= 16) /* also n == 0 */
-		return tsv_parse_int(s, n, false, out);
+	if (!SWAR_OK || n - 1 >= 16) { /* also n == 0 */
+		/* checked in full (past 64 bits?), but stored only if asked */
+		int rc = tsv_parse_int(s, n, false, &x);
+
+		if (rc == 0 && convert)
+			*out = x;
+		return rc;
+	}
 	x = load64(s);
 	if (n <= 8) {
 		if (!swar_digits(x, (unsigned)n))
