@@ -61,6 +61,26 @@ struct {
 	__uint(max_entries, 16 << 20);	/* resized by the collector */
 } events SEC(".maps");
 
+/*
+ * Plain syscall records wait here, per CPU, and go to the ring buffer
+ * BT_BATCH_MAX at a time: a reserve and a commit per record were a third
+ * of what tracing a syscall cost. The batch of a CPU is flushed when it
+ * is full, when the CPU switches tasks (bt_sched_switch: a task's records
+ * are out before it runs anywhere else, or sleeps), and before any other
+ * record is written on that CPU (reserve()), so the records of one task
+ * reach the ring in the order they happened. The collector makes a CPU
+ * whose records have waited too long switch tasks (backend_modern.c).
+ *
+ * Only programs that cannot be preempted touch it: the tracepoints here.
+ * The uprobe programs of bpf/marks.bpf.h can be, and leave it alone.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bt_batch);
+} pending SEC(".maps");
+
 /* Records that did not fit in the ring buffer, per CPU, counted exactly. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -223,13 +243,18 @@ static __always_inline void filter_add(__u64 cgid)
 		*slot = BT_FILTER_SHARED;
 }
 
-static __always_inline void count_lost(void)
+static __always_inline void count_lost_n(__u64 count)
 {
 	__u32 zero = 0;
 	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
 
 	if (n)
-		__sync_fetch_and_add(n, 1);
+		__sync_fetch_and_add(n, count);
+}
+
+static __always_inline void count_lost(void)
+{
+	count_lost_n(1);
 }
 
 /*
@@ -253,6 +278,54 @@ static __always_inline __u64 wake_flags(const void *rec, __u64 size)
 
 /* Commit record @e, waking the reader when wake_flags() says so. */
 #define submit(e) bpf_ringbuf_submit((e), wake_flags((e), sizeof(*(e))))
+
+static __always_inline struct bt_batch *pending_batch(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&pending, &zero);
+}
+
+/*
+ * Write batch @b to the ring buffer as one record and empty it. The same
+ * wake-up rule as wake_flags(), from where the record will start (another
+ * CPU may write first: then a wake-up comes early or at the next one).
+ */
+static __always_inline void batch_flush(struct bt_batch *b)
+{
+	__u64 n = b->count, size, pos;
+
+	if (n > BT_BATCH_MAX)
+		n = BT_BATCH_MAX;
+	size = __builtin_offsetof(struct bt_batch, rec) + n * sizeof(b->rec[0]);
+	pos = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
+	b->type = BT_EV_BATCH;
+	if (bpf_ringbuf_output(&events, b, size,
+			       (pos ^ (pos + BPF_RINGBUF_HDR_SZ + size)) >= wakeup_bytes ?
+			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
+		count_lost_n(n);
+	b->count = 0;
+}
+
+/* Flush this CPU's batch, if it holds anything. */
+static __always_inline void flush_pending(void)
+{
+	struct bt_batch *b = pending_batch();
+
+	if (b && b->count)
+		batch_flush(b);
+}
+
+/*
+ * Reserve a record that does not go through the batch (all but plain
+ * syscall records), after flushing the batch: one task's records stay in
+ * order. Not for the uprobe programs (see `pending`).
+ */
+static __always_inline void *reserve(__u64 size)
+{
+	flush_pending();
+	return bpf_ringbuf_reserve(&events, size, 0);
+}
 
 /* pid, tid and ppid as the init pid namespace sees them: the task's own fields. */
 static __always_inline void fill_hdr(struct bt_event_hdr *h, struct task_struct *t,
@@ -311,7 +384,7 @@ static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, lon
 {
 	struct bt_syscall_event *e;
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return;
@@ -333,6 +406,25 @@ static __always_inline bool syscall_in_task(long nr)
 }
 
 /*
+ * The path argument of syscall @nr (path_arg()) into st->detail. It fails
+ * when the string's page is not in memory yet (this program cannot wait
+ * for a page fault): the first use of a string in a fresh binary's data.
+ */
+static __always_inline void read_path(struct sc_state *st, struct pt_regs *regs, long nr)
+{
+	unsigned long ptr;
+	int len;
+
+	ptr = path_arg(nr) == 0 ? PT_REGS_PARM1_CORE_SYSCALL(regs) :
+				  PT_REGS_PARM2_CORE_SYSCALL(regs);
+	len = bpf_probe_read_user_str(st->detail, sizeof(st->detail), (const void *)ptr);
+	if (len > 0) {
+		st->detail_kind = BT_DETAIL_PATH;
+		st->detail_len = len;
+	}
+}
+
+/*
  * The slow way in: the syscall's state in the task's storage, with its
  * detail. False when there is none (the task is not traced after all, or
  * the storage could not be had: counted as lost).
@@ -343,7 +435,7 @@ static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs 
 	struct sc_state *st;
 	unsigned long ptr;
 	__u64 cgid;
-	int len, i;
+	int len;
 
 	st = traced_state(t, &cgid, true);
 	if (!st) {
@@ -355,16 +447,8 @@ static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs 
 	st->detail_kind = BT_DETAIL_NONE;
 	st->detail_len = 0;
 
-	i = path_arg(nr);
-	if (i >= 0) {
-		ptr = i == 0 ? PT_REGS_PARM1_CORE_SYSCALL(regs) :
-			       PT_REGS_PARM2_CORE_SYSCALL(regs);
-		len = bpf_probe_read_user_str(st->detail, sizeof(st->detail),
-					      (const void *)ptr);
-		if (len > 0) {
-			st->detail_kind = BT_DETAIL_PATH;
-			st->detail_len = len;
-		}
+	if (path_arg(nr) >= 0) {
+		read_path(st, regs, nr);
 	} else if (nr == __NR_bind || nr == __NR_connect) {
 		ptr = PT_REGS_PARM2_CORE_SYSCALL(regs);
 		len = PT_REGS_PARM3_CORE_SYSCALL(regs);
@@ -485,7 +569,7 @@ static __always_inline void read_listen_addr(struct task_struct *t, struct sc_st
 }
 
 /* The slow way out: the state is in the task's storage, if it has any. */
-static __always_inline bool exit_in_task(long ret)
+static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct sc_state *st;
@@ -498,11 +582,20 @@ static __always_inline bool exit_in_task(long ret)
 
 	if (st->nr == __NR_listen && ret == 0)
 		read_listen_addr(t, st);
+	/*
+	 * A path that could not be read at entry: the kernel has read it
+	 * since, so its page is in now (the registers still hold the
+	 * arguments). Not after an exec that worked: the memory is another
+	 * program's.
+	 */
+	if (st->detail_kind == BT_DETAIL_NONE && path_arg(st->nr) >= 0 &&
+	    (ret < 0 || (st->nr != __NR_execve && st->nr != __NR_execveat)))
+		read_path(st, regs, st->nr);
 
 	if (st->detail_kind == BT_DETAIL_NONE) {
 		struct bt_syscall_event *e;
 
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = reserve(sizeof(*e));
 		if (!e)
 			goto lost;
 		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
@@ -511,7 +604,7 @@ static __always_inline bool exit_in_task(long ret)
 	} else {
 		struct bt_syscall_detail_event *e;
 
-		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+		e = reserve(sizeof(*e));
 		if (!e)
 			goto lost;
 		fill_hdr(&e->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
@@ -534,25 +627,40 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	__u64 id = regs_id(regs);
 	struct bt_inflight *f = inflight_slot(id);
 	struct bt_syscall_event *e;
+	struct bt_batch *b;
+	__u32 n;
 
 	if (f->regs != id) {
 		/* not ours: an untraced task, or one whose state is in the task */
-		if (f->in_task && exit_in_task(ret))
+		if (f->in_task && exit_in_task(regs, ret))
 			__sync_fetch_and_add(&f->in_task, -1);
 		return 0;
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
-	} else {
+	b = pending_batch();
+	if (b) {
+		n = b->count;
+		e = &b->rec[n & (BT_BATCH_MAX - 1)];
 		e->hdr = f->hdr;
 		fill_syscall(e, bpf_ktime_get_ns() - f->hdr.ts_ns, ret, f->nr, 0,
 			     BT_DETAIL_NONE, 0);
-		submit(e);
+		b->count = n + 1;
+		if (n + 1 >= BT_BATCH_MAX)
+			batch_flush(b);
 	}
 	/* every read of the slot above comes before it is free again */
 	barrier();
 	WRITE_ONCE(f->regs, 0);
+	return 0;
+}
+
+/*
+ * A task leaves this CPU (it blocks, is preempted, moves or exits): its
+ * records go out before it runs again, here or elsewhere.
+ */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(bt_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	flush_pending();
 	return 0;
 }
 
@@ -601,7 +709,7 @@ static __always_inline void pidtree_root(struct task_struct *parent, struct task
 
 	if (!pidtree_adopt(t, key))
 		return;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return;
@@ -641,7 +749,7 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	/* Before the child can run: it is traced from its first instruction. */
 	if (pidtree)
 		pidtree_adopt(child, cgid);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return 0;
@@ -674,7 +782,7 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 		if (!current_container(t, &cgid))
 			return 0;
 	}
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return 0;
@@ -695,7 +803,7 @@ static __always_inline void pidtree_exit(struct task_struct *t, __u64 key)
 	if (!v || __sync_fetch_and_add(v, -1) != 1)
 		return;
 	bpf_map_delete_elem(&live, &key);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return;
@@ -727,7 +835,7 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 		return 0;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		goto out;
@@ -775,7 +883,7 @@ static __always_inline int cgroup_event(struct cgroup *cgrp, const char *path,
 		bpf_map_delete_elem(&tracked, &id);
 	}
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
 		return 0;

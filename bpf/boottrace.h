@@ -32,6 +32,7 @@ enum bt_event_type {
 	BT_EV_MARK,		/* struct bt_mark_event */
 	BT_EV_ROOT,		/* struct bt_root_event (pidtree mode) */
 	BT_EV_GONE,		/* struct bt_event_hdr (pidtree mode) */
+	BT_EV_BATCH,		/* struct bt_batch (modern object) */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -85,6 +86,24 @@ struct bt_syscall_event {
 	__u32 pad2;
 };
 _Static_assert(sizeof(struct bt_syscall_event) == 80, "bt_syscall_event layout");
+
+/*
+ * The modern object's plain syscall records, batched per CPU: up to
+ * BT_BATCH_MAX of them go into the ring buffer as one record (one copy,
+ * instead of a reserve and a commit each). type sits where
+ * bt_event_hdr.type does, so a reader tells a batch from a record; the
+ * collector's backend unpacks it, and on_event sees plain records only.
+ */
+#define BT_BATCH_MAX 16
+struct bt_batch {
+	__u64 pad[2];
+	__u32 type;		/* BT_EV_BATCH */
+	__u32 count;		/* records in rec[] */
+	struct bt_syscall_event rec[BT_BATCH_MAX];
+};
+_Static_assert(__builtin_offsetof(struct bt_batch, type) ==
+	       __builtin_offsetof(struct bt_event_hdr, type), "bt_batch.type");
+_Static_assert(sizeof(struct bt_batch) == 24 + 16 * 80, "bt_batch layout");
 
 struct bt_syscall_detail_event {
 	struct bt_syscall_event sc;

@@ -596,6 +596,21 @@ static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, 
 		bpf_map_delete_elem(&pending, &tid);
 }
 
+/*
+ * The path at t->path into the record. It fails when the string's page is
+ * not in memory yet (no page faults here): the first use of a string in a
+ * fresh binary's data. sys_exit tries again: the kernel has read it since.
+ */
+static __always_inline void read_path(struct bt_legacy_task *t)
+{
+	int len = bpf_probe_read_str(t->rec.detail, sizeof(t->rec.detail), (void *)t->path);
+
+	if (len > 0) {
+		t->rec.sc.detail_kind = BT_DETAIL_PATH;
+		t->rec.sc.detail_len = len;
+	}
+}
+
 SEC("tracepoint/raw_syscalls/sys_enter")
 int bt_sys_enter(void *ctx)
 {
@@ -708,12 +723,8 @@ int bt_sys_enter(void *ctx)
 	} else if (wanted) {
 		i = path_arg(nr);
 		if (i >= 0) {
-			len = bpf_probe_read_str(t->rec.detail, sizeof(t->rec.detail),
-						 (void *)(i == 0 ? args[0] : args[1]));
-			if (len > 0) {
-				t->rec.sc.detail_kind = BT_DETAIL_PATH;
-				t->rec.sc.detail_len = len;
-			}
+			t->path = i == 0 ? args[0] : args[1];
+			read_path(t);
 		}
 	}
 	return 0;
@@ -792,6 +803,10 @@ int bt_sys_exit(void *ctx)
 		goto out;
 	if (nr == __NR_listen && ret == 0)
 		listen_addr(t);
+	/* not after an exec that worked: the memory is another program's */
+	if (r->sc.detail_kind == BT_DETAIL_NONE && path_arg(nr) >= 0 &&
+	    (ret < 0 || (nr != __NR_execve && nr != __NR_execveat)))
+		read_path(t);
 
 	/* ts_ns, nr, detail_kind, detail_len and detail are sys_enter's */
 	r->sc.hdr.cgroup_id = t->key;

@@ -75,7 +75,10 @@ struct bt_legacy_task {
 	__u64 key;
 	__u32 tgid;
 	__u32 ppid;
-	__u64 clone_flags;		/* clone, clone3, fork, vfork: for sched_process_fork */
+	union {
+		__u64 clone_flags;	/* clone, clone3, fork, vfork: for sched_process_fork */
+		__u64 path;		/* open*, exec*: the path, if unread at entry */
+	};
 	__u32 fd;			/* bind, listen */
 	__u16 want;			/* the syscall filter wants the record */
 	__u16 ppid_pending;		/* ppid 0: look in ppid_fix */
