@@ -114,4 +114,35 @@ struct usdt_probe {
  */
 int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n);
 
+/*
+ * The file offset of virtual address @vaddr of ELF file @path: in the
+ * PT_LOAD segment whose file image holds it, vaddr - p_vaddr + p_offset.
+ * 0, or -ENOENT when no segment holds it, -errno for a file that is not
+ * a readable ELF file.
+ */
+int marks_elf_vaddr_offset(const char *path, unsigned long long vaddr, unsigned long long *off);
+
+/*
+ * The file offset of function @sym (or sym@VERSION when no symbol is named
+ * exactly @sym) of @path: where a uprobe on it goes. 0, -ENOENT (no such
+ * function), -ENOTUNIQ (functions of that name at two addresses), or
+ * -errno as above.
+ */
+int marks_elf_func_offset(const char *path, const char *sym, unsigned long long *off);
+
+/* A site of a USDT probe: a provider:name may be at several places. */
+struct usdt_site {
+	unsigned long long offset;	/* of the probe's nop in the file */
+	unsigned long long semaphore;	/* its address (0: none): a tracer must increment it */
+};
+
+/*
+ * The sites of USDT probe @provider:@name in @path, in note order (pc
+ * corrected by .stapsdt.base for prelinked files, as libbpf does). 0 with
+ * *@out (free() it) and *@n >= 1; -ENOENT when there is no such probe,
+ * -errno as above.
+ */
+int marks_usdt_sites(const char *path, const char *provider, const char *name,
+		     struct usdt_site **out, size_t *n);
+
 #endif /* COLLECTOR_MARKS_H */
