@@ -3,7 +3,9 @@
  * --mark and --start: parse the specs, find the binaries, check symbols and
  * USDT notes with libelf (so that a typo or a stripped binary is a clear
  * message before anything is loaded), attach the BPF programs of
- * bpf/marks.bpf.h once per spec with the spec's index as the cookie.
+ * bpf/marks.bpf.h once per spec with the spec's index as the cookie, or
+ * those of bpf/marks_legacy.bpf.h (the 4.15 object: copy i for spec i) on
+ * uprobe events at the file offsets found here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/boottrace.h"	/* the types in the skeleton */
+#include "bpf/boottrace_legacy.h"	/* BT_LEGACY_MAX_MARKS */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
 #include "collector/marks.h"
@@ -931,19 +934,12 @@ bool marks_uprobes_supported(const char *sysfs_dir)
 
 /* --- attaching ---------------------------------------------------------------- */
 
-int backend_modern_attach_marks(struct backend *b, struct marks *m)
+/* The modern object: libbpf attaches, each mark with its index as the cookie. */
+static int attach_modern(struct boottrace_bpf *skel, struct marks *m)
 {
-	struct boottrace_bpf *skel = backend_modern_skel(b);
 	size_t i;
 	int err;
 
-	if (!marks_count(m))
-		return 0;
-	if (!skel) {
-		fprintf(stderr, "collector: --mark and --start need the modern BPF object "
-			"(this run uses the %s one)\n", b->ops->name);
-		return -ENOTSUP;
-	}
 	if (!m->links) {
 		m->links = calloc(m->n, sizeof(*m->links));
 		if (!m->links)
@@ -979,4 +975,95 @@ int backend_modern_attach_marks(struct backend *b, struct marks *m)
 	if (marks_have_start(m))
 		skel->bss->marks_start_armed = 1;
 	return 0;
+}
+
+/*
+ * The legacy object: copy i of its mark program on a uprobe event at each
+ * site of mark i, placed by file offset as uprobe_events wants it.
+ */
+static int attach_legacy(struct backend *b, struct marks *m)
+{
+	struct usdt_site one, *sites;
+	size_t i, j, n;
+	int err;
+
+	for (i = 0; i < m->n; i++) {
+		const struct mark *k = &m->v[i];
+
+		sites = &one;
+		n = 1;
+		one.semaphore = 0;
+		if (k->kind == MARK_USDT)
+			err = marks_usdt_sites(k->path, k->provider, k->name, &sites, &n);
+		else
+			err = marks_elf_func_offset(k->path, k->symbol, &one.offset);
+		if (err) {
+			fprintf(stderr, "collector: cannot place %s %s in %s: %s\n",
+				k->start ? "--start" : "--mark", k->spec, k->path,
+				err == -ENOTUNIQ ? "functions of that name at two addresses" :
+				err == -ENOENT ? "its address is in no loadable segment" : strerror(-err));
+			return err;
+		}
+		for (j = 0, err = 0; j < n && !err; j++)
+			err = backend_legacy_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
+							   k->kind == MARK_URETPROBE);
+		if (sites != &one)
+			free(sites);
+		if (err) {
+			fprintf(stderr, "collector: cannot attach %s %s\n", k->start ? "--start" : "--mark",
+				k->spec);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int marks_legacy_check(const struct marks *m, char *err, size_t errlen)
+{
+	char given[PATH_MAX + 200];
+	struct usdt_site *sites;
+	size_t i, j, n;
+	int r;
+
+	if (marks_count(m) > BT_LEGACY_MAX_MARKS) {
+		snprintf(err, errlen, "%zu --mark and --start probes: the legacy BPF object takes at most "
+			 "%d (a copy of its mark program each: kernel 4.15 has no attach cookie); "
+			 "the modern object takes any number", marks_count(m), BT_LEGACY_MAX_MARKS);
+		return -1;
+	}
+	for (i = 0; i < marks_count(m); i++) {
+		const struct mark *k = &m->v[i];
+
+		if (k->kind != MARK_USDT)
+			continue;
+		spec_as_given(k, given, sizeof(given));
+		r = marks_usdt_sites(k->path, k->provider, k->name, &sites, &n);
+		if (r < 0) {
+			snprintf(err, errlen, "%s: cannot read its USDT notes in %s: %s", given, k->path,
+				 strerror(-r));
+			return -1;
+		}
+		for (j = 0; j < n && !sites[j].semaphore; j++)
+			;
+		free(sites);
+		if (j < n) {
+			snprintf(err, errlen, "%s: this USDT probe has a semaphore (the program runs it "
+				 "only while a tracer counts the semaphore up), and the legacy BPF object "
+				 "attaches through uprobe_events, which cannot do that before kernel 4.20; "
+				 "use the modern object (--object modern, a kernel with BTF), or a probe "
+				 "without a semaphore", given);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int marks_attach(struct backend *b, struct marks *m)
+{
+	struct boottrace_bpf *skel;
+
+	if (!marks_count(m))
+		return 0;
+	skel = backend_modern_skel(b);
+	return skel ? attach_modern(skel, m) : attach_legacy(b, m);
 }

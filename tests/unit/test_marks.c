@@ -4,7 +4,7 @@
  * a binary on PATH and a library, the ELF checks (symbols, stripped
  * binaries, the USDT notes of samples/bootsvc), the file offsets the
  * legacy object's uprobe events are placed by (checked against the bytes
- * this very program runs).
+ * this very program runs), and what the legacy object refuses.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -422,6 +422,46 @@ static void test_usdt_sites(void **state)
 	assert_true(marks_usdt_sites("/etc/hostname", "p", "n", &v, &n) < 0);
 }
 
+static void test_legacy_check(void **state)
+{
+	struct marks *m;
+	char spec[PATH_MAX + 64], err[4096];
+	int i;
+
+	(void)state;
+	/* eight probes: one copy of the mark program each */
+	m = marks__new();
+	for (i = 0; i < 8; i++) {
+		snprintf(spec, sizeof(spec), "uprobe:%s:bootsvc_tick=t%d", bootsvc, i);
+		add_ok(m, spec, false);
+	}
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	/* a ninth: a usage error naming the limit */
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
+	add_ok(m, spec, true);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "9 --mark and --start probes"));
+	assert_non_null(strstr(err, "at most 8"));
+	marks__free(m);
+
+	/* USDT without a semaphore (at two sites) is fine; with one it is refused */
+	m = marks__new();
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
+	add_ok(m, spec, false);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:sema", usdt_sema);
+	add_ok(m, spec, false);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--mark usdt:"));
+	assert_non_null(strstr(err, "has a semaphore"));
+	assert_non_null(strstr(err, "--object modern"));
+	marks__free(m);
+}
+
 static void test_uprobe_sysfs(void **state)
 {
 	(void)state;
@@ -444,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_uprobe_sysfs),
 		cmocka_unit_test(test_func_offset),
 		cmocka_unit_test(test_usdt_sites),
+		cmocka_unit_test(test_legacy_check),
 	};
 
 	return cmocka_run_group_tests_name("collector_marks", tests, setup, NULL);
