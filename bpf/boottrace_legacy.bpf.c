@@ -204,6 +204,7 @@ union record {
 	struct bt_exec_event exec;
 	struct bt_exit_event exit;
 	struct bt_root_event root;
+	struct bt_mark_event mark;
 };
 
 struct {
@@ -484,6 +485,8 @@ static __always_inline __u64 new_root_key(void)
 	       (*seq & ((1ULL << 40) - 1));
 }
 
+#include "bpf/marks_legacy.bpf.h"
+
 /*
  * Watch mode: task @tid of process @tgid starts a container. @self: the
  * current task itself (an unshare in place), whose parent is in `parents`
@@ -491,8 +494,8 @@ static __always_inline __u64 new_root_key(void)
  * backend asks /proc and answers through ppid_fix); else a child of the
  * current task, not yet running. @buf: stack space (see union stack_buf).
  */
-static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns, int self,
-				      union stack_buf *buf)
+static __always_inline void make_root(void *ctx, struct bt_legacy_config *cfg, __u32 tid,
+				      __u32 tgid, __u64 ns, int self, union stack_buf *buf)
 {
 	__u64 id = bpf_get_current_pid_tgid(), key = new_root_key();
 	struct parent_info *pi = NULL;
@@ -529,6 +532,8 @@ static __always_inline void make_root(void *ctx, __u32 tid, __u32 tgid, __u64 ns
 		bpf_get_current_comm(r->root.parent_comm, sizeof(r->root.parent_comm));
 	r->root.ns_flags = ns;
 	emit(ctx, r, sizeof(r->root));
+	/* the runtime's --start time, which the root holds (self) or inherits */
+	mark_start_root(ctx, cfg, (__u32)id, tid, tgid, ppid, key);
 }
 
 /* Watch mode, sys_enter of an untraced task: remember namespace requests. */
@@ -587,7 +592,7 @@ static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, 
 			p->next_child = req;
 		} else if (ret == 0 && (req & CLONE_NEWNS)) {
 			/* `unshare --mount CMD`: the caller itself is the container */
-			make_root(ctx, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1, buf);
+			make_root(ctx, cfg, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1, buf);
 		}
 	} else {
 		p->clone_ns = 0;
@@ -863,6 +868,9 @@ int bt_fork(void *ctx)
 		return 0;
 	if (ctx_read(ctx, cfg->fork_child_pid, &child, sizeof(child)) || !child)
 		return 0;
+	/* first: a root made below may report the time its child inherits */
+	if (cfg->flags & BT_LEGACY_START)
+		mark_start_inherit(ptid, child);
 	t = bpf_map_lookup_elem(&tasks, &ptid);
 	if (!t) {
 		if (!(cfg->flags & BT_LEGACY_WATCH))
@@ -876,7 +884,7 @@ int bt_fork(void *ctx)
 		ns = p->clone_ns | p->next_child;
 		p->next_child = 0;
 		if (ns)
-			make_root(ctx, child, child, ns, 0, &buf);
+			make_root(ctx, cfg, child, child, ns, 0, &buf);
 		return 0;
 	}
 	key = t->key;
@@ -919,6 +927,8 @@ int bt_exec(void *ctx)
 		return 0;
 	ctx_read(ctx, cfg->exec_pid, &pid, sizeof(pid));
 	ctx_read(ctx, cfg->exec_old_pid, &old, sizeof(old));
+	if (old != pid && (cfg->flags & BT_LEGACY_START))
+		mark_start_move(old, pid);
 	if (old != pid) {
 		/*
 		 * A thread that is not the leader exec'd: it took the
@@ -975,6 +985,8 @@ int bt_exit(void *ctx)
 
 	if (!cfg)
 		return 0;
+	if (cfg->flags & BT_LEGACY_START)
+		bpf_map_delete_elem(&mark_starts, &tid);
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
 		/* pid reuse must not find a dead task's requests */

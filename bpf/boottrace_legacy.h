@@ -23,6 +23,21 @@
  * constant context offsets only.
  */
 #define BT_LEGACY_RAW_SYSCALLS	8
+/*
+ * A --start probe is attached: sched_process_fork copies a task's start
+ * time to its child, sched_process_exit drops it (bpf/marks_legacy.bpf.h).
+ * Without it those programs do nothing more than a load and a branch.
+ */
+#define BT_LEGACY_START		16
+
+/*
+ * The mark programs: 4.15 has no attach cookie (bpf_get_attach_cookie is
+ * 5.15), so the object has this many copies of one program, bt_mark_0 to
+ * bt_mark_7, each knowing its index, which is the --mark's index (the
+ * record's mark_id). More --mark and --start probes than that: a usage
+ * error.
+ */
+#define BT_LEGACY_MAX_MARKS	8
 
 /*
  * The one entry of the `config` array map. Global data (.rodata, .bss)
@@ -51,7 +66,8 @@ struct bt_legacy_config {
 	__u32 sgen_sig, sgen_pid, sgen_result;
 	/* signal/signal_deliver: int sig; unsigned long sa_handler */
 	__u32 sdel_sig, sdel_handler;
-	__u32 pad;
+	/* bit i: bt_mark_i is the --start probe (BT_LEGACY_MAX_MARKS bits) */
+	__u32 mark_start_mask;
 };
 
 /*

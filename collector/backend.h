@@ -39,6 +39,8 @@ struct backend_config {
 	unsigned long buffer_mb;
 	bool marks;			/* --mark or --start: load the mark programs */
 	bool start_mark;		/* --start: and the ones that carry its time */
+	unsigned int nmarks;		/* how many (legacy: loads copies 0 .. nmarks-1) */
+	__u32 mark_start_mask;		/* legacy: bit i, mark i is the --start probe */
 	int verbose;			/* print open/load/attach times */
 	unsigned long long started_ns;	/* CLOCK_MONOTONIC at start, for those times */
 	/* every record, in the order the buffer gives them */
@@ -80,8 +82,18 @@ struct backend {
 int backend_modern_open(const struct backend_config *cfg, struct backend **out);
 int backend_legacy_open(const struct backend_config *cfg, struct backend **out);
 
-/* The modern object's skeleton, for what attaches later (marks). */
+/* The modern object's skeleton, for what attaches later (marks); NULL for the legacy one. */
 struct boottrace_bpf;
 struct boottrace_bpf *backend_modern_skel(struct backend *b);
+
+/*
+ * The legacy object: copy @idx (< cfg.nmarks) of its mark program on a
+ * uprobe at file offset @offset of @path (@retprobe: a uretprobe), made the
+ * 4.15 way: an event "boottrace_<pid>/mark<idx>_<n>" in tracefs
+ * uprobe_events, perf_event_open on its id. destroy() closes the perf
+ * events, then removes the uprobe events. 0, or -errno after a message.
+ */
+int backend_legacy_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
+				 unsigned long long offset, bool retprobe);
 
 #endif /* COLLECTOR_BACKEND_H */

@@ -6,6 +6,9 @@
  * the programs are attached through perf_event_open on the tracepoint ids
  * of the same tracefs (what libbpf would do, minus its guess of where
  * tracefs is); records come through a perf buffer, one ring per CPU.
+ * Marks go on uprobe events made in tracefs uprobe_events (the uprobe PMU
+ * libbpf uses is 4.17), named after the collector's pid and removed at
+ * destroy, or at the next start after a SIGKILL.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +34,8 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
 	       sizeof(((struct backend_config *)0)->syscall_mask), "syscall mask sizes");
 
 #define MAX_PROGS 16
+/* Uprobe event groups: UPROBE_GROUP<pid>, one per collector. */
+#define UPROBE_GROUP "boottrace_"
 /* The biggest record (bt_syscall_detail_event) and perf's padding, with room. */
 #define RECORD_MAX 512
 
@@ -72,6 +77,12 @@ struct legacy {
 	struct held *held;
 	size_t nheld, held_cap;
 	struct keyset roots;
+	/* marks: their perf events, and the uprobe events to remove after them */
+	char tracefs[4096];
+	char group[TRACEFS_NAME_MAX];
+	struct bpf_link **mark_links;
+	char (*uevents)[TRACEFS_NAME_MAX];
+	size_t nuevents, nmark_links;
 };
 
 static struct legacy *to_legacy(struct backend *b)
@@ -426,10 +437,24 @@ static unsigned long long legacy_lost(struct backend *b)
 static void legacy_destroy(struct backend *b)
 {
 	struct legacy *l = to_legacy(b);
+	size_t j;
 	int i;
 
 	if (!l)
 		return;
+	/* the perf events first: an event in use cannot be removed (EBUSY) */
+	for (j = 0; j < l->nmark_links; j++)
+		bpf_link__destroy(l->mark_links[j]);
+	for (j = 0; j < l->nuevents; j++) {
+		/* closed just now: give the kernel's teardown a moment (tracefs.c) */
+		int err = tracefs_uprobe_del(l->tracefs, l->group, l->uevents[j], 1000);
+
+		if (err && err != -ENOENT)
+			fprintf(stderr, "collector: cannot remove the uprobe event %s/%s: %s\n",
+				l->group, l->uevents[j], strerror(-err));
+	}
+	free(l->mark_links);
+	free(l->uevents);
 	for (i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
 	perf_buffer__free(l->pb);
@@ -534,8 +559,14 @@ static int raw_syscalls_usual(const struct bt_legacy_config *cfg)
 	       cfg->exit_ret == 16;
 }
 
-static int attach_tracepoint(struct legacy *l, struct bpf_program *prog, long id,
-			     const char *event)
+/*
+ * @prog on the trace event of id @id (a tracepoint, or a uprobe event of
+ * uprobe_events): a perf event, then the program on it (PERF_EVENT_IOC_SET_BPF,
+ * 4.1+, through libbpf). *@out owns the perf event. 0, or -errno after a
+ * message.
+ */
+static int attach_trace_event(struct bpf_program *prog, long id, const char *event,
+			      struct bpf_link **out)
 {
 	struct perf_event_attr attr;
 	struct bpf_link *link;
@@ -545,11 +576,15 @@ static int attach_tracepoint(struct legacy *l, struct bpf_program *prog, long id
 	attr.type = PERF_TYPE_TRACEPOINT;
 	attr.size = sizeof(attr);
 	attr.config = (__u64)id;
-	/* one event: a program on a tracepoint runs for every CPU */
+	/*
+	 * One event, on CPU 0 for no task: the program hangs on the trace
+	 * event itself and runs on every CPU; a uprobe event opened for no
+	 * task fires in every process (its filter counts it system-wide).
+	 */
 	pfd = (int)syscall(__NR_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (pfd < 0) {
 		err = -errno;
-		fprintf(stderr, "collector: cannot open tracepoint %s: %s\n", event, strerror(-err));
+		fprintf(stderr, "collector: cannot open trace event %s: %s\n", event, strerror(-err));
 		return err;
 	}
 	link = bpf_program__attach_perf_event(prog, pfd);
@@ -560,7 +595,56 @@ static int attach_tracepoint(struct legacy *l, struct bpf_program *prog, long id
 			bpf_program__name(prog), event, strerror(-err));
 		return err;
 	}
-	l->links[l->nlinks++] = link;	/* the link closes pfd */
+	*out = link;	/* the link closes pfd */
+	return 0;
+}
+
+int backend_legacy_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
+				 unsigned long long offset, bool retprobe)
+{
+	struct legacy *l = to_legacy(b);
+	struct bpf_program *prog;
+	char name[32], event[TRACEFS_NAME_MAX], what[2 * TRACEFS_NAME_MAX];
+	void *p;
+	long id;
+	int err;
+
+	if (b->ops != &legacy_ops)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "bt_mark_%u", idx);
+	prog = idx < b->cfg.nmarks ? bpf_object__find_program_by_name(l->skel->obj, name) : NULL;
+	if (!prog || bpf_program__fd(prog) < 0) {
+		fprintf(stderr, "collector: the legacy object has no loaded mark program %s\n", name);
+		return -ENOENT;
+	}
+	p = realloc(l->uevents, (l->nuevents + 1) * sizeof(*l->uevents));
+	if (!p)
+		return -ENOMEM;
+	l->uevents = p;
+	p = realloc(l->mark_links, (l->nmark_links + 1) * sizeof(*l->mark_links));
+	if (!p)
+		return -ENOMEM;
+	l->mark_links = p;
+	snprintf(event, sizeof(event), "mark%u_%zu", idx, l->nuevents);
+	err = tracefs_uprobe_add(l->tracefs, l->group, event, path, offset, retprobe);
+	if (err)
+		return err;
+	/* made: destroy() removes it, whatever happens next */
+	memcpy(l->uevents[l->nuevents++], event, sizeof(event));
+	snprintf(what, sizeof(what), "%s/%s", l->group, event);
+	id = tracefs_event_id(l->tracefs, l->group, event);
+	if (id < 0) {
+		fprintf(stderr, "collector: cannot read the id of uprobe event %s in %s/events: %s\n",
+			what, l->tracefs, strerror((int)-id));
+		return (int)id;
+	}
+	err = attach_trace_event(prog, id, what, &l->mark_links[l->nmark_links]);
+	if (err)
+		return err;
+	l->nmark_links++;
+	if (b->cfg.verbose)
+		fprintf(stderr, "collector: %s on %s%s:0x%llx (uprobe event %s, id %ld)\n", name,
+			retprobe ? "the return of " : "", path, offset, what, id);
 	return 0;
 }
 
@@ -626,9 +710,23 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 		err = -ENOMEM;
 		goto fail;
 	}
+	snprintf(l->tracefs, sizeof(l->tracefs), "%s", dir);
+	snprintf(l->group, sizeof(l->group), UPROBE_GROUP "%d", (int)getpid());
+	/* what a collector killed by SIGKILL left (its uprobe events) */
+	tracefs_uprobe_remove_stale(dir, UPROBE_GROUP);
 	bpf_object__for_each_program(prog, l->skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
+		unsigned int idx;
 
+		/*
+		 * Mark copies: loaded as many as there are marks (each verified
+		 * costs start-up time); attached later, one by one.
+		 */
+		if (!strcmp(sec, "uprobe") &&
+		    sscanf(bpf_program__name(prog), "bt_mark_%u", &idx) == 1) {
+			bpf_program__set_autoload(prog, idx < cfg->nmarks);
+			continue;
+		}
 		if (strncmp(sec, "tracepoint/", 11) || n == MAX_PROGS) {
 			fprintf(stderr, "collector: legacy object: unexpected program section %s\n", sec);
 			err = -EINVAL;
@@ -648,13 +746,27 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 	lc.flags = (cfg->watch ? BT_LEGACY_WATCH : 0) |
 		   (cfg->trace_all_syscalls ? BT_LEGACY_ALL_SYSCALLS : 0) |
 		   (cfg->trace_no_syscalls ? BT_LEGACY_NO_SYSCALLS : 0) |
-		   (raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0);
+		   (raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0) |
+		   (cfg->mark_start_mask ? BT_LEGACY_START : 0);
+	lc.mark_start_mask = cfg->mark_start_mask;
 	memcpy(lc.syscall_mask, cfg->syscall_mask, sizeof(lc.syscall_mask));
 	lc.ready = 1;
 	if (cfg->verbose)
 		fprintf(stderr, "collector: opened in %.1f ms (tracefs at %s, raw_syscalls read %s)\n",
 			ms_since(cfg->started_ns), dir,
 			lc.flags & BT_LEGACY_RAW_SYSCALLS ? "with loads" : "with bpf_probe_read");
+
+	/* the --start times, per task: a map of one entry without --start */
+	err = bpf_map__set_max_entries(l->skel->maps.mark_starts,
+				       cfg->mark_start_mask ? BT_MAX_TASKS : 1);
+	if (err)
+		goto fail;
+	if (cfg->nmarks > BT_LEGACY_MAX_MARKS) {
+		fprintf(stderr, "collector: the legacy object takes at most %d marks\n",
+			BT_LEGACY_MAX_MARKS);
+		err = -E2BIG;
+		goto fail;
+	}
 
 	/* 3. load, configure */
 	err = boottrace_legacy_bpf__load(l->skel);
@@ -681,9 +793,10 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 	}
 	/* 5. attach */
 	for (i = 0; i < n; i++) {
-		err = attach_tracepoint(l, progs[i], fmts[i].id, events[i]);
+		err = attach_trace_event(progs[i], fmts[i].id, events[i], &l->links[l->nlinks]);
 		if (err)
 			goto fail;
+		l->nlinks++;
 	}
 	if (cfg->verbose)
 		fprintf(stderr, "collector: attached in %.1f ms\n", ms_since(cfg->started_ns));

@@ -92,6 +92,7 @@ struct collector {
 	struct options opt;
 	enum bt_mode mode;
 	struct backend *be;
+	int usage_error;		/* set-up failed on what the command line asks: exit 2 */
 	unsigned long long next_key;	/* pidtree: the next user-space key */
 	struct output *out;
 	char cg2[PATH_MAX];
@@ -182,7 +183,8 @@ static void usage(FILE *f)
 "                               uprobe:<binary>:<symbol>, uretprobe:<binary>:<symbol>\n"
 "                               or usdt:<binary>:<provider>:<name>; <binary> a path,\n"
 "                               a program on PATH or a library (libc); repeatable;\n"
-"                               <label> defaults to <symbol> or <name>\n"
+"                               <label> defaults to <symbol> or <name>; the legacy\n"
+"                               object takes 8 at most, USDT without semaphores\n"
 "        --start <probe>        the container starts when <probe> (as for --mark)\n"
 "                               fired in the runtime thread it descends from (the\n"
 "                               time is inherited across fork); spawn: the start\n"
@@ -1618,6 +1620,16 @@ static int open_backend(struct collector *c, struct backend_config *cfg, int hav
 			"(/sys/kernel/btf/vmlinux), which this kernel lacks\n");
 		return -ENOTSUP;
 	}
+	/* before loading anything: what the legacy object cannot attach */
+	if (marks_count(c->opt.marks)) {
+		char err[4096];
+
+		if (marks_legacy_check(c->opt.marks, err, sizeof(err)) < 0) {
+			fprintf(stderr, "collector: %s\n", err);
+			c->usage_error = 1;
+			return -EINVAL;
+		}
+	}
 	return backend_legacy_open(cfg, &c->be);
 }
 
@@ -1636,12 +1648,18 @@ int main(int argc, char **argv)
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
 	if (check_capabilities() < 0)
 		return 1;
-	if (marks_count(c.opt.marks) && !marks_uprobes_supported(NULL)) {
+	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	/*
+	 * The modern object attaches uprobes through the uprobe PMU (4.17+);
+	 * the legacy one through tracefs uprobe_events, which it checks itself
+	 * (4.15 has no PMU).
+	 */
+	if (marks_count(c.opt.marks) && have_btf && strcmp(c.opt.object, "legacy") &&
+	    !marks_uprobes_supported(NULL)) {
 		fprintf(stderr, "collector: this kernel has no uprobes (/sys/bus/event_source/devices/uprobe "
 			"is missing: CONFIG_UPROBE_EVENTS): --mark and --start need them\n");
 		goto cleanup;
 	}
-	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0)
 		c.cg2[0] = '\0';
 	if (select_mode(&c, have_btf) < 0)
@@ -1653,16 +1671,23 @@ int main(int argc, char **argv)
 	cfg.buffer_mb = c.opt.ringbuf_mb;
 	cfg.marks = marks_count(c.opt.marks) > 0;
 	cfg.start_mark = marks_have_start(c.opt.marks);
+	cfg.nmarks = (unsigned int)marks_count(c.opt.marks);
+	for (i = 0; i < marks_count(c.opt.marks) && i < 32; i++)
+		if (marks_get(c.opt.marks, i)->start)
+			cfg.mark_start_mask |= 1U << i;
 	cfg.verbose = c.opt.verbose;
 	cfg.started_ns = c.started_ns;
 	cfg.on_event = on_event;
 	cfg.ctx = &c;
 	if (configure_syscalls(&cfg, c.opt.syscalls) < 0)
 		return 2;
-	if (open_backend(&c, &cfg, have_btf) < 0)
+	if (open_backend(&c, &cfg, have_btf) < 0) {
+		if (c.usage_error)
+			ret = 2;
 		goto cleanup;
+	}
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
-	if (backend_modern_attach_marks(c.be, c.opt.marks) < 0)
+	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
 	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 

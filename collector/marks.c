@@ -3,7 +3,9 @@
  * --mark and --start: parse the specs, find the binaries, check symbols and
  * USDT notes with libelf (so that a typo or a stripped binary is a clear
  * message before anything is loaded), attach the BPF programs of
- * bpf/marks.bpf.h once per spec with the spec's index as the cookie.
+ * bpf/marks.bpf.h once per spec with the spec's index as the cookie, or
+ * those of bpf/marks_legacy.bpf.h (the 4.15 object: copy i for spec i) on
+ * uprobe events at the file offsets found here.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/boottrace.h"	/* the types in the skeleton */
+#include "bpf/boottrace_legacy.h"	/* BT_LEGACY_MAX_MARKS */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
 #include "collector/marks.h"
@@ -520,28 +523,78 @@ int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
 	return found;
 }
 
-int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n)
+/*
+ * A USDT note (NT_STAPSDT in .note.stapsdt), as systemtap's sdt.h writes
+ * it: pc, base (the link-time address of .stapsdt.base) and semaphore,
+ * each an address of the ELF class, then "provider\0name\0args\0".
+ */
+struct sdt_note {
+	unsigned long long pc, base, semaphore;
+	const char *provider, *name;
+};
+
+/* @desc of a note of @nh: 0 and *@out, or -1 when it is not a USDT note. */
+static int sdt_note_parse(Elf *e, const GElf_Nhdr *nh, const char *nname, const char *desc,
+			  struct sdt_note *out)
 {
-	struct usdt_probe *v = NULL, *nv;
-	size_t nv_n = 0, i;
+	size_t asz = gelf_getclass(e) == ELFCLASS64 ? 8 : 4, addrs = 3 * asz, plen, nlen;
+	uint32_t a32[3];
+
+	if (nh->n_type != NT_STAPSDT || nh->n_namesz != 8 || memcmp(nname, "stapsdt", 8) != 0 ||
+	    nh->n_descsz <= addrs)
+		return -1;
+	/* in the file's byte order, which is the host's (x86-64 only, as the rest) */
+	if (asz == 8) {
+		memcpy(&out->pc, desc, 8);
+		memcpy(&out->base, desc + 8, 8);
+		memcpy(&out->semaphore, desc + 16, 8);
+	} else {
+		memcpy(a32, desc, sizeof(a32));
+		out->pc = a32[0];
+		out->base = a32[1];
+		out->semaphore = a32[2];
+	}
+	out->provider = desc + addrs;
+	plen = strnlen(out->provider, nh->n_descsz - addrs);
+	if (plen + 1 >= nh->n_descsz - addrs)
+		return -1;
+	out->name = out->provider + plen + 1;
+	nlen = strnlen(out->name, nh->n_descsz - addrs - plen - 1);
+	if (nlen == nh->n_descsz - addrs - plen - 1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Call @fn for each USDT note of @e, until it returns non-zero (returned).
+ * @stapsdt_base: the address of .stapsdt.base in this file, 0 without one.
+ */
+static int sdt_notes_each(Elf *e, unsigned long long *stapsdt_base,
+			  int (*fn)(const struct sdt_note *nt, void *arg), void *arg)
+{
 	Elf_Scn *scn = NULL;
 	size_t shstrndx;
 	GElf_Shdr sh;
-	int fd, err = 0;
-	Elf *e = elf_open(path, &fd);
+	int r;
 
-	if (!e)
-		return -errno;
-	if (elf_getshdrstrndx(e, &shstrndx) != 0) {
-		err = -ENOEXEC;
-		goto out;
+	if (elf_getshdrstrndx(e, &shstrndx) != 0)
+		return -ENOEXEC;
+	*stapsdt_base = 0;
+	while ((scn = elf_nextscn(e, scn))) {
+		const char *sname;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		sname = elf_strptr(e, shstrndx, sh.sh_name);
+		if (sname && strcmp(sname, ".stapsdt.base") == 0)
+			*stapsdt_base = sh.sh_addr;
 	}
 	while ((scn = elf_nextscn(e, scn))) {
 		const char *sname;
 		Elf_Data *d;
 		GElf_Nhdr nh;
 		size_t off = 0, noff, doff;
-		size_t addrs = gelf_getclass(e) == ELFCLASS64 ? 3 * 8 : 3 * 4;
+		struct sdt_note nt;
 
 		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
 			continue;
@@ -552,48 +605,210 @@ int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n)
 		if (!d)
 			continue;
 		while ((off = gelf_getnote(d, off, &nh, &noff, &doff)) > 0) {
-			const char *desc = (const char *)d->d_buf + doff, *prov, *name;
-			size_t plen, nlen;
-			bool dup = false;
-
-			if (nh.n_type != NT_STAPSDT || nh.n_namesz != 8 ||
-			    memcmp((const char *)d->d_buf + noff, "stapsdt", 8) != 0 ||
-			    nh.n_descsz <= addrs)
+			if (sdt_note_parse(e, &nh, (const char *)d->d_buf + noff,
+					   (const char *)d->d_buf + doff, &nt) < 0)
 				continue;
-			/* pc, base, semaphore, then "provider\0name\0args\0" */
-			prov = desc + addrs;
-			plen = strnlen(prov, nh.n_descsz - addrs);
-			if (plen + 1 >= nh.n_descsz - addrs)
-				continue;
-			name = prov + plen + 1;
-			nlen = strnlen(name, nh.n_descsz - addrs - plen - 1);
-			if (plen >= sizeof(v->provider) || nlen >= sizeof(v->name) ||
-			    nlen == nh.n_descsz - addrs - plen - 1)
-				continue;
-			for (i = 0; i < nv_n && !dup; i++)
-				dup = !strcmp(v[i].provider, prov) && !strcmp(v[i].name, name);
-			if (dup)
-				continue;
-			nv = realloc(v, (nv_n + 1) * sizeof(*v));
-			if (!nv) {
-				err = -ENOMEM;
-				goto out;
-			}
-			v = nv;
-			memcpy(v[nv_n].provider, prov, plen + 1);
-			memcpy(v[nv_n].name, name, nlen + 1);
-			nv_n++;
+			r = fn(&nt, arg);
+			if (r)
+				return r;
 		}
 	}
-out:
+	return 0;
+}
+
+struct usdt_list {
+	struct usdt_probe *v;
+	size_t n;
+};
+
+static int usdt_list_add(const struct sdt_note *nt, void *arg)
+{
+	struct usdt_list *l = arg;
+	struct usdt_probe *nv;
+	size_t i, plen = strlen(nt->provider), nlen = strlen(nt->name);
+
+	if (plen >= sizeof(l->v->provider) || nlen >= sizeof(l->v->name))
+		return 0;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].provider, nt->provider) && !strcmp(l->v[i].name, nt->name))
+			return 0;
+	nv = realloc(l->v, (l->n + 1) * sizeof(*nv));
+	if (!nv)
+		return -ENOMEM;
+	l->v = nv;
+	memcpy(l->v[l->n].provider, nt->provider, plen + 1);
+	memcpy(l->v[l->n].name, nt->name, nlen + 1);
+	l->n++;
+	return 0;
+}
+
+int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n)
+{
+	struct usdt_list l = { NULL, 0 };
+	unsigned long long base;
+	int fd, err;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	err = sdt_notes_each(e, &base, usdt_list_add, &l);
 	elf_end(e);
 	close(fd);
 	if (err) {
-		free(v);
+		free(l.v);
 		return err;
 	}
-	*out = v;
-	*n = nv_n;
+	*out = l.v;
+	*n = l.n;
+	return 0;
+}
+
+/* --- ELF: file offsets, for uprobe_events (the legacy object) ---------------- */
+
+/*
+ * The file offset of virtual address @vaddr: within the PT_LOAD segment
+ * whose file image holds it, vaddr - p_vaddr + p_offset (what a uprobe is
+ * placed by: the inode and an offset in it, whatever the load address).
+ */
+static int vaddr_offset(Elf *e, unsigned long long vaddr, unsigned long long *off)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(e, &n) != 0)
+		return -ENOEXEC;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz) {
+			*off = vaddr - ph.p_vaddr + ph.p_offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int marks_elf_vaddr_offset(const char *path, unsigned long long vaddr, unsigned long long *off)
+{
+	int fd, err;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	err = vaddr_offset(e, vaddr, off);
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+int marks_elf_func_offset(const char *path, const char *sym, unsigned long long *off)
+{
+	/* [0]: the name exactly, [1]: a versioned one (sym@VER), as libbpf takes them */
+	unsigned long long addr[2] = { 0, 0 };
+	bool found[2] = { false, false }, clash[2] = { false, false };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym s;
+	size_t i, count;
+	int fd, err, k;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < count; i++) {
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(d, (int)i, &s))
+				break;
+			type = GELF_ST_TYPE(s.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(e, sh.sh_link, s.st_name);
+			if (!name || !symbol_matches(name, sym))
+				continue;
+			k = strcmp(name, sym) != 0;
+			/* .symtab and .dynsym both list exported functions: same address */
+			if (found[k] && addr[k] != s.st_value)
+				clash[k] = true;
+			found[k] = true;
+			addr[k] = s.st_value;
+		}
+	}
+	k = found[0] ? 0 : 1;
+	if (!found[k])
+		err = -ENOENT;
+	else if (clash[k])
+		err = -ENOTUNIQ;	/* static functions of the same name in two files */
+	else
+		err = vaddr_offset(e, addr[k], off);
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+struct usdt_find {
+	const char *provider, *name;
+	struct usdt_site *v;
+	size_t n;
+	unsigned long long base;	/* .stapsdt.base's address in the file */
+	Elf *e;
+	int err;
+};
+
+static int usdt_find_add(const struct sdt_note *nt, void *arg)
+{
+	struct usdt_find *f = arg;
+	struct usdt_site *nv;
+	unsigned long long pc = nt->pc, off;
+
+	if (strcmp(nt->provider, f->provider) || strcmp(nt->name, f->name))
+		return 0;
+	/* a prelinked file moved its sections: the note says where .stapsdt.base was */
+	if (f->base && nt->base)
+		pc += f->base - nt->base;
+	f->err = vaddr_offset(f->e, pc, &off);
+	if (f->err)
+		return f->err;
+	nv = realloc(f->v, (f->n + 1) * sizeof(*nv));
+	if (!nv)
+		return f->err = -ENOMEM;
+	f->v = nv;
+	f->v[f->n].offset = off;
+	f->v[f->n].semaphore = nt->semaphore;
+	f->n++;
+	return 0;
+}
+
+int marks_usdt_sites(const char *path, const char *provider, const char *name,
+		     struct usdt_site **out, size_t *n)
+{
+	struct usdt_find f = { .provider = provider, .name = name };
+	int fd, err;
+
+	f.e = elf_open(path, &fd);
+	if (!f.e)
+		return -errno;
+	err = sdt_notes_each(f.e, &f.base, usdt_find_add, &f);
+	elf_end(f.e);
+	close(fd);
+	if (!err && !f.n)
+		err = -ENOENT;
+	if (err) {
+		free(f.v);
+		return err;
+	}
+	*out = f.v;
+	*n = f.n;
 	return 0;
 }
 
@@ -719,19 +934,12 @@ bool marks_uprobes_supported(const char *sysfs_dir)
 
 /* --- attaching ---------------------------------------------------------------- */
 
-int backend_modern_attach_marks(struct backend *b, struct marks *m)
+/* The modern object: libbpf attaches, each mark with its index as the cookie. */
+static int attach_modern(struct boottrace_bpf *skel, struct marks *m)
 {
-	struct boottrace_bpf *skel = backend_modern_skel(b);
 	size_t i;
 	int err;
 
-	if (!marks_count(m))
-		return 0;
-	if (!skel) {
-		fprintf(stderr, "collector: --mark and --start need the modern BPF object "
-			"(this run uses the %s one)\n", b->ops->name);
-		return -ENOTSUP;
-	}
 	if (!m->links) {
 		m->links = calloc(m->n, sizeof(*m->links));
 		if (!m->links)
@@ -767,4 +975,95 @@ int backend_modern_attach_marks(struct backend *b, struct marks *m)
 	if (marks_have_start(m))
 		skel->bss->marks_start_armed = 1;
 	return 0;
+}
+
+/*
+ * The legacy object: copy i of its mark program on a uprobe event at each
+ * site of mark i, placed by file offset as uprobe_events wants it.
+ */
+static int attach_legacy(struct backend *b, struct marks *m)
+{
+	struct usdt_site one, *sites;
+	size_t i, j, n;
+	int err;
+
+	for (i = 0; i < m->n; i++) {
+		const struct mark *k = &m->v[i];
+
+		sites = &one;
+		n = 1;
+		one.semaphore = 0;
+		if (k->kind == MARK_USDT)
+			err = marks_usdt_sites(k->path, k->provider, k->name, &sites, &n);
+		else
+			err = marks_elf_func_offset(k->path, k->symbol, &one.offset);
+		if (err) {
+			fprintf(stderr, "collector: cannot place %s %s in %s: %s\n",
+				k->start ? "--start" : "--mark", k->spec, k->path,
+				err == -ENOTUNIQ ? "functions of that name at two addresses" :
+				err == -ENOENT ? "its address is in no loadable segment" : strerror(-err));
+			return err;
+		}
+		for (j = 0, err = 0; j < n && !err; j++)
+			err = backend_legacy_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
+							   k->kind == MARK_URETPROBE);
+		if (sites != &one)
+			free(sites);
+		if (err) {
+			fprintf(stderr, "collector: cannot attach %s %s\n", k->start ? "--start" : "--mark",
+				k->spec);
+			return err;
+		}
+	}
+	return 0;
+}
+
+int marks_legacy_check(const struct marks *m, char *err, size_t errlen)
+{
+	char given[PATH_MAX + 200];
+	struct usdt_site *sites;
+	size_t i, j, n;
+	int r;
+
+	if (marks_count(m) > BT_LEGACY_MAX_MARKS) {
+		snprintf(err, errlen, "%zu --mark and --start probes: the legacy BPF object takes at most "
+			 "%d (a copy of its mark program each: kernel 4.15 has no attach cookie); "
+			 "the modern object takes any number", marks_count(m), BT_LEGACY_MAX_MARKS);
+		return -1;
+	}
+	for (i = 0; i < marks_count(m); i++) {
+		const struct mark *k = &m->v[i];
+
+		if (k->kind != MARK_USDT)
+			continue;
+		spec_as_given(k, given, sizeof(given));
+		r = marks_usdt_sites(k->path, k->provider, k->name, &sites, &n);
+		if (r < 0) {
+			snprintf(err, errlen, "%s: cannot read its USDT notes in %s: %s", given, k->path,
+				 strerror(-r));
+			return -1;
+		}
+		for (j = 0; j < n && !sites[j].semaphore; j++)
+			;
+		free(sites);
+		if (j < n) {
+			snprintf(err, errlen, "%s: this USDT probe has a semaphore (the program runs it "
+				 "only while a tracer counts the semaphore up), and the legacy BPF object "
+				 "attaches through uprobe_events, which cannot do that before kernel 4.20; "
+				 "use the modern object (--object modern, a kernel with BTF), or a probe "
+				 "without a semaphore", given);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int marks_attach(struct backend *b, struct marks *m)
+{
+	struct boottrace_bpf *skel;
+
+	if (!marks_count(m))
+		return 0;
+	skel = backend_modern_skel(b);
+	return skel ? attach_modern(skel, m) : attach_legacy(b, m);
 }

@@ -11,9 +11,11 @@
  * `name` of the mark rows, the analyzer's phase) defaults to SYMBOL or NAME.
  *
  * The order of use: marks__new(), marks_add() per option (syntax only),
- * marks_resolve() (binaries and symbols, no privileges needed), then after
- * the BPF object is loaded backend_modern_attach_marks(); marks__free()
- * before the backend is destroyed (USDT links refer to the object).
+ * marks_resolve() (binaries and symbols, no privileges needed),
+ * marks_legacy_check() once the legacy object is chosen, then after the BPF
+ * object is loaded marks_attach(); marks__free() before the backend is
+ * destroyed (USDT links refer to the modern object; the legacy object's
+ * uprobe events are its backend's, removed when it is destroyed).
  */
 #ifndef COLLECTOR_MARKS_H
 #define COLLECTOR_MARKS_H
@@ -75,11 +77,22 @@ int marks_resolve(struct marks *m, char *err, size_t errlen);
 bool marks_uprobes_supported(const char *sysfs_dir);
 
 /*
- * Attach every mark to the modern object of @b (cookies: the index, with
- * BT_MARK_START for --start), and arm the start-time inheritance when there
- * is a --start. 0, or -errno after a message on stderr.
+ * What the legacy object cannot do, found before it is loaded: more probes
+ * than it has program copies (BT_LEGACY_MAX_MARKS), a USDT probe with a
+ * semaphore (4.15's uprobe_events cannot set it). 0, or -1 with the
+ * message (no "collector: " prefix) in @err: a usage error.
  */
-int backend_modern_attach_marks(struct backend *b, struct marks *m);
+int marks_legacy_check(const struct marks *m, char *err, size_t errlen);
+
+/*
+ * Attach every mark to the BPF object of @b. Modern: libbpf's uprobe and
+ * USDT attach, the cookie the index (with BT_MARK_START for --start), and
+ * the start-time inheritance armed when there is a --start. Legacy: copy i
+ * of the mark program on a uprobe event per probe site (uprobe_events,
+ * collector/backend_legacy.c); its start mask was set at open. 0, or
+ * -errno after a message on stderr.
+ */
+int marks_attach(struct backend *b, struct marks *m);
 
 /* --- helpers, exposed for the tests ---------------------------------------- */
 
@@ -113,5 +126,36 @@ struct usdt_probe {
  * file is not a readable ELF file. No notes: 0 and *@n = 0.
  */
 int marks_usdt_list(const char *path, struct usdt_probe **out, size_t *n);
+
+/*
+ * The file offset of virtual address @vaddr of ELF file @path: in the
+ * PT_LOAD segment whose file image holds it, vaddr - p_vaddr + p_offset.
+ * 0, or -ENOENT when no segment holds it, -errno for a file that is not
+ * a readable ELF file.
+ */
+int marks_elf_vaddr_offset(const char *path, unsigned long long vaddr, unsigned long long *off);
+
+/*
+ * The file offset of function @sym (or sym@VERSION when no symbol is named
+ * exactly @sym) of @path: where a uprobe on it goes. 0, -ENOENT (no such
+ * function), -ENOTUNIQ (functions of that name at two addresses), or
+ * -errno as above.
+ */
+int marks_elf_func_offset(const char *path, const char *sym, unsigned long long *off);
+
+/* A site of a USDT probe: a provider:name may be at several places. */
+struct usdt_site {
+	unsigned long long offset;	/* of the probe's nop in the file */
+	unsigned long long semaphore;	/* its address (0: none): a tracer must increment it */
+};
+
+/*
+ * The sites of USDT probe @provider:@name in @path, in note order (pc
+ * corrected by .stapsdt.base for prelinked files, as libbpf does). 0 with
+ * *@out (free() it) and *@n >= 1; -ENOENT when there is no such probe,
+ * -errno as above.
+ */
+int marks_usdt_sites(const char *path, const char *provider, const char *name,
+		     struct usdt_site **out, size_t *n);
 
 #endif /* COLLECTOR_MARKS_H */

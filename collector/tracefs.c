@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * tracefs `format` files. A format file reads:
+ * tracefs: where it is mounted, tracepoint `format` files, and the uprobe
+ * events of uprobe_events (the legacy object's marks). A format file reads:
  *
  *   name: sched_process_fork
  *   ID: 366
@@ -13,11 +14,16 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "collector/tracefs.h"
 
@@ -274,4 +280,191 @@ int tracefs_read_format(const char *dir, const char *event, struct tracefs_forma
 	if (err)
 		fprintf(stderr, "collector: %s:%d: cannot parse the tracepoint format\n", path, line);
 	return err;
+}
+
+/* --- uprobe_events ------------------------------------------------------------ */
+
+/* One command to @dir/uprobe_events; 0 or -errno. */
+static int uprobe_events_write(const char *dir, const char *cmd)
+{
+	char path[4096];
+	size_t len = strlen(cmd);
+	ssize_t n;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	/* O_APPEND, never O_TRUNC: truncating removes every uprobe event */
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, cmd, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+int tracefs_uprobe_add(const char *dir, const char *group, const char *event, const char *path,
+		       unsigned long long offset, int retprobe)
+{
+	char cmd[4096 + 256], file[4096];
+	const char *p;
+	int err;
+
+	for (p = path; *p; p++) {
+		if (isspace((unsigned char)*p)) {
+			fprintf(stderr, "collector: cannot make a uprobe event in %s: uprobe_events "
+				"cannot name a path with blanks\n", path);
+			return -EINVAL;
+		}
+	}
+	if ((size_t)snprintf(cmd, sizeof(cmd), "%c:%s/%s %s:0x%llx\n", retprobe ? 'r' : 'p', group,
+			     event, path, offset) >= sizeof(cmd)) {
+		fprintf(stderr, "collector: cannot make a uprobe event in %s: path too long\n", path);
+		return -ENAMETOOLONG;
+	}
+	/* the file missing, which a write's ENOENT (no such binary) is not */
+	snprintf(file, sizeof(file), "%s/uprobe_events", dir);
+	if (access(file, F_OK) < 0 && errno == ENOENT) {
+		fprintf(stderr, "collector: this kernel has no uprobes (no uprobe_events in %s: "
+			"CONFIG_UPROBE_EVENTS): --mark and --start need them\n", dir);
+		return -ENOENT;
+	}
+	err = uprobe_events_write(dir, cmd);
+	if (err)
+		fprintf(stderr, "collector: cannot add the uprobe event %s/%s (%s:0x%llx) to %s: %s\n",
+			group, event, path, offset, file, strerror(-err));
+	return err;
+}
+
+int tracefs_uprobe_del(const char *dir, const char *group, const char *event, int wait_ms)
+{
+	struct timespec step = { 0, 20 * 1000 * 1000 };
+	char cmd[2 * TRACEFS_NAME_MAX + 8];
+	int err, waited;
+
+	snprintf(cmd, sizeof(cmd), "-:%s/%s\n", group, event);
+	for (waited = 0;; waited += 20) {
+		err = uprobe_events_write(dir, cmd);
+		if (err != -EBUSY || waited >= wait_ms)
+			return err;
+		nanosleep(&step, NULL);
+	}
+}
+
+long tracefs_event_id(const char *dir, const char *group, const char *event)
+{
+	char path[4096];
+	long id = -1;
+	int err = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", dir, group, event);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	if (fscanf(f, "%ld", &id) != 1 || id < 0)
+		err = -EINVAL;
+	fclose(f);
+	return err ? err : id;
+}
+
+int tracefs_uprobe_parse_line(const char *line, char *group, char *event)
+{
+	const char *g, *slash, *end;
+
+	/* p:G/E, r:G/E; newer kernels also list "p:G/E PATH:0x... (ref)" forms */
+	if ((line[0] != 'p' && line[0] != 'r') || line[1] != ':')
+		return -1;
+	g = line + 2;
+	slash = strchr(g, '/');
+	/* GROUP/EVENT is the first word: a '/' further on is the path's */
+	if (!slash || slash == g || slash - g >= TRACEFS_NAME_MAX ||
+	    (size_t)(slash - g) > strcspn(g, " \t\n"))
+		return -1;
+	end = slash + 1 + strcspn(slash + 1, " \t\n");
+	if (end == slash + 1 || end - slash - 1 >= TRACEFS_NAME_MAX)
+		return -1;
+	memcpy(group, g, (size_t)(slash - g));
+	group[slash - g] = '\0';
+	memcpy(event, slash + 1, (size_t)(end - slash - 1));
+	event[end - slash - 1] = '\0';
+	return 0;
+}
+
+/* Whether @group is @prefix followed by the pid of a process that is gone. */
+static int group_orphaned(const char *group, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(group, prefix, n) || !isdigit((unsigned char)group[n]))
+		return 0;
+	errno = 0;
+	pid = strtol(group + n, &end, 10);
+	if (*end || errno || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+int tracefs_uprobe_remove_stale(const char *dir, const char *prefix)
+{
+	char path[4096], line[8192], group[TRACEFS_NAME_MAX], event[TRACEFS_NAME_MAX];
+	char (*ev)[2][TRACEFS_NAME_MAX] = NULL, (*nev)[2][TRACEFS_NAME_MAX];
+	size_t n = 0, i;
+	int removed = 0, err;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	/* the list first, then the removals: the file changes as they happen */
+	while (fgets(line, sizeof(line), f)) {
+		if (tracefs_uprobe_parse_line(line, group, event) < 0 || !group_orphaned(group, prefix))
+			continue;
+		nev = realloc(ev, (n + 1) * sizeof(*ev));
+		if (!nev)
+			break;
+		ev = nev;
+		memcpy(ev[n][0], group, sizeof(group));
+		memcpy(ev[n][1], event, sizeof(event));
+		n++;
+	}
+	fclose(f);
+	for (i = 0; i < n; i++) {
+		/*
+		 * The perf events of a process that was just killed can hold
+		 * the event some hundreds of ms after its death (6.9+ frees a
+		 * BPF perf link after an RCU tasks trace grace period): wait
+		 * for that, a second at most; an event still in use after it
+		 * is someone's (a collector in another pid namespace).
+		 */
+		err = tracefs_uprobe_del(dir, ev[i][0], ev[i][1], 1000);
+		if (err == 0) {
+			removed++;
+			ev[i][1][0] = '\0';	/* done: counted for the message below */
+		} else if (err != -ENOENT && err != -EBUSY) {
+			/* -ENOENT: another collector removed it meanwhile; -EBUSY: in use */
+			fprintf(stderr, "collector: cannot remove the uprobe event %s/%s, left by a "
+				"collector that was killed: %s\n", ev[i][0], ev[i][1], strerror(-err));
+		}
+	}
+	/* one line per group, at its first removed event */
+	for (i = 0; i < n; i++) {
+		size_t j;
+		int first = ev[i][1][0] == '\0';
+
+		for (j = 0; j < i && first; j++)
+			first = !(ev[j][1][0] == '\0' && !strcmp(ev[j][0], ev[i][0]));
+		if (first)
+			fprintf(stderr, "collector: removed the uprobe events of %s, left by a "
+				"collector that was killed\n", ev[i][0]);
+	}
+	free(ev);
+	return removed;
 }

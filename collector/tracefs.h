@@ -59,4 +59,45 @@ int tracefs_dir(char *dir, size_t n);
  */
 int tracefs_read_format(const char *dir, const char *event, struct tracefs_format *out);
 
+/*
+ * uprobe_events, the way kernels before the uprobe PMU (4.17) make uprobes:
+ * a line "p:GROUP/EVENT PATH:0xOFFSET" ("r:" for a return probe) makes
+ * the trace event GROUP/EVENT, whose id perf_event_open(PERF_TYPE_TRACEPOINT)
+ * takes; "-:GROUP/EVENT" removes it once no perf event uses it.
+ */
+
+/*
+ * Add the uprobe event @group/@event at file offset @offset of @path
+ * (@retprobe: a return probe) through @dir/uprobe_events. 0, or -errno
+ * with a message on stderr; -EINVAL without writing anything for a path
+ * with blanks (the syntax cannot carry them). The file is never opened with
+ * O_TRUNC, which would remove every uprobe event of the host.
+ */
+int tracefs_uprobe_add(const char *dir, const char *group, const char *event, const char *path,
+		       unsigned long long offset, int retprobe);
+
+/*
+ * Remove @group/@event: 0 or -errno, no message. While a perf event uses
+ * it the kernel says EBUSY: tried again every 20 ms for up to @wait_ms.
+ */
+int tracefs_uprobe_del(const char *dir, const char *group, const char *event, int wait_ms);
+
+/* The id of @dir/events/@group/@event (its `id` file): >= 0, or -errno. */
+long tracefs_event_id(const char *dir, const char *group, const char *event);
+
+/*
+ * The group and event of a uprobe_events line ("p:G/E PATH:0x..."), into
+ * @group and @event (each TRACEFS_NAME_MAX). 0, or -1 for a line of
+ * another form.
+ */
+int tracefs_uprobe_parse_line(const char *line, char *group, char *event);
+
+/*
+ * Remove the uprobe events of every group @prefix<PID> whose process PID
+ * is gone (a collector killed by SIGKILL could not remove its own), one
+ * line on stderr per group. Events still in use stay. The number of events
+ * removed; 0 when there is no uprobe_events file.
+ */
+int tracefs_uprobe_remove_stale(const char *dir, const char *prefix);
+
 #endif /* COLLECTOR_TRACEFS_H */

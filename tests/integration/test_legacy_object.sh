@@ -19,10 +19,13 @@ done
 # --- static: bpfcheck --------------------------------------------------------
 
 "$CHECK" -v "$LEGACY" > "$TMP/good" 2>&1 || fail "bpfcheck refuses the legacy object: $(cat "$TMP/good")"
-grep -Eq "^bpfcheck: .*: ok \(7 programs, max [0-9]+ insns\)$" "$TMP/good" ||
+# 7 tracepoint programs and the 8 copies of the mark program (bpf/marks_legacy.bpf.h)
+grep -Eq "^bpfcheck: .*: ok \(15 programs, max [0-9]+ insns\)$" "$TMP/good" ||
 	fail "no ok line: $(cat "$TMP/good")"
-awk '/ insns$/ && $(NF - 1) + 0 >= 4096 { exit 1 } / insns$/ { n++ } END { exit n != 7 }' "$TMP/good" ||
+awk '/ insns$/ && $(NF - 1) + 0 >= 4096 { exit 1 } / insns$/ { n++ } END { exit n != 15 }' "$TMP/good" ||
 	fail "instruction counts: $(cat "$TMP/good")"
+[ "$(grep -Ec '^bpfcheck: .*: prog bt_mark_[0-7] \(uprobe\): [0-9]+ insns$' "$TMP/good")" -eq 8 ] ||
+	fail "not 8 mark programs (bt_mark_0..7, SEC uprobe): $(cat "$TMP/good")"
 ok "bpfcheck accepts the legacy object: $(tail -1 "$TMP/good" | sed 's/.*: ok //')"
 
 "$CHECK" "$BAD" > "$TMP/bad" 2>&1

@@ -7,7 +7,7 @@
 # forks of its 2 workers are the container's; a uprobe on a function the
 # stripped binary still exports (ngx_init_cycle, in .dynsym for dynamic
 # modules) is a mark phase in every run.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 [ -x /usr/sbin/nginx ] || skip "no /usr/sbin/nginx (scripts/install-deps.sh installs Debian's nginx)"

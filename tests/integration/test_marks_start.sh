@@ -7,7 +7,7 @@
 # before the service's exec, after the spawn; a probe that never fires
 # leaves the spawn time, with a message. Watch mode (cgroup): the time is
 # inherited across fork into the cgroup the runtime's child joins.
-# modes: cgroup pidtree
+# modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -25,7 +25,8 @@ for probe in "uprobe:$B:bootsvc_launch" "usdt:$B:bootsvc:launch"; do
 			fail "$run: start row not name=mark, detail $probe: $start"
 		s=$(echo "$start" | cut -f1)
 		# the launcher's exec comes first, then the probe, then the service's exec
-		execs=$(rows "$out" exec | awk -F'\t' -v r=$run '$2 == r { print $1 }')
+		# (rows are in time order per CPU only: the legacy object's perf rings)
+		execs=$(rows "$out" exec | awk -F'\t' -v r=$run '$2 == r { print $1 }' | sort -n)
 		[ "$(echo "$execs" | wc -l)" -eq 2 ] || fail "$run: not 2 exec rows"
 		e1=$(echo "$execs" | sed -n 1p); e2=$(echo "$execs" | sed -n 2p)
 		[ "$e1" -lt "$s" ] && [ "$s" -lt "$e2" ] || fail "$run: not launcher exec $e1 < start $s < service exec $e2"
@@ -39,7 +40,7 @@ done
 # without --start the same boot starts at the spawn, before every exec
 "$COLLECTOR" --until exit -o "$TMP/plain.tsv" -- "$B" --launch -- "$B" --ticks-only 2>/dev/null ||
 	fail "collector without --start exited $?"
-s=$(rows "$TMP/plain.tsv" start spawn | cut -f1); e=$(rows "$TMP/plain.tsv" exec | head -1 | cut -f1)
+s=$(rows "$TMP/plain.tsv" start spawn | cut -f1); e=$(rows "$TMP/plain.tsv" exec | cut -f1 | sort -n | head -1)
 [ -n "$s" ] && [ "$s" -lt "$e" ] || fail "without --start the start is not the spawn before the first exec"
 
 # a --start probe that never fires: the spawn time, and a message
@@ -86,4 +87,39 @@ if [ "$BT_MODE" = cgroup ] || [ -z "$BT_MODE" ]; then
 	awk -F'\t' -v want=$((e - m)) '$1 == "exec" && $2 == 1 && $3 == want { f = 1 } END { exit !f }' "$TMP/w.tsv" ||
 		fail "exec phase not exec - probe time ($((e - m))): $(cat "$TMP/w.tsv")"
 	ok "watch: the runtime's probe time inherited into the container's cgroup"
+fi
+
+# watch mode, pidtree: the runtime fires the probe, its child makes a new pid
+# namespace (unshare --pid --fork), whose first process is the container:
+# the time is inherited across both forks (legacy: the mark_starts map)
+if [ "$BT_MODE" = pidtree ] || [ "$BT_MODE" = legacy ]; then
+	out=$TMP/pwatch.tsv
+	"$COLLECTOR" --start "uprobe:$B:bootsvc_launch" -o "$out" 2> "$TMP/err" &
+	cpid=$!
+	cleanup_hooks+=("kill $cpid 2>/dev/null")
+	for _ in $(seq 200); do grep -q '^ts_ns' "$out" 2>/dev/null && break; sleep 0.02; done
+	sleep 0.2
+	# a decoy: the probe fires in a runtime that makes no container
+	"$B" --launch -- true
+	"$B" --launch -- unshare --pid --fork "$B" --ticks-only || fail "launcher failed"
+	sleep 0.3
+	kill -INT $cpid; wait $cpid || fail "collector exited $?: $(cat "$TMP/err")"
+	check_tsv "$out"
+	# strangers (other namespaces made on the host meanwhile) have no probe of ours
+	mark=$(rows "$out" start mark)
+	[ "$(echo "$mark" | grep -c .)" -eq 1 ] || fail "not one start row name=mark: $mark"
+	echo "$mark" | awk -F'\t' -v d="uprobe:$B:bootsvc_launch" '$12 != d { exit 1 }' ||
+		fail "start row detail not the probe: $mark"
+	k=$(echo "$mark" | cut -f2); m=$(echo "$mark" | cut -f1)
+	ns=$(rows "$out" start namespace | awk -F'\t' -v k="$k" '$2 == k { print $1 }')
+	[ -n "$ns" ] || fail "the start mark's container $k has no namespace start row"
+	[ "$m" -lt "$ns" ] || fail "the probe time $m is not before the namespace start $ns"
+	e=$(rows "$out" exec | awk -F'\t' -v k="$k" '$2 == k && $12 == "'"$B"'" { print $1 }' | sort -n | head -1)
+	[ -n "$e" ] || fail "no exec of bootsvc in $k"
+	# the analyzer takes the earliest start row: the probe's
+	"$ANALYZE" --format tsv --container "$k" --exec "$B" "$out" > "$TMP/pw.tsv" 2>/dev/null ||
+		fail "analyze exited $?"
+	awk -F'\t' -v want=$((e - m)) '$1 == "exec" && $2 == 1 && $3 == want { f = 1 } END { exit !f }' "$TMP/pw.tsv" ||
+		fail "exec phase of $k not exec - probe time ($((e - m))): $(cat "$TMP/pw.tsv")"
+	ok "pidtree watch: the runtime's probe time inherited into the pid namespace's container"
 fi

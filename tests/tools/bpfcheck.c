@@ -68,9 +68,14 @@ static const struct { const char *name, *since; } map_types[] = {
 	[33] = { "arena", "6.9" },
 };
 
-/* Program sections (libbpf names) of types 4.15 has. */
+/*
+ * Program sections (libbpf names) of types 4.15 has. "uprobe" alone (no
+ * target: libbpf loads it as BPF_PROG_TYPE_KPROBE and leaves the attaching
+ * to the caller) is how the legacy object's mark programs are declared.
+ */
 static const char *const allowed_secs[] = {
-	"socket", "kprobe/", "kretprobe/", "uprobe/", "uretprobe/", "tracepoint/", "tp/",
+	"socket", "kprobe/", "kretprobe/", "uprobe/", "uretprobe/", "uprobe", "uretprobe",
+	"tracepoint/", "tp/",
 	"perf_event", "xdp", "xdp/", "classifier", "tc", "action", "lwt_in", "lwt_out",
 	"lwt_xmit", "cgroup_skb/ingress", "cgroup_skb/egress", "cgroup/skb", "cgroup/sock",
 	"cgroup/dev", "sockops", "sk_skb",

@@ -2,7 +2,9 @@
 /*
  * cmocka: collector/marks.c: --mark/--start specs (good and bad), finding
  * a binary on PATH and a library, the ELF checks (symbols, stripped
- * binaries, the USDT notes of samples/bootsvc).
+ * binaries, the USDT notes of samples/bootsvc), the file offsets the
+ * legacy object's uprobe events are placed by (checked against the bytes
+ * this very program runs), and what the legacy object refuses.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,20 +21,41 @@
 
 #include "collector/marks.h"
 
-static char bootsvc[PATH_MAX];
+static char bootsvc[PATH_MAX], usdt_sites[PATH_MAX], usdt_sema[PATH_MAX], self[PATH_MAX];
 
-static int setup(void **state)
+static int find_built(const char *rel_to_output, char *out)
 {
-	const char *out = getenv("OUTPUT");
+	const char *o = getenv("OUTPUT");
 	char rel[PATH_MAX];
 
-	(void)state;
-	snprintf(rel, sizeof(rel), "%s/samples/bootsvc", out && *out ? out : "build");
-	if (!realpath(rel, bootsvc)) {
+	snprintf(rel, sizeof(rel), "%s/%s", o && *o ? o : "build", rel_to_output);
+	if (!realpath(rel, out)) {
 		fprintf(stderr, "no %s: make all first\n", rel);
 		return -1;
 	}
 	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (find_built("samples/bootsvc", bootsvc) || find_built("tests/usdt_sites", usdt_sites) ||
+	    find_built("tests/usdt_sema", usdt_sema) || !realpath("/proc/self/exe", self))
+		return -1;
+	return 0;
+}
+
+/* @n bytes of @path at @off into @buf; 0 or -1. */
+static int file_bytes(const char *path, unsigned long long off, void *buf, size_t n)
+{
+	FILE *f = fopen(path, "rb");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fseeko(f, (off_t)off, SEEK_SET) == 0 && fread(buf, 1, n, f) == n;
+	fclose(f);
+	return ok ? 0 : -1;
 }
 
 static const struct mark *add_ok(struct marks *m, const char *spec, bool start)
@@ -329,6 +352,116 @@ static void test_resolve_messages(void **state)
 	marks__free(m);
 }
 
+/* A function of this program, with a body of its own (not folded into another). */
+__attribute__((noinline, used)) unsigned long test_marks_probe_target(unsigned long x)
+{
+	__asm__ volatile("" ::: "memory");
+	return x * 2654435761UL + 0x5bd1e995UL;
+}
+
+static void test_func_offset(void **state)
+{
+	unsigned char in_file[32];
+	unsigned long long off = 0, off2 = 0;
+
+	(void)state;
+	/*
+	 * The offset is right if the file holds there the bytes this process
+	 * runs at the function's address: the text is mapped from the file.
+	 */
+	assert_int_equal(marks_elf_func_offset(self, "test_marks_probe_target", &off), 0);
+	assert_int_equal(file_bytes(self, off, in_file, sizeof(in_file)), 0);
+	assert_memory_equal(in_file, (const void *)test_marks_probe_target, sizeof(in_file));
+	/* a function the file exports twice (.symtab and .dynsym) is one address */
+	assert_int_equal(marks_elf_func_offset(bootsvc, "bootsvc_tick", &off), 0);
+	assert_int_equal(marks_elf_func_offset(bootsvc, "bootsvc_ready", &off2), 0);
+	assert_true(off != off2);
+	assert_int_equal(marks_elf_func_offset(bootsvc, "bootsvc_nope", &off), -ENOENT);
+	/* a variable is no function */
+	assert_int_equal(marks_elf_func_offset(bootsvc, "bootsvc_ticks", &off), -ENOENT);
+	assert_true(marks_elf_func_offset("/etc/hostname", "x", &off) < 0);
+	/* an address in no segment's file image */
+	assert_int_equal(marks_elf_vaddr_offset(bootsvc, 0x7fffffff0000ULL, &off), -ENOENT);
+	assert_true(marks_elf_vaddr_offset("/nonexistent", 0, &off2) < 0);
+	/* not a PIE: main at 0x401xxx is 0x1xxx in the file */
+	assert_int_equal(marks_elf_func_offset(usdt_sites, "main", &off), 0);
+	assert_true(off < 0x400000);
+	assert_int_equal(marks_elf_vaddr_offset(usdt_sites, off + 0x400000, &off2), 0);
+	assert_int_equal(off2, off);
+}
+
+static void test_usdt_sites(void **state)
+{
+	struct usdt_site *v = NULL;
+	unsigned char b = 0;
+	size_t n = 0;
+
+	(void)state;
+	/* a probe site is a nop in the file, no semaphore in bootsvc */
+	assert_int_equal(marks_usdt_sites(bootsvc, "bootsvc", "config_loaded", &v, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(v[0].semaphore, 0);
+	assert_int_equal(file_bytes(bootsvc, v[0].offset, &b, 1), 0);
+	assert_int_equal(b, 0x90);
+	free(v);
+	/* one provider:name at two places: two sites */
+	assert_int_equal(marks_usdt_sites(usdt_sites, "bt", "site", &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_true(v[0].offset != v[1].offset);
+	assert_int_equal(file_bytes(usdt_sites, v[0].offset, &b, 1), 0);
+	assert_int_equal(b, 0x90);
+	assert_int_equal(file_bytes(usdt_sites, v[1].offset, &b, 1), 0);
+	assert_int_equal(b, 0x90);
+	free(v);
+	/* a semaphore's address is in the note */
+	assert_int_equal(marks_usdt_sites(usdt_sema, "bt", "sema", &v, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(v[0].semaphore != 0);
+	free(v);
+	assert_int_equal(marks_usdt_sites(bootsvc, "bootsvc", "nope", &v, &n), -ENOENT);
+	assert_true(marks_usdt_sites("/etc/hostname", "p", "n", &v, &n) < 0);
+}
+
+static void test_legacy_check(void **state)
+{
+	struct marks *m;
+	char spec[PATH_MAX + 64], err[4096];
+	int i;
+
+	(void)state;
+	/* eight probes: one copy of the mark program each */
+	m = marks__new();
+	for (i = 0; i < 8; i++) {
+		snprintf(spec, sizeof(spec), "uprobe:%s:bootsvc_tick=t%d", bootsvc, i);
+		add_ok(m, spec, false);
+	}
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	/* a ninth: a usage error naming the limit */
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
+	add_ok(m, spec, true);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "9 --mark and --start probes"));
+	assert_non_null(strstr(err, "at most 8"));
+	marks__free(m);
+
+	/* USDT without a semaphore (at two sites) is fine; with one it is refused */
+	m = marks__new();
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
+	add_ok(m, spec, false);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	snprintf(spec, sizeof(spec), "usdt:%s:bt:sema", usdt_sema);
+	add_ok(m, spec, false);
+	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--mark usdt:"));
+	assert_non_null(strstr(err, "has a semaphore"));
+	assert_non_null(strstr(err, "--object modern"));
+	marks__free(m);
+}
+
 static void test_uprobe_sysfs(void **state)
 {
 	(void)state;
@@ -349,6 +482,9 @@ int main(void)
 		cmocka_unit_test(test_symbols),
 		cmocka_unit_test(test_resolve_messages),
 		cmocka_unit_test(test_uprobe_sysfs),
+		cmocka_unit_test(test_func_offset),
+		cmocka_unit_test(test_usdt_sites),
+		cmocka_unit_test(test_legacy_check),
 	};
 
 	return cmocka_run_group_tests_name("collector_marks", tests, setup, NULL);

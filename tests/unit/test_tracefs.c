@@ -3,7 +3,10 @@
  * cmocka: collector/tracefs.c: tracepoint format files as the legacy
  * object needs them: the 6.16 sched_process_fork layout (__data_loc
  * comms) next to the 4.15 one (char arrays), __data_loc fields, and the
- * errors: no ID, no fields, a malformed field line, a missing file.
+ * errors: no ID, no fields, a malformed field line, a missing file. Then
+ * uprobe_events as the legacy object's marks use it, on a plain file in a
+ * temporary directory standing in for tracefs: the lines written, event
+ * ids, the lines listed, and which groups count as left by a dead collector.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -14,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -240,6 +244,114 @@ static void test_read_file(void **state)
 	rmdir(dir);
 }
 
+/* The whole of @path, into @buf (NUL-terminated). */
+static void slurp(const char *path, char *buf, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	size_t got;
+
+	assert_non_null(f);
+	got = fread(buf, 1, n - 1, f);
+	buf[got] = '\0';
+	fclose(f);
+}
+
+static void test_uprobe_lines(void **state)
+{
+	char g[TRACEFS_NAME_MAX], e[TRACEFS_NAME_MAX];
+
+	(void)state;
+	assert_int_equal(tracefs_uprobe_parse_line("p:boottrace_12/mark0_0 /bin/x:0x0000000000001139\n",
+						   g, e), 0);
+	assert_string_equal(g, "boottrace_12");
+	assert_string_equal(e, "mark0_0");
+	assert_int_equal(tracefs_uprobe_parse_line("r:grp/ev /a b:0x10", g, e), 0);
+	assert_string_equal(g, "grp");
+	assert_string_equal(e, "ev");
+	/* with a reference counter (4.20+) */
+	assert_int_equal(tracefs_uprobe_parse_line("p:g/e /bin/x:0x10(0x20)", g, e), 0);
+	assert_string_equal(e, "e");
+	assert_int_equal(tracefs_uprobe_parse_line("", g, e), -1);
+	assert_int_equal(tracefs_uprobe_parse_line("-:g/e", g, e), -1);
+	assert_int_equal(tracefs_uprobe_parse_line("p:noslash /x:0x1", g, e), -1);
+	assert_int_equal(tracefs_uprobe_parse_line("p:/e /x:0x1", g, e), -1);
+	assert_int_equal(tracefs_uprobe_parse_line("p:g/ /x:0x1", g, e), -1);
+}
+
+static void test_uprobe_events(void **state)
+{
+	char dir[] = "/tmp/test_tracefs.XXXXXX", path[256], buf[4096], want[1024];
+	pid_t dead;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/uprobe_events", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fclose(f);
+
+	/* adding: the 4.15 syntax, appended */
+	assert_int_equal(tracefs_uprobe_add(dir, "boottrace_7", "mark0_0", "/bin/x", 0x1139, 0), 0);
+	assert_int_equal(tracefs_uprobe_add(dir, "boottrace_7", "mark1_1", "/lib/y.so", 0xabc, 1), 0);
+	/* a blank in the path cannot be said: refused, nothing written */
+	assert_int_equal(tracefs_uprobe_add(dir, "boottrace_7", "mark2_2", "/a b", 1, 0), -EINVAL);
+	assert_int_equal(tracefs_uprobe_del(dir, "boottrace_7", "mark0_0", 0), 0);
+	slurp(path, buf, sizeof(buf));
+	assert_string_equal(buf, "p:boottrace_7/mark0_0 /bin/x:0x1139\n"
+				 "r:boottrace_7/mark1_1 /lib/y.so:0xabc\n"
+				 "-:boottrace_7/mark0_0\n");
+
+	/* a group of a process that is gone, one of this live process, a stranger's */
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "p:boottrace_%d/mark0_0 /bin/x:0x0000000000001139\n", (int)dead);
+	fprintf(f, "p:boottrace_%d/mark0_0 /bin/x:0x0000000000001139\n", (int)getpid());
+	fprintf(f, "p:other_%d/e /bin/x:0x0000000000001139\n", (int)dead);
+	fprintf(f, "p:boottrace_x%d/e /bin/x:0x0000000000001139\n", (int)dead);
+	fprintf(f, "r:boottrace_%d/mark1_1 /bin/x:0x0000000000001139\n", (int)dead);
+	fclose(f);
+	assert_int_equal(tracefs_uprobe_remove_stale(dir, "boottrace_"), 2);
+	slurp(path, buf, sizeof(buf));
+	snprintf(want, sizeof(want), "-:boottrace_%d/mark0_0\n-:boottrace_%d/mark1_1\n", (int)dead,
+		 (int)dead);
+	assert_non_null(strstr(buf, want));
+	assert_int_equal(strlen(strstr(buf, want)), strlen(want));	/* and nothing else */
+	unlink(path);
+	/* no uprobe_events (a kernel without uprobes): nothing to do */
+	assert_int_equal(tracefs_uprobe_remove_stale(dir, "boottrace_"), 0);
+	/* says "this kernel has no uprobes" on stderr */
+	assert_int_equal(tracefs_uprobe_add(dir, "g", "e", "/bin/x", 1, 0), -ENOENT);
+
+	/* ids */
+	snprintf(path, sizeof(path), "%s/events", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/g", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/g/e", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/g/e/id", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("2326\n", f);
+	fclose(f);
+	assert_int_equal(tracefs_event_id(dir, "g", "e"), 2326);
+	assert_int_equal(tracefs_event_id(dir, "g", "nope"), -ENOENT);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events/g/e", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events/g", dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +363,8 @@ int main(void)
 		cmocka_unit_test(test_too_many_fields),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_read_file),
+		cmocka_unit_test(test_uprobe_lines),
+		cmocka_unit_test(test_uprobe_events),
 	};
 
 	return cmocka_run_group_tests_name("collector_tracefs", tests, NULL, NULL);
