@@ -53,32 +53,31 @@ struct {
 	__type(value, struct mark_start);
 } mark_starts SEC(".maps");
 
-/* sched_process_fork: @child inherits @parent's start time, if it has one. */
-static __always_inline void mark_start_inherit(__u32 parent, __u32 child)
+/* @to gets @from's start time, if it has one: 0, or -1 when it could not. */
+static __always_inline int mark_start_copy(__u32 from, __u32 to)
 {
-	struct mark_start *p = bpf_map_lookup_elem(&mark_starts, &parent), c;
+	struct mark_start *p = bpf_map_lookup_elem(&mark_starts, &from), c;
 
 	if (!p)
-		return;
+		return 0;
 	/* through the stack: before 5.2 a map value cannot be a map helper's value */
 	c.ts = p->ts;
 	c.mark_id = p->mark_id;
 	c.pad = 0;
-	if (bpf_map_update_elem(&mark_starts, &child, &c, BPF_ANY))
+	return bpf_map_update_elem(&mark_starts, &to, &c, BPF_ANY) ? -1 : 0;
+}
+
+/* sched_process_fork: @child inherits @parent's start time, if it has one. */
+static __always_inline void mark_start_inherit(__u32 parent, __u32 child)
+{
+	if (mark_start_copy(parent, child) < 0)
 		count_lost();	/* the container's start would be missing */
 }
 
 /* sched_process_exec by a thread that took its leader's pid (de_thread). */
 static __always_inline void mark_start_move(__u32 old, __u32 tid)
 {
-	struct mark_start *p = bpf_map_lookup_elem(&mark_starts, &old), c;
-
-	if (!p)
-		return;
-	c.ts = p->ts;
-	c.mark_id = p->mark_id;
-	c.pad = 0;
-	bpf_map_update_elem(&mark_starts, &tid, &c, BPF_ANY);
+	mark_start_copy(old, tid);
 	bpf_map_delete_elem(&mark_starts, &old);
 }
 

@@ -475,19 +475,21 @@ static bool symbol_matches(const char *have, const char *want)
 	return strncmp(have, want, n) == 0 && (have[n] == '\0' || have[n] == '@');
 }
 
-int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
-			   size_t *ndynfuncs)
+/*
+ * Call @fn for every function @e defines, in .symtab and .dynsym
+ * (STT_FUNC and STT_GNU_IFUNC, not undefined ones), with its name and
+ * whether it is .dynsym's. Returns whether @e has a .symtab at all.
+ */
+static bool elf_for_each_function(Elf *e, void (*fn)(const char *name, const GElf_Sym *s,
+							bool dynsym, void *arg),
+				  void *arg)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	GElf_Sym s;
-	size_t i, count, dyn = 0;
+	size_t i, count;
 	bool symtab = false;
-	int fd, found = 0;
-	Elf *e = elf_open(path, &fd);
 
-	if (!e)
-		return -errno;
 	while ((scn = elf_nextscn(e, scn))) {
 		Elf_Data *d;
 
@@ -507,20 +509,48 @@ int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
 			type = GELF_ST_TYPE(s.st_info);
 			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
 				continue;
-			if (sh.sh_type == SHT_DYNSYM)
-				dyn++;
 			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (name && symbol_matches(name, sym))
-				found = 1;
+			if (name)
+				fn(name, &s, sh.sh_type == SHT_DYNSYM, arg);
 		}
 	}
+	return symtab;
+}
+
+struct has_function {
+	const char *sym;
+	size_t ndyn;
+	int found;
+};
+
+static void has_function_add(const char *name, const GElf_Sym *s, bool dynsym, void *arg)
+{
+	struct has_function *h = arg;
+
+	(void)s;
+	h->ndyn += dynsym;
+	if (symbol_matches(name, h->sym))
+		h->found = 1;
+}
+
+int marks_elf_has_function(const char *path, const char *sym, bool *has_symtab,
+			   size_t *ndynfuncs)
+{
+	struct has_function h = { .sym = sym };
+	bool symtab;
+	int fd;
+	Elf *e = elf_open(path, &fd);
+
+	if (!e)
+		return -errno;
+	symtab = elf_for_each_function(e, has_function_add, &h);
 	elf_end(e);
 	close(fd);
 	if (has_symtab)
 		*has_symtab = symtab;
 	if (ndynfuncs)
-		*ndynfuncs = dyn;
-	return found;
+		*ndynfuncs = h.ndyn;
+	return h.found;
 }
 
 /*
@@ -701,56 +731,45 @@ int marks_elf_vaddr_offset(const char *path, unsigned long long vaddr, unsigned 
 	return err;
 }
 
+/* [0]: the name exactly, [1]: a versioned one (sym@VER), as libbpf takes them */
+struct func_addr {
+	const char *sym;
+	unsigned long long addr[2];
+	bool found[2], clash[2];
+};
+
+static void func_addr_add(const char *name, const GElf_Sym *s, bool dynsym, void *arg)
+{
+	struct func_addr *f = arg;
+	int k;
+
+	(void)dynsym;
+	if (!symbol_matches(name, f->sym))
+		return;
+	k = strcmp(name, f->sym) != 0;
+	/* .symtab and .dynsym both list exported functions: same address */
+	if (f->found[k] && f->addr[k] != s->st_value)
+		f->clash[k] = true;
+	f->found[k] = true;
+	f->addr[k] = s->st_value;
+}
+
 int marks_elf_func_offset(const char *path, const char *sym, unsigned long long *off)
 {
-	/* [0]: the name exactly, [1]: a versioned one (sym@VER), as libbpf takes them */
-	unsigned long long addr[2] = { 0, 0 };
-	bool found[2] = { false, false }, clash[2] = { false, false };
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
-	GElf_Sym s;
-	size_t i, count;
+	struct func_addr f = { .sym = sym };
 	int fd, err, k;
 	Elf *e = elf_open(path, &fd);
 
 	if (!e)
 		return -errno;
-	while ((scn = elf_nextscn(e, scn))) {
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
-			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d || !sh.sh_entsize)
-			continue;
-		count = sh.sh_size / sh.sh_entsize;
-		for (i = 0; i < count; i++) {
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				break;
-			type = GELF_ST_TYPE(s.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (!name || !symbol_matches(name, sym))
-				continue;
-			k = strcmp(name, sym) != 0;
-			/* .symtab and .dynsym both list exported functions: same address */
-			if (found[k] && addr[k] != s.st_value)
-				clash[k] = true;
-			found[k] = true;
-			addr[k] = s.st_value;
-		}
-	}
-	k = found[0] ? 0 : 1;
-	if (!found[k])
+	elf_for_each_function(e, func_addr_add, &f);
+	k = f.found[0] ? 0 : 1;
+	if (!f.found[k])
 		err = -ENOENT;
-	else if (clash[k])
+	else if (f.clash[k])
 		err = -ENOTUNIQ;	/* static functions of the same name in two files */
 	else
-		err = vaddr_offset(e, addr[k], off);
+		err = vaddr_offset(e, f.addr[k], off);
 	elf_end(e);
 	close(fd);
 	return err;
