@@ -6,7 +6,9 @@
 # the untraced loop for: the collector writing every row to a file and a
 # process outside every traced container while the collector runs (in
 # cgroup mode and in pidtree mode with both objects), the floor of two
-# empty programs, bpftrace printf per event, strace -f and perf trace.
+# empty programs, bpftrace printf per event, strace -f and perf trace;
+# then the same runs by the loop's own CPU time per call (getppid_loop
+# prints both), which a busy machine disturbs less than elapsed time.
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -20,6 +22,8 @@ scripts/install-deps.sh bpftrace strace linux-perf >/dev/null
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 
 nspc() { sed -n 's/^\([0-9.]*\) ns\/call$/\1/p' "$1" | tail -1; }
+# the loop's own CPU time per call: what the rest of a busy machine disturbs less
+cpuns() { sed -n 's/^\([0-9.]*\) cpu-ns\/call$/\1/p' "$1" | tail -1; }
 base_runs=()
 for i in 1 2 3; do "$LOOP" "$N" 2> "$TMP/base$i"; base_runs+=("$(nspc "$TMP/base$i")"); done
 base=$(printf '%s\n' "${base_runs[@]}" | sort -n | sed -n 2p)
@@ -41,24 +45,24 @@ mode_opts() {
 	legacy) echo "--mode pidtree --object legacy" ;;
 	esac
 }
-: > "$TMP/base.all"; : > "$TMP/floor.all"
-for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; done
+: > "$TMP/base.all"; : > "$TMP/floor.all"; : > "$TMP/base.cpu"; : > "$TMP/floor.cpu"
+for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
-	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"
+	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"; cpuns "$TMP/b" >> "$TMP/base.cpu"
 	for m in $MODES; do
 		# shellcheck disable=SC2046
 		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2> "$TMP/col" || continue
-		nspc "$TMP/col" >> "$TMP/col.$m"
+		nspc "$TMP/col" >> "$TMP/col.$m"; cpuns "$TMP/col" >> "$TMP/col.$m.cpu"
 		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
 		# shellcheck disable=SC2046
 		"$OUTPUT/collector" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
 		sleep 0.5
-		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"
+		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
 	done
 	"$OUTPUT/bench/floor" "$OUTPUT/bench/floor.bpf.o" > "$TMP/floor.out" & fl=$!
 	for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
-	"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/floor.all"
+	"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/floor.all"; cpuns "$TMP/f" >> "$TMP/floor.cpu"
 	kill -INT $fl; wait $fl 2>/dev/null
 done
 base=$(median < "$TMP/base.all")
@@ -69,6 +73,16 @@ for m in $MODES; do
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
 	row "collector ($m), every row to a file" "$(median < "$TMP/col.$m")" "lost per run: $(tr '\n' ' ' < "$TMP/lost.$m"); getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.$m")"
 	row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
+done
+# the same runs, by the loop's CPU time
+cbase=$(median < "$TMP/base.cpu")
+crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
+crow "untraced loop" "$cbase"
+crow "floor" "$(median < "$TMP/floor.cpu")"
+for m in $MODES; do
+	[ -s "$TMP/col.$m.cpu" ] || continue
+	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"
+	crow "outside process ($m)" "$(median < "$TMP/out.$m.cpu")"
 done
 
 att=$(for i in 1 2 3 4 5 6 7 8 9 10 11; do "$OUTPUT/collector" -v -o /dev/null -- true 2>&1 |
