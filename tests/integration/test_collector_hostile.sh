@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Hostile names: a process (tests/tools/hostile) whose comm, file names
 # (one of 255 bytes), abstract unix socket name (a leading NUL, tabs, LF,
-# backslash, \N, invalid UTF-8, a NUL inside), relative unix socket file
+# backslash, \N, invalid UTF-8; another with NULs), relative unix socket file
 # name starting with '@', exec path and argv[0] hold tabs, newlines, CR,
 # backslashes, quotes and invalid UTF-8 still yields 12-field rows that
 # unescape to the original bytes: the comm; each open's path; bind's and
@@ -20,7 +20,7 @@ mkdir "$TMP/files"
 check_tsv "$TMP/h.tsv"
 hex() { printf %s "$1" | od -An -v -tx1 | tr -d ' \n'; }
 want() { awk -v k="$1" '$1 == k { print $2 }' "$TMP/expected"; }
-for k in comm path unix sockfile exec argv0 comm2; do
+for k in comm path unix unixnul sockfile exec argv0 comm2; do
 	[ -n "$(want $k)" ] || fail "the tool printed no '$k' line: $(cat "$TMP/expected" "$TMP/err")"
 done
 
@@ -44,10 +44,13 @@ ok "hostile comm and paths round-trip (one of 255 bytes)"
 u=40$(want unix)
 has syscall bind 0 "$u" || fail "no bind whose detail is @ + the abstract name $(show "$u")"
 has syscall listen 0 "$u" || fail "no listen whose detail is @ + the abstract name $(show "$u")"
+u=40$(want unixnul)
+has syscall bind 0 "$u" || fail "no bind whose detail is @ + the abstract name with NULs $(show "$u")"
+has syscall listen 0 "$u" || fail "no listen whose detail is @ + the abstract name with NULs $(show "$u")"
 s=2e2f$(want sockfile)
 has syscall bind 0 "$s" || fail "no bind whose detail is ./ + the socket file's name $(show "$s")"
 has syscall listen 0 "$s" || fail "no listen whose detail is ./ + the socket file's name $(show "$s")"
-ok "abstract unix socket (NULs, tabs, LF, \\, \\N, bad UTF-8) and a socket file named @...: bind and listen round-trip"
+ok "abstract unix sockets (tabs, LF, \\, \\N, bad UTF-8; NULs inside and at the end) and a socket file named @...: bind and listen round-trip"
 
 x=$(want exec)
 has exec - - "$x" || fail "no exec row whose filename is the path $(show "$x")"

@@ -8,13 +8,15 @@
  *      whose name is 255 bytes long (the longest a name can be; as a
  *      relative path it is also the longest path the collector keeps);
  *   3. binds and listens on an abstract unix socket whose name (after the
- *      leading NUL) holds such bytes and a NUL, and on a unix socket file
- *      in DIR bound by a relative name that starts with '@';
+ *      leading NUL) holds such bytes, on a second one whose name holds
+ *      NULs (inside, and at its end, as when a program passes
+ *      sizeof(struct sockaddr_un) as the length), and on a unix socket
+ *      file in DIR bound by a relative name that starts with '@';
  *   4. execs itself through a symlink DIR/<hostile name>, with a hostile
  *      argv[0]; the new image (argv[1] "--child") prints what it got.
  * Each name, as raw bytes, goes to stdout hex encoded, one "KIND HEX" a
- * line, so that a test can compare: comm, path (an open's path), unix (an
- * abstract name, without its leading NUL), sockfile (a socket file's name,
+ * line, so that a test can compare: comm, path (an open's path), unix and
+ * unixnul (an abstract name, without its leading NUL), sockfile (a socket file's name,
  * relative), exec (the path exec'd), argv0 (as the new image got it),
  * comm2 (the new image's comm, as the kernel set it). Exit 1 with a
  * message when a call fails.
@@ -84,8 +86,9 @@ static int child(char **argv)
 
 int main(int argc, char **argv)
 {
-	/* the abstract name: a NUL first, then hostile bytes, a NUL, the pid */
-	static const char abstract[] = "\0ab\tc\nd\\e\\N\xff\xfe\"`$(id)`\r\0-";
+	/* abstract names: a NUL first, then hostile bytes, then the pid */
+	static const char abstract[] = "\0ab\tc\nd\\e\\N\xff\xfe\"`$(id)`\r-";
+	static const char abstract_nul[] = "\0nul\0inside\t-";
 	const char *comm = "a\tb\nc\\d'e\"";
 	const char *run = "run\t\n\\N\xff\r\"`$(id)`'";
 	char argv0[] = "argv0\t\n\\N\xfe\x01\"; system(\"id\")";
@@ -133,6 +136,13 @@ int main(int argc, char **argv)
 	n += (size_t)snprintf(un.sun_path + n, sizeof(un.sun_path) - n, "%d", (int)getpid());
 	bind_listen(&un, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n));
 	hexn("unix", un.sun_path + 1, n - 1);
+	memset(un.sun_path, 0, sizeof(un.sun_path));
+	n = sizeof(abstract_nul) - 1;
+	memcpy(un.sun_path, abstract_nul, n);
+	n += (size_t)snprintf(un.sun_path + n, sizeof(un.sun_path) - n, "%d", (int)getpid());
+	n += 3; /* NULs at the end */
+	bind_listen(&un, (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n));
+	hexn("unixnul", un.sun_path + 1, n - 1);
 	memset(un.sun_path, 0, sizeof(un.sun_path));
 	snprintf(un.sun_path, sizeof(un.sun_path), "@sock\t\\N\xff");
 	bind_listen(&un, (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
