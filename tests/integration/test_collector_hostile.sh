@@ -33,7 +33,7 @@ has() {
 		$1 == e && (n == "-" || $2 == n) && (r == "-" || $3 == r) && $5 == d { f = 1 }
 		END { exit !f }' "$TMP/rows"
 }
-show() { echo "$1" | xxd -r -p | od -c | head -3; }
+show() { printf "%b" "$(echo "$1" | sed 's/../\\x&/g')" | od -c | head -3; }
 
 awk -F'\t' '{ print $4 }' "$TMP/rows" | grep -qx "$(want comm)" || fail "comm does not unescape to the original"
 for p in $(want path); do
