@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash
 # A private PostgreSQL server for the integration tests (sourced, not run):
 # a fresh cluster in a temp directory, reached through a unix socket in
 # that directory only (no TCP), run as the postgres user when we are root

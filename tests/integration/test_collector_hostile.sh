@@ -28,11 +28,14 @@ done
 "$TOOLS/tsv_fields" 7 8 9 6 11 < "$TMP/h.tsv" > "$TMP/rows" || fail "tsv_fields failed"
 # has EVENT NAME RET DETAIL-HEX: a row with those (- for any)
 has() {
-	awk -F'\t' -v e="$(hex "$1")" -v n="$([ "$2" = - ] && echo - || hex "$2")" \
-		-v r="$([ "$3" = - ] && echo - || hex "$3")" -v d="$4" '
+	local n=- r=-
+	[ "$2" = - ] || n=$(hex "$2")
+	[ "$3" = - ] || r=$(hex "$3")
+	awk -F'\t' -v e="$(hex "$1")" -v n="$n" -v r="$r" -v d="$4" '
 		$1 == e && (n == "-" || $2 == n) && (r == "-" || $3 == r) && $5 == d { f = 1 }
 		END { exit !f }' "$TMP/rows"
 }
+# shellcheck disable=SC2001 # (sed: every pair of hex digits)
 show() { printf "%b" "$(echo "$1" | sed 's/../\\x&/g')" | od -c | head -3; }
 
 awk -F'\t' '{ print $4 }' "$TMP/rows" | grep -qx "$(want comm)" || fail "comm does not unescape to the original"

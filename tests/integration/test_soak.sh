@@ -31,7 +31,7 @@ interval=1
 [ "$secs" -ge 90 ] && interval=3
 cal_secs=3
 echo "   soak of $secs s (SOAK_SECONDS; default 180 with CI=true, else 30), RSS every $interval s"
-[ -x "$TOOLS/soak" ] && [ -x "$TOOLS/tsv_count" ] || fail "no $TOOLS/soak or tsv_count (make all)"
+for t in soak tsv_count; do [ -x "$TOOLS/$t" ] || fail "no $TOOLS/$t (make all)"; done
 mkfifo "$TMP/fifo"
 echo "a file the soak reads" > "$TMP/file"
 
@@ -81,7 +81,7 @@ target=$((held * 9 / 10))
 
 # 2. the soak
 run soak "$target" "$secs" sample
-cat "$TMP/soak.soak" | sed 's/^/   workload: /'
+sed 's/^/   workload: /' "$TMP/soak.soak"
 [ "$lost" -eq 0 ] || fail "soak at $target syscalls/s: the collector lost $lost events"
 
 # every kind the workload counted, exactly; nothing else under its comm
