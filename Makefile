@@ -188,7 +188,8 @@ deps:
 # again built with ASan + UBSan (test-asan), then the fuzz targets for
 # $(TEST_FUZZ_SECONDS) s each (60 with CI=true, else 10; FUZZ_SECONDS=N to
 # choose). Valgrind runs on analyze in the first stage
-# (tests/integration/test_valgrind_analyze.sh). tests/stages.sh runs every
+# (tests/integration/test_valgrind_analyze.sh), and so does the soak
+# (tests/integration/test_soak.sh: SOAK_SECONDS, 180 with CI=true, else 30). tests/stages.sh runs every
 # stage even after a failure and closes with the sum of their
 # "N passed, N failed, N skipped"; any failure fails make test.
 test: deps
@@ -200,7 +201,9 @@ test: deps
 # vmlinux.h, skeletons and objects), then unit, integration and fuzz
 # regression tests; a sanitizer report anywhere (also in a process whose exit
 # status a test ignores) is a failure: reports go to files, tests/run.sh
-# counts them. Valgrind cannot run ASan binaries: its test is left out here.
+# counts them. Valgrind cannot run ASan binaries: its test is left out here;
+# so is the soak (test_soak: minutes of load whose RSS would measure ASan's
+# allocator, already run in the first stage).
 # The traced workloads (tests/tools, samples) run without LeakSanitizer: its
 # exit-time tracer thread calls getppid(2), which the tests count exactly
 # (options per binary name, through include_if_exists=DIR/%b).
@@ -212,7 +215,7 @@ test-asan:
 	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
-	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_*' \
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak' \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \
 	UBSAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/ubsan:print_stacktrace=1:halt_on_error=1 \

@@ -979,14 +979,30 @@ static int poll_once(struct collector *c, int timeout_ms)
 
 /* --- spawn mode ---------------------------------------------------------- */
 
-static void child_fail(int fd, const char *what)
+/*
+ * In the child, before the command runs: send "<what>: <strerror(errno)>"
+ * back through @fd (the collector prints it) and _exit(@code).
+ */
+static void child_fail(int fd, int code, const char *what)
 {
 	char msg[512];
 	int n = snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
 
+	if (n > (int)sizeof(msg) - 1)
+		n = (int)sizeof(msg) - 1;
 	if (write(fd, msg, (size_t)n) < 0) { /* nothing left to do */ }
-	_exit(127);
+	_exit(code);
 }
+
+/*
+ * The exit status when the command cannot run, as env(1), timeout(1) and
+ * the shells (POSIX, "Command Search and Execution") give it: 127 when it
+ * is not there, 126 when it is there but cannot be executed (EACCES for a
+ * file without x or a directory, ENOEXEC, ETXTBSY, ...). A failure to set
+ * up the container before that is the collector's own: exit 1.
+ */
+#define EXIT_CANNOT_EXEC 126
+#define EXIT_NOT_FOUND 127
 
 /*
  * The container's first process: joins the cgroup, takes its namespaces,
@@ -994,34 +1010,35 @@ static void child_fail(int fd, const char *what)
  */
 static void child_main(struct collector *c, const char *cgdir, int errfd, int gofd)
 {
-	char self[32], go;
+	char self[32], what[256], go;
+	int err;
 
 	/* pidtree: wait until the collector has registered us in the kernel */
 	if (gofd >= 0 && read(gofd, &go, 1) != 1)
-		_exit(127);
+		_exit(1);
 	snprintf(self, sizeof(self), "%d", getpid());
 	if (cgdir) {
 		errno = -cgroup_write(cgdir, "cgroup.procs", self);
 		if (errno)
-			child_fail(errfd, "cannot join the container's cgroup");
+			child_fail(errfd, 1, "cannot join the container's cgroup");
 	} else if (setpgid(0, 0) < 0) {
 		/* no cgroup to signal: the process group stands in for it */
-		child_fail(errfd, "setpgid");
+		child_fail(errfd, 1, "setpgid");
 	}
 	if (c->stdout_is_tsv && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-		child_fail(errfd, "dup2");
+		child_fail(errfd, 1, "dup2");
 	if (c->opt.unshare_flags && unshare(c->opt.unshare_flags) < 0)
-		child_fail(errfd, "unshare");
+		child_fail(errfd, 1, "unshare");
 	if ((c->opt.unshare_flags & CLONE_NEWNS) &&
 	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		child_fail(errfd, "cannot make / private in the new mount namespace");
+		child_fail(errfd, 1, "cannot make / private in the new mount namespace");
 	if (c->opt.unshare_flags & CLONE_NEWPID) {
 		/* The new pid namespace takes our next child as its pid 1. */
 		pid_t pid = fork();
 		int st;
 
 		if (pid < 0)
-			child_fail(errfd, "fork");
+			child_fail(errfd, 1, "fork");
 		if (pid > 0) {
 			close(errfd);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -1032,12 +1049,15 @@ static void child_main(struct collector *c, const char *cgdir, int errfd, int go
 	/* --user: the container does not get the collector's privileges */
 	if (c->opt.user && (initgroups(c->opt.user, c->opt.gid) < 0 ||
 			    setgid(c->opt.gid) < 0 || setuid(c->opt.uid) < 0))
-		child_fail(errfd, "cannot switch to --user");
+		child_fail(errfd, 1, "cannot switch to --user");
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGPIPE, SIG_DFL);
 	execvp(c->opt.command[0], c->opt.command);
-	child_fail(errfd, c->opt.command[0]);
+	err = errno;
+	snprintf(what, sizeof(what), "cannot run '%s'", c->opt.command[0]);
+	errno = err;
+	child_fail(errfd, err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC, what);
 }
 
 /*
@@ -1092,7 +1112,10 @@ static int spawned_empty(struct collector *c, const char *cgdir, pid_t pid)
  * instruction: cgroup mode tracks the fresh cgroup before the fork;
  * pidtree mode makes the child wait on a pipe until its pid is tracked.
  * The container's cgroup, when there is a cgroup2 mount, is also what
- * stops it (cgroup.kill) and tells when it is empty.
+ * stops it (cgroup.kill) and tells when it is empty. Returns 0 when the
+ * command ran (*@status: its exit status, or 128 + signal), 1 when it
+ * could not run (*@status: 126 or 127, the message printed), -1 on a
+ * failure of the collector or of the container's set-up (printed).
  */
 static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
 {
@@ -1100,7 +1123,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	unsigned long long id, deadline_kill = 0;
 	struct container *k;
 	sigset_t stop, mask;
-	int pipefd[2], gofd[2] = { -1, -1 }, err, st = 0, reaped = 0, termed = 0;
+	int pipefd[2], gofd[2] = { -1, -1 }, err, st = 0, reaped = 0, termed = 0, regfail = 0;
 	ssize_t n;
 	pid_t pid;
 
@@ -1173,6 +1196,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 			fprintf(stderr, "collector: cannot register pid %d: %s\n", pid, strerror(-err));
 		else if (write(gofd[1], "g", 1) != 1)
 			err = -errno;
+		regfail = err < 0;
 		close(gofd[1]);	/* on error the child sees EOF and exits */
 	}
 	n = read(pipefd[0], errmsg, sizeof(errmsg) - 1);
@@ -1242,8 +1266,10 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	if (cgdir && remove_cgroup_tree(cgdir, 0) < 0)
 		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", cgdir, strerror(errno));
 	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	if (n > 0)
+	if (regfail)
 		return -1;
+	if (n > 0) /* child_fail(): the exec failed (126, 127) or the set-up (1) */
+		return *status == EXIT_CANNOT_EXEC || *status == EXIT_NOT_FOUND ? 1 : -1;
 	return 0;
 }
 
@@ -1281,7 +1307,7 @@ static int run_spawn(struct collector *c)
 {
 	char parent[PATH_MAX + 64], name[NAME_MAX_LEN], base[NAME_MAX_LEN];
 	const char *slash;
-	int i, status = 0, err = 0;
+	int i, r = 0, status = 0, err = 0;
 
 	parent[0] = '\0';
 	if (c->cg2[0]) {
@@ -1303,10 +1329,13 @@ static int run_spawn(struct collector *c)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
 		else
 			snprintf(name, sizeof(name), "%s", base);
-		if (spawn_one(c, parent, name, &status) < 0) {
+		r = spawn_one(c, parent, name, &status);
+		if (r < 0) {
 			err = 1;
 			break;
 		}
+		if (r > 0) /* the command cannot run: 126 or 127, whatever --until says */
+			break;
 		if (c->opt.runs > 1 || status)
 			fprintf(stderr, "collector: %s exited with status %d\n", name, status);
 		if (c->out->err)
@@ -1316,6 +1345,8 @@ static int run_spawn(struct collector *c)
 		rmdir(parent);
 	if (err)
 		return 1;
+	if (r > 0)
+		return status;
 	/* Stopped by --until: that is the plan, not a failure. */
 	return c->opt.until == UNTIL_EXIT ? status : 0;
 }

@@ -100,7 +100,7 @@ size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
 		w = snprintf(out, n, "[%s]:%u", ip, ntohs(a.sin6_port));
 	} else if (family == AF_UNIX) {
 		const char *p = (const char *)addr + offsetof(struct sockaddr_un, sun_path);
-		size_t plen = len - offsetof(struct sockaddr_un, sun_path), k;
+		size_t plen = len - offsetof(struct sockaddr_un, sun_path), k, pre;
 
 		if (len <= offsetof(struct sockaddr_un, sun_path)) {
 			w = snprintf(out, n, "unix:unnamed");
@@ -115,10 +115,23 @@ size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
 			out[k + 1] = '\0';
 			return k + 1;
 		}
-		for (k = 0; k < plen && k < n - 1 && p[k]; k++)
-			out[k] = p[k];
-		out[k] = '\0';
-		return k;
+		/*
+		 * A path: up to its NUL or len. A relative one gets "./" in
+		 * front unless it starts with '.': it names the same file, and
+		 * the first byte then tells every rendering apart ('/' or '.'
+		 * a path, '@' an abstract name, a digit IPv4, '[' IPv6, 'u'
+		 * unix:unnamed, 'f' family=N). Without it a socket file bound
+		 * as "@x" (or "unix:unnamed", "10.0.0.1:80") read back as
+		 * something else.
+		 */
+		pre = p[0] != '/' && p[0] != '.' ? 2 : 0;
+		if (pre > n - 1)
+			pre = n - 1;
+		memcpy(out, "./", pre);
+		for (k = 0; k < plen && pre + k < n - 1 && p[k]; k++)
+			out[pre + k] = p[k];
+		out[pre + k] = '\0';
+		return pre + k;
 	} else {
 		w = snprintf(out, n, "family=%u", family);
 	}

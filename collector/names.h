@@ -28,8 +28,11 @@ int syscall_nr(const char *name);
 
 /*
  * sockaddr_format - @len bytes of a struct sockaddr as text in @out (@n
- * bytes): "127.0.0.1:80", "[::1]:80", a unix path, "@name" for an abstract
- * unix socket (raw bytes: escape before writing), "family=N" otherwise.
+ * bytes): "127.0.0.1:80", "[::1]:80", a unix path ("./" in front of a
+ * relative one that does not start with '.'), "@name" for an abstract unix
+ * socket (its len - 3 bytes as they are, NULs included: escape before
+ * writing), "unix:unnamed", "family=N" otherwise. The first byte tells
+ * which.
  * Returns the length written (not NUL-terminated beyond it is not
  * guaranteed: it is NUL-terminated when room allows).
  */

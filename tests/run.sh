@@ -9,7 +9,7 @@
 # (pass), 77 (skip: it printed why) or anything else (fail). In CI (CI=true) a
 # skip is a failure: tests that need root or BPF must run there.
 # TESTS_EXCLUDE='GLOB...': integration tests not to run at all (make
-# test-asan leaves out the valgrind one). SANITIZER_REPORTS=DIR: where
+# test-asan leaves out the valgrind and soak ones). SANITIZER_REPORTS=DIR: where
 # ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
 # end is one more failure, shown.
 #

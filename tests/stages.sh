@@ -4,8 +4,9 @@
 # when one fails, then one closing line "N passed, N failed, N skipped"
 # adding up the stages' own closing lines:
 #   1. tests/run.sh: unit suites, integration tests (valgrind on analyze
-#      among them), fuzz regression inputs;
-#   2. make test-asan: all of that built with ASan + UBSan, again;
+#      and the soak among them), fuzz regression inputs;
+#   2. make test-asan: all of that built with ASan + UBSan, again (but
+#      valgrind and the soak);
 #   3. make fuzz: each fuzz target for FUZZ_SECONDS.
 # A stage that fails without a closing line of its own (a build error)
 # counts as one failure. Exit 0 only when nothing failed.

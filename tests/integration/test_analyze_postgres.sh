@@ -3,44 +3,19 @@
 # The TSV loads into a real PostgreSQL server with COPY (FORMAT text, HEADER
 # true) once the '#' lines are removed, and SQL's percentile_disc, count,
 # min, max and round(avg) per phase agree with analyze --format tsv.
-# Starts a private server (unix socket in a temp dir, no TCP), stops it and
-# removes everything on exit.
+# Starts a private server (tests/integration/pg.sh: unix socket in a temp
+# dir, no TCP), stops it and removes everything on exit.
 set -u
 OUTPUT=${OUTPUT:-build}
 A=$(realpath "$OUTPUT/analyze")
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 fail=0
-
-if [ ! -x "$PGBIN/initdb" ] || [ ! -x "$PGBIN/pg_ctl" ] || ! command -v psql > /dev/null; then
-	echo "PostgreSQL 15 is not installed ($PGBIN/initdb; apt-get install postgresql-15)"
-	exit 77
-fi
-# The server refuses to run as root: run it as the postgres user.
-as_pg() { "$@"; }
-if [ "$(id -u)" -eq 0 ]; then
-	if ! id postgres > /dev/null 2>&1; then
-		echo "running as root and there is no postgres user to run the server as"
-		exit 77
-	fi
-	as_pg() { runuser -u postgres -- "$@"; }
-fi
+. "$(dirname "$0")/pg.sh"
 
 tmp=$(mktemp -d)
-chmod 755 "$tmp"
-[ "$(id -u)" -eq 0 ] && chown postgres "$tmp"
-cleanup() {
-	as_pg "$PGBIN/pg_ctl" -D "$tmp/data" -m immediate stop > /dev/null 2>&1
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-port=$((50000 + $$ % 10000))
-
-as_pg "$PGBIN/initdb" -D "$tmp/data" -A trust -U postgres -E UTF8 --no-locale > "$tmp/initdb.log" 2>&1 \
-	|| { echo "FAIL: initdb"; cat "$tmp/initdb.log"; exit 1; }
-as_pg "$PGBIN/pg_ctl" -D "$tmp/data" -l "$tmp/server.log" -w -t 30 \
-	-o "-k $tmp -p $port -c listen_addresses=''" start > /dev/null \
-	|| { echo "FAIL: pg_ctl start"; cat "$tmp/server.log"; exit 1; }
-sql() { as_pg psql -X -q -v ON_ERROR_STOP=1 -h "$tmp" -p "$port" -U postgres -d postgres "$@"; }
+trap 'pg_stop; rm -rf "$tmp"' EXIT
+pg_start UTF8
+case $? in 0) ;; 77) exit 77 ;; *) echo "FAIL: cannot start PostgreSQL"; exit 1 ;; esac
+sql() { pg_sql "$@"; }
 
 sql -c "CREATE TABLE events (ts_ns bigint, container text, cgroup_id numeric(20),
 	pid bigint, tid bigint, ppid bigint, comm text, event text, name text,

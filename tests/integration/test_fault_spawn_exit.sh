@@ -3,7 +3,8 @@
 # Spawned containers that end at once: /bin/true, /bin/false, a command
 # killed by a signal at its start, --runs of /bin/true, /bin/true in fresh
 # namespaces; and commands that cannot run: one that does not exist, one
-# that is not executable, a directory. Each time: the documented exit code,
+# that is not executable, a directory (127 and 126, as env(1) and the
+# shells say). Each time: the documented exit code,
 # a whole TSV (start ... end, trailer), a clear message naming the command
 # when it cannot run, and no cgroup left under the cgroup2 mount (neither
 # the collector's boottrace.PID nor anything new at all).
@@ -63,22 +64,35 @@ SPAWN_TIMEOUT=10 spawn 0 "a command that makes a sub-cgroup, then exits" --name 
 	sh -c "mkdir \$(awk -F: '\$1 == 0 { print \"$cg2\" \$3 }' /proc/self/cgroup)/inner"
 ok "a container with its own sub-cgroup: the collector removes both and exits"
 
-# Commands that cannot run. A shell says 127 (not found) and 126 (found, not
-# executable); collector(8) documents 1 for a runtime failure. Either is
-# accepted; the message must name the command and say why.
-cantrun() { # cantrun WHAT REASON-REGEX COMMAND...
-	local what=$1 re=$2
-	shift 2
-	spawn "1 126 127" "$what" -- "$@"
-	grep -F -q -- "$1" "$TMP/err" || fail "$what: the message does not name $1: $(cat "$TMP/err")"
+# Commands that cannot run: as env(1), timeout(1) and the shells, 127 when
+# the command is not there, 126 when it is there but cannot be executed,
+# and "collector: cannot run 'CMD': <strerror>" on standard error.
+cantrun() { # cantrun WANT-EXIT WHAT REASON-REGEX [COLLECTOR-OPTIONS... --] COMMAND...
+	local want=$1 what=$2 re=$3 cmd
+	shift 3
+	case " $* " in *" -- "*) spawn "$want" "$what" "$@" ;; *) spawn "$want" "$what" -- "$@" ;; esac
+	cmd=$1
+	while [ $# -gt 0 ]; do [ "$1" = -- ] && { cmd=$2; break; }; shift; done
+	grep -F -q -- "collector: cannot run '$cmd': " "$TMP/err" ||
+		fail "$what: no \"collector: cannot run '$cmd': \" message: $(cat "$TMP/err")"
 	grep -Eiq -- "$re" "$TMP/err" || fail "$what: the message does not say /$re/: $(cat "$TMP/err")"
 	[ "$(grep -c . "$TMP/err")" -le 3 ] || fail "$what: more than 3 lines of messages: $(cat "$TMP/err")"
+	rows "$TMP/s.tsv" exit | awk -F'\t' -v w="$want" '$10 == w { f = 1 } END { exit !f }' ||
+		fail "$what: no exit row with status $want"
 	echo "   message: $(head -1 "$TMP/err")"
 }
-cantrun "a command that does not exist" "no such file" /nonexistent/boottrace-no-such-command
-cantrun "a name not in PATH" "no such file|not found" boottrace-no-such-command-in-path
+cantrun 127 "a command that does not exist" "no such file" /nonexistent/boottrace-no-such-command
+cantrun 127 "a name not in PATH" "no such file" boottrace-no-such-command-in-path
 printf '#!/bin/sh\necho hi\n' > "$TMP/noexec.sh"; chmod 0644 "$TMP/noexec.sh"
-cantrun "a file that is not executable" "permission denied" "$TMP/noexec.sh"
+cantrun 126 "a file that is not executable" "permission denied" "$TMP/noexec.sh"
 mkdir "$TMP/adir"
-cantrun "a directory" "permission denied|is a directory" "$TMP/adir"
-ok "commands that cannot run: clear message, exit 1/126/127, no cgroup left"
+cantrun 126 "a directory" "permission denied|is a directory" "$TMP/adir"
+mkdir "$TMP/bin"; cp "$TMP/noexec.sh" "$TMP/bin/boottrace-noexec"
+PATH=$TMP/bin:$PATH cantrun 126 "a name found in PATH, not executable" "permission denied" boottrace-noexec
+cantrun 127 "--until listen, --runs 3, a command that does not exist" "no such file" \
+	--until listen --runs 3 -- /nonexistent/boottrace-no-such-command
+[ "$(rows "$TMP/s.tsv" start | wc -l)" -eq 1 ] || fail "--runs 3 of a missing command: not 1 container"
+printf '#!/bin/sh\nexit 126\n' > "$TMP/exits126"; chmod 0755 "$TMP/exits126"
+spawn 126 "a command that exits 126 itself" -- "$TMP/exits126"
+! grep -q 'cannot run' "$TMP/err" || fail "a command that exits 126: a 'cannot run' message: $(cat "$TMP/err")"
+ok "commands that cannot run: exit 127 (not found) or 126 (not executable), clear message, no cgroup left"

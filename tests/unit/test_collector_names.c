@@ -191,7 +191,7 @@ static void test_sockaddr_unix(void **state)
 {
 	struct sockaddr_un a;
 	char out[128];
-	size_t n, len;
+	size_t n, len, i;
 
 	(void)state;
 	memset(&a, 0, sizeof(a));
@@ -216,6 +216,36 @@ static void test_sockaddr_unix(void **state)
 	assert_string_equal(out, "/run");
 	assert_int_equal(n, 4);
 	assert_int_equal(out[5], 'Z');
+	/* a relative path: "./" in front, unless it starts with '.' */
+	static const char *const rel[][2] = {
+		{ "@x", "./@x" }, { "sock", "./sock" }, { "unix:unnamed", "./unix:unnamed" },
+		{ "10.0.0.1:80", "./10.0.0.1:80" }, { "[::1]:1", "./[::1]:1" },
+		{ "family=1", "./family=1" }, { ".hidden", ".hidden" }, { "../up", "../up" },
+		{ "\\N\t", "./\\N\t" },
+	};
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		memset(&a, 0, sizeof(a));
+		a.sun_family = AF_UNIX;
+		strcpy(a.sun_path, rel[i][0]);
+		len = offsetof(struct sockaddr_un, sun_path) + strlen(a.sun_path) + 1;
+		n = sockaddr_format(&a, len, out, sizeof(out));
+		assert_string_equal(out, rel[i][1]);
+		assert_int_equal(n, strlen(rel[i][1]));
+	}
+	/* the prefix counts in the output's size too */
+	strcpy(a.sun_path, "@abc");
+	memset(out, 'Z', sizeof(out));
+	n = sockaddr_format(&a, sizeof(a), out, 4);
+	assert_string_equal(out, "./@");
+	assert_int_equal(n, 3);
+	assert_int_equal(out[4], 'Z');
+	n = sockaddr_format(&a, sizeof(a), out, 2);
+	assert_string_equal(out, ".");
+	assert_int_equal(n, 1);
+	n = sockaddr_format(&a, sizeof(a), out, 1);
+	assert_string_equal(out, "");
+	assert_int_equal(n, 0);
+	strcpy(a.sun_path, "/run/dbus/system_bus_socket");
 	/* unnamed: only the family */
 	n = sockaddr_format(&a, sizeof(sa_family_t), out, sizeof(out));
 	assert_string_equal(out, "unix:unnamed");
