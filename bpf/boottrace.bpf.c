@@ -21,6 +21,10 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define AF_INET 2
 #define AF_INET6 10
 
+#define barrier() asm volatile("" ::: "memory")
+#define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
+
 /* Tunables, set by the collector between open and load. */
 const volatile bool trace_all_syscalls = true;
 const volatile bool trace_no_syscalls = false;
@@ -142,8 +146,6 @@ __u64 next_root_key;
  */
 struct bt_inflight inflight[1 << BT_INFLIGHT_BITS] __attribute__((aligned(64)));
 
-#define barrier() asm volatile("" ::: "memory")
-#define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
 
 /*
  * A task's pt_regs address as a plain number: its distance from a fixed
@@ -185,6 +187,93 @@ static __always_inline bool cgroup_tracked(__u64 cgid)
 }
 
 /*
+ * pidtree mode: a traced task's container key, where reaching it costs no
+ * helper call (its task storage costs a call and a return, and more calls
+ * inside: a third of what tracing a syscall cost in this mode). A
+ * direct-mapped table indexed by a hash of the task's address; a slot
+ * belongs to the first traced task that hashes there, until it exits
+ * (bt_exit frees it); another task of that slot goes to its storage each
+ * time. Only traced tasks are cached: an untraced one looks in its storage
+ * as before. A slot is written by compare and swap of its owner to
+ * BT_TASKCACHE_BUSY, then key and gen, then the owner; a reader checks the
+ * owner before and after reading key and gen (x86 keeps loads in order, and
+ * stores). User space untracks a task in its storage, then bumps
+ * taskcache_gen: every slot is stale until its task's next storage look-up
+ * writes it again, and a look-up that raced with the untrack wrote the
+ * generation it read before it looked.
+ */
+struct bt_taskcache taskcache[1 << BT_TASKCACHE_BITS] __attribute__((aligned(64)));
+__u64 taskcache_gen;
+
+/* A task's address as a plain number (as regs_id()); never 0. */
+static __always_inline __u64 task_id(const struct task_struct *t)
+{
+	return (const char *)t - (const char *)filter;
+}
+
+static __always_inline struct bt_taskcache *taskcache_slot(__u64 id)
+{
+	return &taskcache[(id * 0x9E3779B97F4A7C15ULL) >> (64 - BT_TASKCACHE_BITS)];
+}
+
+static __always_inline bool taskcache_get(__u64 id, __u64 *key)
+{
+	struct bt_taskcache *c = taskcache_slot(id);
+	__u64 k, g;
+
+	if (READ_ONCE(c->task) != id)
+		return false;
+	k = READ_ONCE(c->key);
+	g = READ_ONCE(c->gen);
+	if (READ_ONCE(c->task) != id || g != READ_ONCE(taskcache_gen))
+		return false;
+	*key = k;
+	return true;
+}
+
+/* @gen: taskcache_gen as read before the storage look-up that found @key. */
+static __always_inline void taskcache_put(__u64 id, __u64 key, __u64 gen)
+{
+	struct bt_taskcache *c = taskcache_slot(id);
+	__u64 old = READ_ONCE(c->task);
+
+	if (old != 0 && old != id)
+		return;		/* another task's (or being written) */
+	if (__sync_val_compare_and_swap(&c->task, old, BT_TASKCACHE_BUSY) != old)
+		return;
+	WRITE_ONCE(c->key, key);
+	WRITE_ONCE(c->gen, gen);
+	WRITE_ONCE(c->task, id);
+}
+
+/* Task @id exits: its slot is free (its address may be a new task's). */
+static __always_inline void taskcache_drop(__u64 id)
+{
+	struct bt_taskcache *c = taskcache_slot(id);
+
+	if (READ_ONCE(c->task) == id)
+		__sync_val_compare_and_swap(&c->task, id, 0);
+}
+
+/* pidtree mode: the container of task @t, from the cache or its storage. */
+static __always_inline bool pidtree_container(struct task_struct *t, __u64 *key)
+{
+	__u64 id = task_id(t), gen;
+	struct sc_state *st;
+
+	if (taskcache_get(id, key))
+		return true;
+	gen = READ_ONCE(taskcache_gen);
+	barrier();
+	st = bpf_task_storage_get(&sc_states, t, 0, 0);
+	if (!st || !st->key)
+		return false;
+	*key = st->key;
+	taskcache_put(id, st->key, gen);
+	return true;
+}
+
+/*
  * Whether the current task @t belongs to a traced container, and which: its
  * cgroup id in cgroup mode, its container key in pidtree mode. The callers
  * pass the task in: a helper call is not merged with an earlier one, and
@@ -192,16 +281,10 @@ static __always_inline bool cgroup_tracked(__u64 cgid)
  */
 static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 {
-	struct sc_state *st;
 	__u64 cgid;
 
-	if (pidtree) {
-		st = bpf_task_storage_get(&sc_states, t, 0, 0);
-		if (!st || !st->key)
-			return false;
-		*key = st->key;
-		return true;
-	}
+	if (pidtree)
+		return pidtree_container(t, key);
 	cgid = current_cgroup_id(t);
 	if (!cgroup_tracked(cgid))
 		return false;
@@ -689,6 +772,7 @@ static __always_inline bool pidtree_adopt(struct task_struct *t, __u64 key)
 	st->key = key;
 	st->ts = 0;
 	live_add(key, 1);
+	taskcache_put(task_id(t), key, READ_ONCE(taskcache_gen));
 	return true;
 }
 
@@ -832,7 +916,7 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 	if (f->regs == id)
 		WRITE_ONCE(f->regs, 0);
 	if (!current_container(t, &cgid))
-		return 0;
+		goto drop;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
 	e = reserve(sizeof(*e));
@@ -846,6 +930,10 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 out:
 	if (pidtree)
 		pidtree_exit(t, cgid);
+drop:
+	/* last: the look-ups above would cache the task again */
+	if (pidtree)
+		taskcache_drop(task_id(p));
 	return 0;
 }
 

@@ -74,6 +74,21 @@ struct bt_inflight {
 };
 _Static_assert(sizeof(struct bt_inflight) == 64, "bt_inflight: one cache line");
 
+/*
+ * pidtree mode: the container keys of traced tasks, cached in a
+ * direct-mapped table of the modern object's .bss (see boottrace.bpf.c).
+ * User space bumps taskcache_gen after it untracks a task.
+ */
+#define BT_TASKCACHE_BITS 12
+struct bt_taskcache {
+	__u64 task;		/* owner: task_id(), 0: free, BT_TASKCACHE_BUSY: being written */
+	__u64 key;		/* its container key */
+	__u64 gen;		/* valid while it equals taskcache_gen */
+	__u64 pad;
+};
+#define BT_TASKCACHE_BUSY (~0ULL)
+_Static_assert(sizeof(struct bt_taskcache) == 32, "bt_taskcache layout");
+
 struct bt_syscall_event {
 	struct bt_event_hdr hdr;	/* ts_ns: syscall entry */
 	__u64 dur_ns;			/* entry to exit */

@@ -227,6 +227,8 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 		memcpy(&key, val, sizeof(key));
 		if (key)
 			bpfmap_counter_add(m->skel->maps.live, key, -1);
+		/* after the delete: what the kernel cached of it is stale now */
+		__atomic_fetch_add(&m->skel->bss->taskcache_gen, 1, __ATOMIC_SEQ_CST);
 	}
 	if (fd >= 0)
 		close(fd);
