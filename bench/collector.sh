@@ -6,7 +6,7 @@
 # the untraced loop for: the collector writing every row to a file and a
 # process outside every traced container while the collector runs (in
 # cgroup mode and in pidtree mode with both objects), the floor of two
-# empty programs, bpftrace printf per event, strace -f and perf trace;
+# empty programs (tp_btf, and classic tracepoints for the legacy object), bpftrace printf per event, strace -f and perf trace;
 # then the same runs by the loop's own CPU time per call (getppid_loop
 # prints both), which a busy machine disturbs less than elapsed time.
 # Needs root.
@@ -45,7 +45,8 @@ mode_opts() {
 	legacy) echo "--mode pidtree --object legacy" ;;
 	esac
 }
-: > "$TMP/base.all"; : > "$TMP/floor.all"; : > "$TMP/base.cpu"; : > "$TMP/floor.cpu"
+: > "$TMP/base.all"; : > "$TMP/base.cpu"
+for f in floor floor_legacy; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
 for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
 	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"; cpuns "$TMP/b" >> "$TMP/base.cpu"
@@ -60,14 +61,17 @@ for i in 1 2 3 4 5; do
 		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
 	done
-	"$OUTPUT/bench/floor" "$OUTPUT/bench/floor.bpf.o" > "$TMP/floor.out" & fl=$!
-	for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
-	"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/floor.all"; cpuns "$TMP/f" >> "$TMP/floor.cpu"
-	kill -INT $fl; wait $fl 2>/dev/null
+	for f in floor floor_legacy; do
+		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" > "$TMP/floor.out" & fl=$!
+		for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
+		"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
+		kill -INT $fl; wait $fl 2>/dev/null
+	done
 done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
 row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
+row "legacy floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
@@ -79,6 +83,7 @@ cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
 crow "floor" "$(median < "$TMP/floor.cpu")"
+crow "legacy floor" "$(median < "$TMP/floor_legacy.cpu")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m.cpu" ] || continue
 	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"
