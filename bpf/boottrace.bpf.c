@@ -168,9 +168,13 @@ static __always_inline struct bt_inflight *inflight_slot(__u64 id)
  * pointers read directly (BTF-typed loads, under the RCU read lock the
  * tracepoint holds). Every syscall on the host pays this, and on CPUs with
  * return-stack mitigations (SRSO, retbleed) a helper's call and return
- * cost more than the loads.
+ * cost more than the loads. Only in sys_enter, though: the verifier checks
+ * each load of a pointer through a trusted one by looking up type names
+ * in the kernel's BTF, a scan of all its types each (about 1 ms here);
+ * the loads in every program cost 40 ms of start-up. Elsewhere the helper
+ * and BPF_CORE_READ() (see fill_hdr()) are cheaper, as rare as they run.
  */
-static __always_inline __u64 current_cgroup_id(struct task_struct *t)
+static __always_inline __u64 current_cgroup_id_direct(struct task_struct *t)
 {
 	return t->cgroups->dfl_cgrp->kn->id;
 }
@@ -285,7 +289,21 @@ static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 
 	if (pidtree)
 		return pidtree_container(t, key);
-	cgid = current_cgroup_id(t);
+	cgid = bpf_get_current_cgroup_id();
+	if (!cgroup_tracked(cgid))
+		return false;
+	*key = cgid;
+	return true;
+}
+
+/* current_container() for sys_enter, which every syscall of the host runs. */
+static __always_inline bool current_container_direct(struct task_struct *t, __u64 *key)
+{
+	__u64 cgid;
+
+	if (pidtree)
+		return pidtree_container(t, key);
+	cgid = current_cgroup_id_direct(t);
 	if (!cgroup_tracked(cgid))
 		return false;
 	*key = cgid;
@@ -309,7 +327,7 @@ static __always_inline struct sc_state *traced_state(struct task_struct *t, __u6
 		*key = st->key;
 		return st;
 	}
-	cgid = current_cgroup_id(t);
+	cgid = bpf_get_current_cgroup_id();
 	if (!cgroup_tracked(cgid))
 		return NULL;
 	*key = cgid;
@@ -410,18 +428,28 @@ static __always_inline void *reserve(__u64 size)
 	return bpf_ringbuf_reserve(&events, size, 0);
 }
 
-/* pid, tid and ppid as the init pid namespace sees them: the task's own fields. */
-static __always_inline void fill_hdr(struct bt_event_hdr *h, struct task_struct *t,
-				     __u32 type, __u64 ts, __u64 cgid)
+/*
+ * pid, tid and ppid (@ppid: the parent's tgid) as the init pid namespace
+ * sees them: the task's own fields.
+ */
+static __always_inline void fill_hdr_ppid(struct bt_event_hdr *h, struct task_struct *t,
+					  __u32 type, __u64 ts, __u64 cgid, __u32 ppid)
 {
 	h->ts_ns = ts;
 	h->cgroup_id = cgid;
 	h->type = type;
 	h->pid = t->tgid;
 	h->tid = t->pid;
-	h->ppid = t->real_parent->tgid;
+	h->ppid = ppid;
 	/* comm is NUL-padded in the task: copy it, no helper needed */
 	__builtin_memcpy(h->comm, t->comm, sizeof(h->comm));
+}
+
+/* The same, the parent read with a helper (see current_cgroup_id_direct()). */
+static __always_inline void fill_hdr(struct bt_event_hdr *h, struct task_struct *t,
+				     __u32 type, __u64 ts, __u64 cgid)
+{
+	fill_hdr_ppid(h, t, type, ts, cgid, BPF_CORE_READ(t, real_parent, tgid));
 }
 
 /* The syscall part of a syscall record, after its header. */
@@ -560,7 +588,7 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	if (!syscall_wanted(nr))
 		return 0;
 	t = bpf_get_current_task_btf();
-	if (!current_container(t, &key))
+	if (!current_container_direct(t, &key))
 		return 0;
 	ts = bpf_ktime_get_ns();
 	if (nr == __NR_exit || nr == __NR_exit_group) {
@@ -586,7 +614,7 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 			__sync_fetch_and_add(&f->in_task, 1);
 		return 0;
 	}
-	fill_hdr(&f->hdr, t, BT_EV_SYSCALL, ts, key);
+	fill_hdr_ppid(&f->hdr, t, BT_EV_SYSCALL, ts, key, t->real_parent->tgid);
 	f->nr = nr;
 	return 0;
 }
