@@ -93,6 +93,19 @@ done
 att=$(for i in 1 2 3 4 5 6 7 8 9 10 11; do "$OUTPUT/collector" -v -o /dev/null -- true 2>&1 |
 	sed -n 's/.*attached in \(.*\) ms/\1/p'; done | median)
 row "collector start-up to attached" "" "$att ms (median of 11, collector -v)"
+if command -v bpftrace >/dev/null; then
+	# bpftrace's: from its start to the first event of a process that
+	# makes syscalls all along (BEGIN fires before the probes attach)
+	"$LOOP" 1000000000 & lp=$!
+	batt=$(for i in 1 2 3 4 5; do
+		s=$(date +%s%N)
+		timeout 30 bpftrace -e "tracepoint:raw_syscalls:sys_enter /pid == $lp/ { printf(\"seen\\n\"); exit(); }
+			tracepoint:raw_syscalls:sys_exit /pid == $lp/ { @n = count(); }" 2>/dev/null |
+			{ read -r _; e=$(date +%s%N); cat > /dev/null; echo $(( (e - s) / 1000 )); }
+	done | awk '{ printf "%.1f\n", $1 / 1000 }' | median)
+	kill $lp; wait $lp 2>/dev/null
+	row "bpftrace start-up to attached" "" "$batt ms (median of 5, to its first event; the collector's is $(awk -v a="$att" -v b="$batt" 'BEGIN { printf "%.2fx", a / b }') of it)"
+fi
 
 if command -v bpftrace >/dev/null; then
 	"$LOOP" "$N" 1.5 2> "$TMP/bt" & lp=$!
