@@ -229,7 +229,7 @@ static int64_t ctr_phase(const struct analysis *a, const struct ctr_result *c,
 
 static void fig_timeline(struct plot *p, const struct analysis *a)
 {
-	size_t n = a->nctrs < MAX_TIMELINE ? a->nctrs : MAX_TIMELINE, i, k;
+	size_t n = a->nctrs < MAX_TIMELINE ? a->nctrs : MAX_TIMELINE, i, k, marks = 0;
 	int64_t scale;
 	const char *unit = units_pick(max_phase_value(a), &scale);
 	char s1[NAME_MAX_PLOT + 1];
@@ -259,8 +259,10 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 		const struct ctr_result *c = &a->ctrs[i];
 
 		for (k = c->first; k < c->first + c->n; k++)
-			if (a->cphases[k].phase > PHASE_LISTEN)
+			if (a->cphases[k].phase > PHASE_LISTEN) {
 				fprintf(f, "%zu\t%.6f\n", i, (double)a->cphases[k].v / (double)scale);
+				marks++;
+			}
 	}
 	fprintf(f, "-\t-\n");
 	finish(p, f, "timeline.dat");
@@ -278,9 +280,11 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 		"plot 'timeline.dat' index 0 using (0):1:(0):3:($1-0.35):($1+0.35):ytic(2) "
 		"with boxxyerror lc rgb '#4e79a7' title 'start to exec', \\\n"
 		"     '' index 0 using 3:1:3:4:($1-0.35):($1+0.35) with boxxyerror "
-		"lc rgb '#f28e2b' title 'exec to listen', \\\n"
-		"     '' index 1 using 2:1 with points pt 7 ps 1.2 lc rgb '#e15759' title 'mark'\n",
-		n, a->nctrs, unit, n);
+		"lc rgb '#f28e2b' title 'exec to listen'%s\n",
+		n, a->nctrs, unit, n,
+		/* without marks, a plot of none would make gnuplot warn */
+		marks ? ", \\\n     '' index 1 using 2:1 with points pt 7 ps 1.2 "
+			"lc rgb '#e15759' title 'mark'" : "");
 	finish(p, f, "timeline.gp");
 }
 
