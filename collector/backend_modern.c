@@ -296,6 +296,13 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
 	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
+	/*
+	 * The other mode's map, preallocated in full, would cost start-up
+	 * time (a tenth of it, in htab_map_alloc) for nothing: one entry.
+	 */
+	if (!err)
+		err = bpf_map__set_max_entries(cfg->mode == BT_MODE_PIDTREE ? m->skel->maps.tracked :
+					       m->skel->maps.live, 1);
 	if (err)
 		goto fail;
 	/*
