@@ -63,6 +63,21 @@ on_exit() {
 }
 trap on_exit EXIT
 
+# hostile_names: sets the array names to container (cgroup directory)
+# names made to break things: TAB, CR, backslashes, \N, quotes, backquotes,
+# system("..."), $(...), control bytes, invalid UTF-8, 255 bytes. A cgroup
+# name cannot hold LF or /.
+hostile_names() {
+	names=(
+		"$(printf 'tab\there\rcr')"
+		'back\slash and \N'
+		'x"; system("touch pwned1"); "'
+		"q'\`touch pwned2\`\$(touch pwned3)"
+		"$(printf 'ctl\001\033[31m\177 bad\377\376utf8')"
+		"$(printf 'a%.0s' $(seq 255))"
+	)
+}
+
 # rows FILE EVENT [NAME]: event rows of FILE with that event (and name)
 rows() {
 	awk -F'\t' -v e="$2" -v n="${3:-}" '!/^#/ && NR > 1 && $8 == e && (n == "" || $9 == n)' "$1"

@@ -10,14 +10,7 @@ need_root
 make_cgparent
 rel=${CGPARENT#$(cgroup2_mount)}
 
-names=(
-	"$(printf 'tab\there\rcr')"
-	'back\slash and \N'
-	'x"; system("touch pwned1"); "'
-	"q'\`touch pwned2\`\$(touch pwned3)"
-	"$(printf 'ctl\001\033[31m\177 bad\377\376utf8')"
-	"$(printf 'a%.0s' $(seq 255))"
-)
+hostile_names
 "$COLLECTOR" --cgroup "$rel/*" -o "$TMP/h.tsv" & col=$!
 cleanup_hooks+=("kill $col 2>/dev/null")
 for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/h.tsv" 2>/dev/null && break; sleep 0.05; done

@@ -29,14 +29,7 @@ cleanup_hooks+=(pg_stop)
 pg_start SQL_ASCII
 case $? in 0) ;; 77) skip "no PostgreSQL server to load into" ;; *) fail "cannot start PostgreSQL" ;; esac
 
-names=(
-	"$(printf 'tab\there\rcr')"
-	'back\slash and \N'
-	'x"; system("touch pwned1"); "'
-	"q'\`touch pwned2\`\$(touch pwned3)"
-	"$(printf 'ctl\001\033[31m\177 bad\377\376utf8')"
-	"$(printf 'a%.0s' $(seq 255))"
-)
+hostile_names
 hex() { printf %s "$1" | od -An -v -tx1 | tr -d ' \n'; }
 # a row whose escaped text holds \x00 (a backslash that is not itself escaped)
 nulrow='(^|[^\\])(\\\\)*\\x00'

@@ -9,6 +9,7 @@
  * ids, the lines listed, and which groups count as left by a dead collector.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -214,34 +215,48 @@ static void test_missing_file(void **state)
 			 -ENOENT);
 }
 
+/* Write @text to @dir/@rel, making the directories on the way. */
+static void put_file(const char *dir, const char *rel, const char *text)
+{
+	char path[512];
+	const char *slash;
+	FILE *f;
+
+	for (slash = strchr(rel, '/'); slash; slash = strchr(slash + 1, '/')) {
+		snprintf(path, sizeof(path), "%s/%.*s", dir, (int)(slash - rel), rel);
+		assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* rm -r @dir */
+static void rm_tree(const char *dir)
+{
+	assert_int_equal(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 static void test_read_file(void **state)
 {
-	char dir[] = "/tmp/test_tracefs.XXXXXX", path[256];
-	FILE *f;
+	char dir[] = "/tmp/test_tracefs.XXXXXX";
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof(path), "%s/events", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/sched", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork/format", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(fork_616, f);
-	fclose(f);
+	put_file(dir, "events/sched/sched_process_fork/format", fork_616);
 	assert_int_equal(tracefs_read_format(dir, "sched/sched_process_fork", &fmt), 0);
 	assert_int_equal(field("child_pid")->offset, 20);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/events/sched/sched_process_fork", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/events/sched", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/events", dir);
-	rmdir(path);
-	rmdir(dir);
+	rm_tree(dir);
 }
 
 /* The whole of @path, into @buf (NUL-terminated). */
@@ -329,27 +344,10 @@ static void test_uprobe_events(void **state)
 	assert_int_equal(tracefs_uprobe_add(dir, "g", "e", "/bin/x", 1, 0), -ENOENT);
 
 	/* ids */
-	snprintf(path, sizeof(path), "%s/events", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/g", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/g/e", dir);
-	assert_int_equal(mkdir(path, 0700), 0);
-	snprintf(path, sizeof(path), "%s/events/g/e/id", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("2326\n", f);
-	fclose(f);
+	put_file(dir, "events/g/e/id", "2326\n");
 	assert_int_equal(tracefs_event_id(dir, "g", "e"), 2326);
 	assert_int_equal(tracefs_event_id(dir, "g", "nope"), -ENOENT);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/events/g/e", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/events/g", dir);
-	rmdir(path);
-	snprintf(path, sizeof(path), "%s/events", dir);
-	rmdir(path);
-	rmdir(dir);
+	rm_tree(dir);
 }
 
 int main(void)
