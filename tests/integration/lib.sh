@@ -68,6 +68,7 @@ trap on_exit EXIT
 # system("..."), $(...), control bytes, invalid UTF-8, 255 bytes. A cgroup
 # name cannot hold LF or /.
 hostile_names() {
+	# shellcheck disable=SC2034 # for the caller
 	names=(
 		"$(printf 'tab\there\rcr')"
 		'back\slash and \N'
