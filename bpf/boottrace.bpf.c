@@ -584,7 +584,13 @@ static __always_inline bool enter_in_task(struct task_struct *t, struct pt_regs 
 
 	st = traced_state(t, &cgid, true);
 	if (!st) {
-		count_lost();
+		/*
+		 * cgroup mode: the storage could not be made. pidtree mode:
+		 * user space untracked the task a moment ago (the cache said
+		 * traced until it bumped taskcache_gen): not traced now.
+		 */
+		if (!pidtree)
+			count_lost();
 		return false;
 	}
 	st->ts = ts;

@@ -1768,6 +1768,8 @@ int main(int argc, char **argv)
 	}
 	if (lost)
 		fprintf(stderr, "collector: lost %llu events (ring buffer full); try --ringbuf-mb\n", lost);
+	if (c.opt.verbose)
+		fprintf(stderr, "collector: %llu events of no container followed (stray)\n", c.stray);
 
 cleanup:
 	output__free(c.out);

@@ -56,3 +56,17 @@ check_tsv "$TMP/r.tsv"
 [ "$(count_in "$TMP/r.tsv" $b)" -eq 0 ] || fail "--root-exec: the container made by the shell was traced"
 [ "$(rows "$TMP/r.tsv" syscall getppid | wc -l)" -eq 300 ] || fail "--root-exec: not the 300 rows of the unshare runtime's container"
 ok "--root-exec narrows to one runtime"
+
+# A root --root-exec turns down is untracked: its syscalls after that are
+# not traced at all (the modern object's cache of traced tasks is made
+# stale by the untrack: without that, each would be traced, then dropped by
+# the collector as a stray event, which -v counts).
+start_watch "$TMP/u.tsv" -v --root-exec 'unshare*' 2> "$TMP/u.err"
+unshare --mount "$TOOLS/getppid_loop" 20000 0.5 & b=$!
+wait $b
+stop_watch
+check_tsv "$TMP/u.tsv"
+stray=$(sed -n 's/^collector: \([0-9]*\) events of no container followed (stray)$/\1/p' "$TMP/u.err")
+[ -n "$stray" ] || fail "collector -v did not count stray events"
+[ "$stray" -lt 1000 ] || fail "$stray stray events: the turned-down root's 20000 getppid were traced"
+ok "a turned-down root is not traced ($stray stray events)"
