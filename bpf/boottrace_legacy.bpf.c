@@ -320,19 +320,30 @@ static __always_inline void emit(void *ctx, void *r, __u32 size)
 		count_lost();
 }
 
+/*
+ * The header of a record about task @tid of process @tgid, which the
+ * current task is or just forked: a child has its parent's comm until it
+ * execs.
+ */
+static __always_inline void fill_hdr_of(struct bt_event_hdr *h, __u32 type, __u64 ts, __u64 key,
+					__u32 tgid, __u32 tid, __u32 ppid)
+{
+	h->ts_ns = ts;
+	h->cgroup_id = key;
+	h->type = type;
+	h->pid = tgid;
+	h->tid = tid;
+	h->ppid = ppid;
+	bpf_get_current_comm(h->comm, sizeof(h->comm));
+}
+
 /* The header of a record about the current task. */
 static __always_inline void fill_hdr(struct bt_event_hdr *h, __u32 type, __u64 ts,
 				     __u64 key, __u32 ppid)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 
-	h->ts_ns = ts;
-	h->cgroup_id = key;
-	h->type = type;
-	h->pid = id >> 32;
-	h->tid = (__u32)id;
-	h->ppid = ppid;
-	bpf_get_current_comm(h->comm, sizeof(h->comm));
+	fill_hdr_of(h, type, ts, key, id >> 32, (__u32)id, ppid);
 }
 
 static __always_inline int syscall_wanted(struct bt_legacy_config *cfg, long nr)
@@ -516,14 +527,7 @@ static __always_inline void make_root(void *ctx, struct bt_legacy_config *cfg, _
 		count_lost();
 		return;
 	}
-	r->root.hdr.ts_ns = bpf_ktime_get_ns();
-	r->root.hdr.cgroup_id = key;
-	r->root.hdr.type = BT_EV_ROOT;
-	r->root.hdr.pid = tgid;
-	r->root.hdr.tid = tid;
-	r->root.hdr.ppid = ppid;
-	/* a child has its parent's comm until it execs */
-	bpf_get_current_comm(r->root.hdr.comm, sizeof(r->root.hdr.comm));
+	fill_hdr_of(&r->root.hdr, BT_EV_ROOT, bpf_ktime_get_ns(), key, tgid, tid, ppid);
 	if (self && pi)
 		bpf_probe_read(r->root.parent_comm, sizeof(r->root.parent_comm), pi->comm);
 	else if (self)

@@ -104,14 +104,7 @@ static __always_inline void mark_start_root(void *ctx, struct bt_legacy_config *
 		count_lost();
 		return;
 	}
-	r->mark.hdr.ts_ns = s->ts;
-	r->mark.hdr.cgroup_id = key;
-	r->mark.hdr.type = BT_EV_MARK;
-	r->mark.hdr.pid = tgid;
-	r->mark.hdr.tid = tid;
-	r->mark.hdr.ppid = ppid;
-	/* a child has its parent's comm until it execs */
-	bpf_get_current_comm(r->mark.hdr.comm, sizeof(r->mark.hdr.comm));
+	fill_hdr_of(&r->mark.hdr, BT_EV_MARK, s->ts, key, tgid, tid, ppid);
 	r->mark.mark_id = s->mark_id;
 	r->mark.flags = BT_MARK_START;
 	emit(ctx, r, sizeof(r->mark));
