@@ -27,6 +27,7 @@
 #include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
 #include "collector/backend.h"
+#include "collector/clock.h"
 #include "collector/bpfmap.h"
 #include "collector/tracefs.h"
 
@@ -88,22 +89,6 @@ struct legacy {
 static struct legacy *to_legacy(struct backend *b)
 {
 	return (struct legacy *)b;
-}
-
-static double ms_since(unsigned long long t0)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec - t0) / 1e6;
-}
-
-static unsigned long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* --- key set ------------------------------------------------------------- */

@@ -20,6 +20,7 @@
 #include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
+#include "collector/clock.h"
 #include "collector/bpfmap.h"
 
 #ifndef PIDFD_THREAD
@@ -43,22 +44,6 @@ struct modern {
 static struct modern *to_modern(struct backend *b)
 {
 	return (struct modern *)b;
-}
-
-static double ms_since(unsigned long long t0)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ((unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec - t0) / 1e6;
-}
-
-static unsigned long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* Every record of the ring buffer: a batch is delivered record by record. */

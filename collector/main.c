@@ -35,6 +35,7 @@
 
 #include "bpf/boottrace.h"
 #include "collector/backend.h"
+#include "collector/clock.h"
 #include "collector/cgroup.h"
 #include "collector/marks.h"
 #include "collector/names.h"
@@ -128,14 +129,6 @@ static void on_signal(int sig)
 {
 	(void)sig;
 	exiting = 1;
-}
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -745,7 +738,7 @@ static void on_gone(struct collector *c, const struct bt_event_hdr *h)
 static void until_reached(struct collector *c, struct container *k, enum until_kind what)
 {
 	if (c->spawned && c->spawned == k->top && c->opt.until == what && !c->until_at)
-		c->until_at = now_ns() + c->opt.until_delay_ns;
+		c->until_at = mono_ns() + c->opt.until_delay_ns;
 }
 
 /*
@@ -949,7 +942,7 @@ static unsigned long long lost_events(struct collector *c)
 /* One line on stderr, rewritten each second, like perf top's or dd's. */
 static void show_status(struct collector *c, int final)
 {
-	unsigned long long now = now_ns(), rows = c->out->rows;
+	unsigned long long now = mono_ns(), rows = c->out->rows;
 	size_t i, n = 0;
 
 	if (!c->status_line || (!final && now < c->status_at + 1000000000ULL))
@@ -1156,7 +1149,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	 * The start row comes first: before the container runs at all. With
 	 * --start it waits for the probe (on_mark), or the end of the boot.
 	 */
-	c->spawn_ts = now_ns();
+	c->spawn_ts = mono_ns();
 	c->start_written = !marks_have_start(c->opt.marks);
 	if (c->start_written)
 		write_start(c, k, c->spawn_ts, "spawn", getpid(), "collector", c->opt.command[0]);
@@ -1222,11 +1215,11 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 			if (w == pid) {
 				reaped = 1;
 				if (!c->until_at)
-					c->until_at = now_ns() + (c->opt.until == UNTIL_EXIT ?
+					c->until_at = mono_ns() + (c->opt.until == UNTIL_EXIT ?
 								  c->opt.until_delay_ns : 0);
 			}
 		}
-		now = now_ns();
+		now = mono_ns();
 		if (exiting && !c->until_at)
 			c->until_at = now;
 		if (c->until_at && now >= c->until_at && !termed) {
@@ -1252,7 +1245,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 		c->start_written = 1;
 	}
 	if (c->spawned == k) {
-		write_end(c, k, now_ns());
+		write_end(c, k, mono_ns());
 		untrack(c, id);
 		container_remove(c, k);
 		c->spawned = NULL;
@@ -1353,7 +1346,7 @@ static int run_spawn(struct collector *c)
 
 static unsigned long long deadline(const struct collector *c)
 {
-	return c->opt.duration > 0 ? now_ns() + (unsigned long long)(c->opt.duration * 1e9) : 0;
+	return c->opt.duration > 0 ? mono_ns() + (unsigned long long)(c->opt.duration * 1e9) : 0;
 }
 
 static int run_watch(struct collector *c)
@@ -1363,7 +1356,7 @@ static int run_watch(struct collector *c)
 	while (!exiting) {
 		if (poll_once(c, 50) < 0)
 			return 1;
-		if (end && now_ns() >= end)
+		if (end && mono_ns() >= end)
 			break;
 	}
 	c->be->ops->drain(c->be);
@@ -1526,7 +1519,7 @@ static int run_attach(struct collector *c)
 	k = container_add(c, id, NULL, name);
 	if (!k)
 		return 1;
-	write_start(c, k, now_ns(), "attach", c->opt.pid, "collector",
+	write_start(c, k, mono_ns(), "attach", c->opt.pid, "collector",
 		    c->mode == BT_MODE_CGROUP ? rel : NULL);
 	if (c->mode == BT_MODE_PIDTREE && (err = track_tree(c, c->opt.pid, id)) < 0) {
 		fprintf(stderr, "collector: cannot register process %d: %s\n", c->opt.pid, strerror(-err));
@@ -1536,14 +1529,14 @@ static int run_attach(struct collector *c)
 	while (!exiting && c->ncontainers) {
 		if (poll_once(c, 50) < 0)
 			return 1;
-		if (end && now_ns() >= end)
+		if (end && mono_ns() >= end)
 			break;
 		if (c->mode == BT_MODE_CGROUP && cgroup_populated(cgdir) == 0)
 			break;
 	}
 	c->be->ops->drain(c->be);
 	if (c->ncontainers) {
-		write_end(c, k, now_ns());
+		write_end(c, k, mono_ns());
 		untrack(c, id);
 		container_remove(c, k);
 	}
@@ -1674,7 +1667,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	/* 1. options and the host */
-	c.started_ns = now_ns();
+	c.started_ns = mono_ns();
 	parse_args(argc, argv, &c.opt);
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
 	if (check_capabilities() < 0)
