@@ -1276,15 +1276,11 @@ static void remove_stale_cgroups(const char *cg2)
 	char path[PATH_MAX];
 	struct dirent *d;
 	DIR *dir = opendir(cg2);
-	long pid;
 
 	if (!dir)
 		return;
 	while ((d = readdir(dir))) {
-		if (strncmp(d->d_name, "boottrace.", 10) != 0)
-			continue;
-		pid = strtol(d->d_name + 10, NULL, 10);
-		if (pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (!name_of_dead_collector(d->d_name, "boottrace."))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", cg2, d->d_name);
 		if (remove_cgroup_tree(path, 0) == 0)

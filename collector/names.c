@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Container, syscall and address names: see names.h. */
 #include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/un.h>
 
@@ -138,4 +143,19 @@ size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
 	if (w < 0)
 		return 0;
 	return (size_t)w < n ? (size_t)w : n - 1;
+}
+
+bool name_of_dead_collector(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+		return false;
+	errno = 0;
+	pid = strtol(name + n, &end, 10);
+	if (*end || errno || pid <= 0 || pid > INT_MAX)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Names users know: containers from cgroup paths, syscalls from numbers. */
+/*
+ * Names users know: containers from cgroup paths, syscalls from numbers;
+ * and the names the collector gives what it leaves behind.
+ */
 #ifndef COLLECTOR_NAMES_H
 #define COLLECTOR_NAMES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/socket.h>
 
@@ -37,5 +41,13 @@ int syscall_nr(const char *name);
  * guaranteed: it is NUL-terminated when room allows).
  */
 size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n);
+
+/*
+ * name_of_dead_collector - whether @name is @prefix followed by the pid of
+ * a process that is gone: what a collector killed by SIGKILL left behind
+ * (its cgroup parent "boottrace.<pid>", its uprobe event group
+ * "boottrace_<pid>"). Digits only after the prefix.
+ */
+bool name_of_dead_collector(const char *name, const char *prefix);
 
 #endif /* COLLECTOR_NAMES_H */

@@ -15,8 +15,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collector/names.h"
 #include "collector/tracefs.h"
 
 static const char *skip_space(const char *s, const char *end)
@@ -395,22 +394,6 @@ int tracefs_uprobe_parse_line(const char *line, char *group, char *event)
 	return 0;
 }
 
-/* Whether @group is @prefix followed by the pid of a process that is gone. */
-static int group_orphaned(const char *group, const char *prefix)
-{
-	size_t n = strlen(prefix);
-	char *end;
-	long pid;
-
-	if (strncmp(group, prefix, n) || !isdigit((unsigned char)group[n]))
-		return 0;
-	errno = 0;
-	pid = strtol(group + n, &end, 10);
-	if (*end || errno || pid <= 0 || pid > INT_MAX)
-		return 0;
-	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
-}
-
 int tracefs_uprobe_remove_stale(const char *dir, const char *prefix)
 {
 	char path[4096], line[8192], group[TRACEFS_NAME_MAX], event[TRACEFS_NAME_MAX];
@@ -425,7 +408,7 @@ int tracefs_uprobe_remove_stale(const char *dir, const char *prefix)
 		return 0;
 	/* the list first, then the removals: the file changes as they happen */
 	while (fgets(line, sizeof(line), f)) {
-		if (tracefs_uprobe_parse_line(line, group, event) < 0 || !group_orphaned(group, prefix))
+		if (tracefs_uprobe_parse_line(line, group, event) < 0 || !name_of_dead_collector(group, prefix))
 			continue;
 		nev = realloc(ev, (n + 1) * sizeof(*ev));
 		if (!nev)

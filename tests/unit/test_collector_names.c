@@ -14,6 +14,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "collector/names.h"
@@ -330,6 +332,30 @@ static void test_sockaddr_other(void **state)
 	assert_int_equal(out[0], 'Z');
 }
 
+/* A name made of a prefix and the pid of a process that is gone. */
+static void test_name_of_dead_collector(void **state)
+{
+	char name[64];
+	pid_t dead;
+
+	(void)state;
+	dead = fork();
+	assert_true(dead >= 0);
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, NULL, 0), dead);
+	snprintf(name, sizeof(name), "boottrace.%d", (int)dead);
+	assert_true(name_of_dead_collector(name, "boottrace."));
+	assert_false(name_of_dead_collector(name, "boottrace_"));
+	snprintf(name, sizeof(name), "boottrace.%d", (int)getpid());
+	assert_false(name_of_dead_collector(name, "boottrace."));	/* alive */
+	snprintf(name, sizeof(name), "boottrace.%dx", (int)dead);
+	assert_false(name_of_dead_collector(name, "boottrace."));	/* digits only */
+	assert_false(name_of_dead_collector("boottrace.", "boottrace."));
+	assert_false(name_of_dead_collector("boottrace.-1", "boottrace."));
+	assert_false(name_of_dead_collector("boottrace.99999999999999999999", "boottrace."));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +370,7 @@ int main(void)
 		cmocka_unit_test(test_sockaddr_unix),
 		cmocka_unit_test(test_sockaddr_unix_abstract),
 		cmocka_unit_test(test_sockaddr_other),
+		cmocka_unit_test(test_name_of_dead_collector),
 	};
 
 	return cmocka_run_group_tests_name("collector_names", tests, NULL, NULL);
