@@ -312,6 +312,15 @@ static __always_inline bool pidtree_container(struct task_struct *t, __u64 *key)
 	return true;
 }
 
+/* cgroup mode: @cgid is the key of a traced container if it is tracked. */
+static __always_inline bool cgroup_container(__u64 cgid, __u64 *key)
+{
+	if (!cgroup_tracked(cgid))
+		return false;
+	*key = cgid;
+	return true;
+}
+
 /*
  * Whether the current task @t belongs to a traced container, and which: its
  * cgroup id in cgroup mode, its container key in pidtree mode. The callers
@@ -320,29 +329,17 @@ static __always_inline bool pidtree_container(struct task_struct *t, __u64 *key)
  */
 static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 {
-	__u64 cgid;
-
 	if (pidtree)
 		return pidtree_container(t, key);
-	cgid = bpf_get_current_cgroup_id();
-	if (!cgroup_tracked(cgid))
-		return false;
-	*key = cgid;
-	return true;
+	return cgroup_container(bpf_get_current_cgroup_id(), key);
 }
 
 /* current_container() for sys_enter, which every syscall of the host runs. */
 static __always_inline bool current_container_direct(struct task_struct *t, __u64 *key)
 {
-	__u64 cgid;
-
 	if (pidtree)
 		return pidtree_container(t, key);
-	cgid = current_cgroup_id_direct(t);
-	if (!cgroup_tracked(cgid))
-		return false;
-	*key = cgid;
-	return true;
+	return cgroup_container(current_cgroup_id_direct(t), key);
 }
 
 /*
@@ -353,7 +350,6 @@ static __always_inline struct sc_state *traced_state(struct task_struct *t, __u6
 						       bool create)
 {
 	struct sc_state *st;
-	__u64 cgid;
 
 	if (pidtree) {
 		st = bpf_task_storage_get(&sc_states, t, 0, 0);
@@ -362,10 +358,8 @@ static __always_inline struct sc_state *traced_state(struct task_struct *t, __u6
 		*key = st->key;
 		return st;
 	}
-	cgid = bpf_get_current_cgroup_id();
-	if (!cgroup_tracked(cgid))
+	if (!cgroup_container(bpf_get_current_cgroup_id(), key))
 		return NULL;
-	*key = cgid;
 	return bpf_task_storage_get(&sc_states, t, 0,
 				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
 }
@@ -404,12 +398,16 @@ static __always_inline void count_lost(void)
  * by a constant, the rate stays. Records that wait are read at the
  * collector's next poll timeout.
  */
-static __always_inline __u64 wake_flags(const void *rec, __u64 size)
+static __always_inline __u64 wake_at(__u64 off, __u64 size)
 {
-	__u64 off = (const char *)rec - (const char *)filter - BPF_RINGBUF_HDR_SZ;
-
 	return (off ^ (off + BPF_RINGBUF_HDR_SZ + size)) >= wakeup_bytes ?
 		BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+}
+
+/* wake_at() for record @rec, reserved in the ring. */
+static __always_inline __u64 wake_flags(const void *rec, __u64 size)
+{
+	return wake_at((const char *)rec - (const char *)filter - BPF_RINGBUF_HDR_SZ, size);
 }
 
 /* Commit record @e, waking the reader when wake_flags() says so. */
@@ -423,22 +421,20 @@ static __always_inline struct bt_batch *pending_batch(void)
 }
 
 /*
- * Write batch @b to the ring buffer as one record and empty it. The same
- * wake-up rule as wake_flags(), from where the record will start (another
- * CPU may write first: then a wake-up comes early or at the next one).
+ * Write batch @b to the ring buffer as one record and empty it. wake_at()
+ * from where the record will start (another CPU may write first: then a
+ * wake-up comes early or at the next one).
  */
 static __always_inline void batch_flush(struct bt_batch *b)
 {
-	__u64 n = b->count, size, pos;
+	__u64 n = b->count, size;
 
 	if (n > BT_BATCH_MAX)
 		n = BT_BATCH_MAX;
 	size = __builtin_offsetof(struct bt_batch, rec) + n * sizeof(b->rec[0]);
-	pos = bpf_ringbuf_query(&events, BPF_RB_PROD_POS);
 	b->type = BT_EV_BATCH;
 	if (bpf_ringbuf_output(&events, b, size,
-			       (pos ^ (pos + BPF_RINGBUF_HDR_SZ + size)) >= wakeup_bytes ?
-			       BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP))
+			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
 		count_lost_n(n);
 	b->count = 0;
 }
