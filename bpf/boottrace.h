@@ -179,6 +179,17 @@ _Static_assert(sizeof(struct bt_mark_event) == 56, "bt_mark_event layout");
 #define BT_MARK_START 1		/* a --start probe: the container's start time */
 
 /*
+ * What both objects keep per task for --start (their mark_starts map): the
+ * time its runtime thread's --start probe fired, inherited across fork.
+ */
+struct bt_mark_start {
+	__u64 ts;	/* when the --start probe fired */
+	__u32 mark_id;	/* which one */
+	__u32 pad;
+};
+_Static_assert(sizeof(struct bt_mark_start) == 16, "bt_mark_start layout");
+
+/*
  * pidtree mode. In this mode hdr.cgroup_id carries the container key, not
  * a cgroup id: keys below BT_KEY_KERNEL are given by user space (spawn
  * mode, --pid), keys from BT_KEY_KERNEL up by the kernel, to roots it found

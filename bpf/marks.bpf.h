@@ -31,17 +31,11 @@
 
 #define BT_MARK_COOKIE_START (1ULL << 32)
 
-struct mark_start {
-	__u64 ts;	/* when the --start probe fired */
-	__u32 mark_id;	/* which one */
-	__u32 pad;
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
 	__type(key, int);
-	__type(value, struct mark_start);
+	__type(value, struct bt_mark_start);
 } mark_starts SEC(".maps");
 
 /*
@@ -82,7 +76,7 @@ static __always_inline int mark_fire(__u64 cookie)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u32 id = (__u32)cookie;
-	struct mark_start *s;
+	struct bt_mark_start *s;
 	__u64 key, now = bpf_ktime_get_ns();
 
 	if (!(cookie & BT_MARK_COOKIE_START)) {
@@ -126,7 +120,7 @@ int BPF_USDT(bt_mark_usdt)
 SEC("tp_btf/sched_process_fork")
 int BPF_PROG(bt_mark_fork, struct task_struct *parent, struct task_struct *child)
 {
-	struct mark_start *p, *c;
+	struct bt_mark_start *p, *c;
 	struct sc_state *ps, *cs;
 
 	if (!marks_start_armed)
@@ -162,7 +156,7 @@ SEC("tp_btf/cgroup_attach_task")
 int BPF_PROG(bt_mark_cgroup_attach, struct cgroup *dst, const char *path,
 	     struct task_struct *task, bool threadgroup)
 {
-	struct mark_start *s;
+	struct bt_mark_start *s;
 	__u64 id;
 
 	if (!marks_start_armed || pidtree || BPF_CORE_READ(dst, root, hierarchy_id) != 0)

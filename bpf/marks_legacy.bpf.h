@@ -34,12 +34,6 @@
  * first report per container.
  */
 
-struct mark_start {
-	__u64 ts;	/* when the --start probe fired */
-	__u32 mark_id;	/* which one */
-	__u32 pad;
-};
-
 /*
  * tid -> its --start time. Sized BT_MAX_TASKS by user space when a --start
  * probe is attached, else 1 entry (every map of the object is made at load,
@@ -50,13 +44,13 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, BT_MAX_TASKS);
 	__type(key, __u32);
-	__type(value, struct mark_start);
+	__type(value, struct bt_mark_start);
 } mark_starts SEC(".maps");
 
 /* @to gets @from's start time, if it has one: 0, or -1 when it could not. */
 static __always_inline int mark_start_copy(__u32 from, __u32 to)
 {
-	struct mark_start *p = bpf_map_lookup_elem(&mark_starts, &from), c;
+	struct bt_mark_start *p = bpf_map_lookup_elem(&mark_starts, &from), c;
 
 	if (!p)
 		return 0;
@@ -91,7 +85,7 @@ static __always_inline void mark_start_move(__u32 old, __u32 tid)
 static __always_inline void mark_start_root(void *ctx, struct bt_legacy_config *cfg, __u32 holder,
 					    __u32 tid, __u32 tgid, __u32 ppid, __u64 key)
 {
-	struct mark_start *s;
+	struct bt_mark_start *s;
 	union record *r;
 
 	if (!(cfg->flags & BT_LEGACY_START))
@@ -116,7 +110,7 @@ static __always_inline int mark_fire(void *ctx, __u32 id)
 	struct bt_legacy_config *cfg = get_config();
 	struct bt_legacy_task *t;
 	struct bt_mark_event e;
-	struct mark_start s;
+	struct bt_mark_start s;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), flags = 0;
 	__u64 now;
 
