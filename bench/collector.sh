@@ -6,7 +6,9 @@
 # the untraced loop for: the collector writing every row to a file and a
 # process outside every traced container while the collector runs (in
 # cgroup mode and in pidtree mode with both objects), the floor of two
-# empty programs (tp_btf, and classic tracepoints for the legacy object), bpftrace printf per event, strace -f and perf trace;
+# empty programs (tp_btf, and classic tracepoints for the legacy object),
+# a lower bound for any legacy object (bench/legacy_bare.bpf.c), bpftrace
+# printf per event, strace -f and perf trace;
 # then the same runs by the loop's own CPU time per call (getppid_loop
 # prints both), which a busy machine disturbs less than elapsed time.
 # Needs root.
@@ -46,7 +48,8 @@ mode_opts() {
 	esac
 }
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-for f in floor floor_legacy; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
+FLOORS="floor floor_legacy legacy_bare"
+for f in $FLOORS; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
 for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
 	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"; cpuns "$TMP/b" >> "$TMP/base.cpu"
@@ -61,7 +64,7 @@ for i in 1 2 3 4 5; do
 		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
 	done
-	for f in floor floor_legacy; do
+	for f in $FLOORS; do
 		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" > "$TMP/floor.out" & fl=$!
 		for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
 		"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
@@ -72,18 +75,32 @@ base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
 row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
 row "legacy floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
+row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
 	row "collector ($m), every row to a file" "$(median < "$TMP/col.$m")" "lost per run: $(tr '\n' ' ' < "$TMP/lost.$m"); getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.$m")"
 	row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
 done
+# Overheads (ns/call above the untraced loop) against cgroup mode's, the
+# collector issue's reference: pidtree mode with both objects, and the
+# legacy floor and lower bound, under which no legacy object can go.
+if [ -s "$TMP/col.cgroup" ]; then
+	cg=$(median < "$TMP/col.cgroup")
+	for w in "pidtree (modern object):col.pidtree" "pidtree (legacy object):col.legacy" \
+		 "legacy floor:floor_legacy.all" "legacy lower bound:legacy_bare.all"; do
+		[ -s "$TMP/${w#*:}" ] || continue
+		awk -v n="${w%%:*}" -v a="$(median < "$TMP/${w#*:}")" -v c="$cg" -v b="$base" \
+			'BEGIN { printf "%-44s %10.0f %7.2fx  of cgroup mode'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
+	done
+fi
 # the same runs, by the loop's CPU time
 cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
 crow "floor" "$(median < "$TMP/floor.cpu")"
 crow "legacy floor" "$(median < "$TMP/floor_legacy.cpu")"
+crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m.cpu" ] || continue
 	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"

@@ -32,7 +32,7 @@ enum bt_event_type {
 	BT_EV_MARK,		/* struct bt_mark_event */
 	BT_EV_ROOT,		/* struct bt_root_event (pidtree mode) */
 	BT_EV_GONE,		/* struct bt_event_hdr (pidtree mode) */
-	BT_EV_BATCH,		/* struct bt_batch (modern object) */
+	BT_EV_BATCH,		/* struct bt_batch */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -103,15 +103,22 @@ struct bt_syscall_event {
 _Static_assert(sizeof(struct bt_syscall_event) == 80, "bt_syscall_event layout");
 
 /*
- * The modern object's plain syscall records, batched per CPU: up to
- * BT_BATCH_MAX of them go into the ring buffer as one record (one copy,
- * instead of a reserve and a commit each). type sits where
- * bt_event_hdr.type does, so a reader tells a batch from a record; the
- * collector's backend unpacks it, and on_event sees plain records only.
+ * Plain syscall records, batched per CPU by both objects: up to
+ * BT_BATCH_MAX of them go into the ring buffer (perf buffer, legacy) as
+ * one record (one copy, instead of a reserve and a commit or a perf
+ * output each). type sits where bt_event_hdr.type does, so a reader tells
+ * a batch from a record; the collector unpacks it (collector/batch.c), and
+ * on_event sees plain records only.
  */
 #define BT_BATCH_MAX 16
 struct bt_batch {
-	__u64 pad[2];
+	/*
+	 * Legacy object: the rows and the batches its CPU's batch held and
+	 * flushed before this one, written or lost (0 in the modern object):
+	 * the collector counts the rows of lost batches from the gaps.
+	 */
+	__u64 seq;
+	__u64 flushes;
 	__u32 type;		/* BT_EV_BATCH */
 	__u32 count;		/* records in rec[] */
 	struct bt_syscall_event rec[BT_BATCH_MAX];

@@ -32,9 +32,10 @@
  * helper call is dear (a call and a return, each behind the Spectre/SRSO
  * mitigations of the day), so a traced syscall makes as few as it can:
  * sys_enter bpf_get_current_pid_tgid, one `tasks` lookup, bpf_ktime_get_ns;
- * sys_exit the same three, bpf_get_current_comm and bpf_perf_event_output
- * of the record built in the task's `tasks` entry. Array lookups (config)
- * are inlined by the verifier (4.13+).
+ * sys_exit the same three, bpf_get_current_comm and the lookup of the
+ * CPU's batch (`batches`), where the record built in the task's `tasks`
+ * entry is copied: bpf_perf_event_output once per BT_BATCH_MAX records.
+ * Array lookups (config) are inlined by the verifier (4.13+).
  */
 #include <linux/types.h>
 #include <linux/bpf.h>
@@ -184,10 +185,32 @@ struct {
 	__uint(value_size, sizeof(__u32));
 } events SEC(".maps");
 
-/* Records bpf_perf_event_output could not write, per CPU, counted exactly. */
+/*
+ * Plain syscall records wait here, per CPU, and go to the perf buffer
+ * BT_BATCH_MAX at a time (struct bt_batch, as the modern object's):
+ * bpf_perf_event_output per record was 45% of what tracing a syscall cost.
+ * The batch of a CPU is flushed when it is full, before any other record
+ * is written on that CPU (emit()), and at every syscall exit of the
+ * collector's flush thread (config.flush_tid) on that CPU: 4.15 has no
+ * cheap task-switch hook (a classic sched_switch program would cost every
+ * context switch of the host), so the collector goes to each CPU whose
+ * records have waited and makes a syscall there (collector/batch.c).
+ *
+ * Only programs that cannot be preempted touch it: the tracepoints. The
+ * uprobe programs of bpf/marks_legacy.bpf.h can be on recent kernels, and
+ * leave it alone (emit_unbatched()).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bt_batch);
+} batches SEC(".maps");
+
+/* What was lost, per CPU: BT_LEGACY_LOST_RECORDS, BT_LEGACY_LOST_OUTPUTS. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, __u64);
 } lost SEC(".maps");
@@ -304,20 +327,86 @@ static __always_inline long exit_ret(void *ctx, struct bt_legacy_config *cfg)
 	return ret;
 }
 
-static __always_inline void count_lost(void)
+static __always_inline void lost_inc(__u32 what)
 {
-	__u32 zero = 0;
-	__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+	__u64 *n = bpf_map_lookup_elem(&lost, &what);
 
 	/* per CPU, and programs do not nest on a CPU: no atomic needed */
 	if (n)
 		*n += 1;
 }
 
+/* A record is lost: not made, or not written. */
+static __always_inline void count_lost(void)
+{
+	lost_inc(BT_LEGACY_LOST_RECORDS);
+}
+
+/* Write record @r; for the uprobe programs, which must not flush `batches`. */
+static __always_inline void emit_unbatched(void *ctx, void *r, __u32 size)
+{
+	if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, size)) {
+		count_lost();
+		lost_inc(BT_LEGACY_LOST_OUTPUTS);
+	}
+}
+
+/*
+ * Write batch @b to the perf buffer as one record and empty it. Its rows,
+ * if lost, are counted by the collector from the gap in seq: 4.15's
+ * bpf_perf_event_output() does not say when it fails.
+ */
+static __always_inline void batch_flush(void *ctx, struct bt_batch *b)
+{
+	__u64 n = b->count, size;
+
+	if (n > BT_BATCH_MAX)
+		n = BT_BATCH_MAX;
+	size = __builtin_offsetof(struct bt_batch, rec) + n * sizeof(b->rec[0]);
+	b->type = BT_EV_BATCH;
+	if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, b, size))
+		lost_inc(BT_LEGACY_LOST_OUTPUTS);
+	b->seq += n;
+	b->flushes++;
+	b->count = 0;
+}
+
+/* Flush this CPU's batch, if it holds anything. */
+static __always_inline void flush_pending(void *ctx)
+{
+	__u32 zero = 0;
+	struct bt_batch *b = bpf_map_lookup_elem(&batches, &zero);
+
+	if (b && b->count)
+		batch_flush(ctx, b);
+}
+
+/*
+ * Write record @r, after the CPU's batch: one task's records stay in the
+ * order it made them, on this CPU.
+ */
 static __always_inline void emit(void *ctx, void *r, __u32 size)
 {
-	if (bpf_perf_event_output(ctx, &events, BPF_F_CURRENT_CPU, r, size))
+	flush_pending(ctx);
+	emit_unbatched(ctx, r, size);
+}
+
+/* Add plain syscall record @e to the CPU's batch, flushed when full. */
+static __always_inline void batch_add(void *ctx, const struct bt_syscall_event *e)
+{
+	__u32 zero = 0, n;
+	struct bt_batch *b = bpf_map_lookup_elem(&batches, &zero);
+
+	if (!b) {
 		count_lost();
+		return;
+	}
+	n = b->count;
+	/* loads and stores, no helper: both are map values */
+	__builtin_memcpy(&b->rec[n & (BT_BATCH_MAX - 1)], e, sizeof(*e));
+	b->count = n + 1;
+	if (n + 1 >= BT_BATCH_MAX)
+		batch_flush(ctx, b);
 }
 
 /*
@@ -793,7 +882,9 @@ int bt_sys_exit(void *ctx)
 	tid = (__u32)id;
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
-		if (cfg->flags & BT_LEGACY_WATCH)
+		if (tid == cfg->flush_tid)
+			flush_pending(ctx);
+		else if (cfg->flags & BT_LEGACY_WATCH)
 			watch_exit(ctx, cfg, tid, exit_nr(ctx, cfg), &buf);
 		return 0;
 	}
@@ -831,7 +922,7 @@ int bt_sys_exit(void *ctx)
 	r->sc.pad = 0;
 	r->sc.pad2 = 0;
 	if (r->sc.detail_kind == BT_DETAIL_NONE)
-		emit(ctx, r, sizeof(r->sc));
+		batch_add(ctx, &r->sc);
 	else
 		emit(ctx, r, sizeof(*r));
 out:

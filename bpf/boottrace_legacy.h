@@ -40,6 +40,16 @@
 #define BT_LEGACY_MAX_MARKS	8
 
 /*
+ * The per-CPU counters of the `lost` map: records lost in the kernel
+ * (not made, or their perf output failed: a batch's rows are counted by
+ * the collector from the gap in bt_batch.seq), and outputs that failed,
+ * batches or not, which a kernel whose bpf_perf_event_output() does not
+ * return its failure (4.15) leaves at 0.
+ */
+#define BT_LEGACY_LOST_RECORDS	0
+#define BT_LEGACY_LOST_OUTPUTS	1
+
+/*
  * The one entry of the `config` array map. Global data (.rodata, .bss)
  * needs 5.2, so the tunables live here; a program does nothing until
  * user space has set `ready`.
@@ -68,6 +78,12 @@ struct bt_legacy_config {
 	__u32 sdel_sig, sdel_handler;
 	/* bit i: bt_mark_i is the --start probe (BT_LEGACY_MAX_MARKS bits) */
 	__u32 mark_start_mask;
+	/*
+	 * The collector thread whose syscalls flush the batch of the CPU
+	 * they return on (`batches` in the object); untracked, as its tid
+	 * in the init pid namespace.
+	 */
+	__u32 flush_tid;
 };
 
 /*

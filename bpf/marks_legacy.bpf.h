@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Mark programs of the legacy object, included by boottrace_legacy.bpf.c
- * (they use its maps, get_config(), fill_hdr() and emit()): --mark and
+ * (they use its maps, get_config(), fill_hdr(), emit() and
+ * emit_unbatched()): --mark and
  * --start on kernel 4.15, the records of bpf/marks.bpf.h (the modern
  * object's) so that the collector reads them alike.
  *
@@ -133,7 +134,8 @@ static __always_inline int mark_fire(void *ctx, __u32 id)
 	fill_hdr(&e.hdr, BT_EV_MARK, now, t->key, t->ppid);
 	e.mark_id = id;
 	e.flags = flags;
-	emit(ctx, &e, sizeof(e));
+	/* a uprobe program: the task's syscall rows may still wait in a batch */
+	emit_unbatched(ctx, &e, sizeof(e));
 	return 0;
 }
 

@@ -8,7 +8,8 @@
  * tracefs is); records come through a perf buffer, one ring per CPU.
  * Marks go on uprobe events made in tracefs uprobe_events (the uprobe PMU
  * libbpf uses is 4.17), named after the collector's pid and removed at
- * destroy, or at the next start after a SIGKILL.
+ * destroy, or at the next start after a SIGKILL. Plain syscall records
+ * come in per-CPU batches, as the modern object's (collector/batch.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +28,7 @@
 #include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
 #include "collector/backend.h"
+#include "collector/batch.h"
 #include "collector/clock.h"
 #include "collector/bpfmap.h"
 #include "collector/tracefs.h"
@@ -37,7 +39,7 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
 #define MAX_PROGS 16
 /* Uprobe event groups: UPROBE_GROUP<pid>, one per collector. */
 #define UPROBE_GROUP "boottrace_"
-/* The biggest record (bt_syscall_detail_event) and perf's padding, with room. */
+/* The biggest record but a batch (bt_syscall_detail_event) and perf's padding, with room. */
 #define RECORD_MAX 512
 
 /*
@@ -51,7 +53,8 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
  *    passes later (it was lost), the record goes as it is;
  *  - a GONE read in one pass (a poll or drain of every ring) is delivered
  *    at the end of the next: everything the container's tasks wrote
- *    before the last one exited was in its ring before that pass began.
+ *    before the last one exited was in its ring before that pass began,
+ *    for the pass that read the GONE ends by flushing every CPU's batch.
  *
  * drain() delivers everything held.
  */
@@ -73,7 +76,9 @@ struct legacy {
 	struct perf_buffer *pb;
 	struct bpf_link *links[MAX_PROGS];
 	int nlinks;
+	struct batches batches;		/* a visit is a syscall of this thread */
 	unsigned long long pb_lost;	/* samples the perf rings dropped */
+	struct batch_gaps gaps;		/* lost batches */
 	unsigned long long pass;
 	struct held *held;
 	size_t nheld, held_cap;
@@ -275,12 +280,18 @@ static void release(struct legacy *l, int force, __u64 key)
 	}
 }
 
+static int deliver_batched(void *ctx, void *rec, size_t size);
+
 static void deliver(struct legacy *l, const void *raw, size_t size)
 {
 	/* perf puts samples at 4-byte alignment; records have __u64 fields */
 	__u64 buf[RECORD_MAX / 8];
 	struct bt_event_hdr *h = (struct bt_event_hdr *)buf;
 
+	if (batch_is(raw, size)) {
+		batch_for_each(raw, size, deliver_batched, l);
+		return;
+	}
 	if (size > sizeof(buf))
 		size = sizeof(buf);
 	memcpy(buf, raw, size);
@@ -303,15 +314,52 @@ static void deliver(struct legacy *l, const void *raw, size_t size)
 	hand_over(l, buf, size);
 }
 
+/*
+ * After a drain read the rings: batches the CPUs flushed that did not
+ * arrive were lost, as far as anyone can tell now.
+ */
+static void batches_settle(struct legacy *l)
+{
+	int cpu;
+
+	if (batches_read(&l->batches) < 0)
+		return;
+	for (cpu = 0; cpu < l->batches.ncpus; cpu++)
+		batch_gaps_settle(&l->gaps, cpu, l->batches.copy[cpu].seq,
+				  l->batches.copy[cpu].flushes);
+}
+
+/* A record of a batch: a plain syscall record. */
+static int deliver_batched(void *ctx, void *rec, size_t size)
+{
+	deliver(ctx, rec, size);
+	return 0;
+}
+
+/* Whether a GONE waits: the batches must reach the rings before it goes. */
+static int gone_held(const struct legacy *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->nheld; i++)
+		if (((const struct bt_event_hdr *)l->held[i].data)->type == BT_EV_GONE)
+			return 1;
+	return 0;
+}
+
 static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_event_header *ev)
 {
 	struct legacy *l = ctx;
 
-	(void)cpu;
 	if (ev->type == PERF_RECORD_SAMPLE) {
 		/* PERF_SAMPLE_RAW only: u32 size, then the data (padded to 8 with the size) */
 		const __u32 *size = (const __u32 *)(ev + 1);
+		struct bt_batch h;
 
+		if (batch_is(size + 1, *size)) {
+			memcpy(&h, size + 1, offsetof(struct bt_batch, rec));
+			batch_gaps_seen(&l->gaps, cpu, h.seq, h.flushes, h.count);
+		}
 		deliver(l, size + 1, *size);
 	} else if (ev->type == PERF_RECORD_LOST) {
 		const __u64 *lost = (const __u64 *)(ev + 1);	/* id, lost */
@@ -333,14 +381,21 @@ static int legacy_poll(struct backend *b, int timeout_ms)
 		err = perf_buffer__consume(l->pb);
 	l->pass++;
 	release(l, 0, 0);
+	if (gone_held(l))
+		batches_flush(&l->batches, 0);
+	else
+		batches_flush_old(&l->batches);
 	return err < 0 && err != -EINTR ? err : 0;
 }
 
 static int legacy_drain(struct backend *b)
 {
 	struct legacy *l = to_legacy(b);
-	int err = perf_buffer__consume(l->pb);
+	int err;
 
+	batches_flush(&l->batches, 0);
+	err = perf_buffer__consume(l->pb);
+	batches_settle(l);
 	l->pass++;
 	release(l, 1, 0);
 	return err < 0 ? err : 0;
@@ -416,7 +471,10 @@ static unsigned long long legacy_lost(struct backend *b)
 {
 	struct legacy *l = to_legacy(b);
 
-	return l->pb_lost + bpfmap_percpu_sum(l->skel->maps.lost, 0);
+	struct bpf_map *lost = l->skel->maps.lost;
+
+	return batch_gaps_lost(&l->gaps, bpfmap_percpu_sum(lost, BT_LEGACY_LOST_RECORDS),
+			       bpfmap_percpu_sum(lost, BT_LEGACY_LOST_OUTPUTS), l->pb_lost);
 }
 
 static void legacy_destroy(struct backend *b)
@@ -443,6 +501,8 @@ static void legacy_destroy(struct backend *b)
 	for (i = 0; i < l->nlinks; i++)
 		bpf_link__destroy(l->links[i]);
 	perf_buffer__free(l->pb);
+	batches_free(&l->batches);
+	batch_gaps_free(&l->gaps);
 	boottrace_legacy_bpf__destroy(l->skel);
 	free(l->held);
 	free(l->roots.slots);
@@ -734,6 +794,8 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 		   (raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0) |
 		   (cfg->mark_start_mask ? BT_LEGACY_START : 0);
 	lc.mark_start_mask = cfg->mark_start_mask;
+	/* this thread polls: its syscalls flush batches (init pid namespace assumed, as for tids) */
+	lc.flush_tid = (__u32)syscall(SYS_gettid);
 	memcpy(lc.syscall_mask, cfg->syscall_mask, sizeof(lc.syscall_mask));
 	lc.ready = 1;
 	if (cfg->verbose)
@@ -769,6 +831,14 @@ int backend_legacy_open(const struct backend_config *cfg, struct backend **out)
 			strerror(-err));
 		goto fail;
 	}
+	err = batches_init(&l->batches, l->skel->maps.batches);
+	if (err) {
+		fprintf(stderr, "collector: cannot set up the per-CPU batches: %s\n", strerror(-err));
+		goto fail;
+	}
+	err = batch_gaps_init(&l->gaps, l->batches.ncpus);
+	if (err)
+		goto fail;
 	/* 4. the rings before the programs: a record with nowhere to go is lost */
 	l->pb = open_perf_buffer(l, cfg->buffer_mb);
 	if (!l->pb) {

@@ -5,7 +5,6 @@
  * syscall records (unpacked here; made to flush when they wait too long).
  */
 #include <errno.h>
-#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
+#include "collector/batch.h"
 #include "collector/clock.h"
 #include "collector/bpfmap.h"
 
@@ -31,15 +31,8 @@ struct modern {
 	struct backend b;
 	struct boottrace_bpf *skel;
 	struct ring_buffer *rb;
-	/* the per-CPU batches as a lookup copies them, and when last looked at */
-	struct bt_batch *pending;
-	int ncpus;
-	unsigned long long pending_checked_ns;
-	cpu_set_t cpus;		/* where the collector may run */
+	struct batches pending;	/* the per-CPU batches (a visit is a task switch) */
 };
-
-/* Records wait in a CPU's batch at most about this long (see flush_cpus()). */
-#define PENDING_MAX_AGE_NS 100000000ULL
 
 static struct modern *to_modern(struct backend *b)
 {
@@ -50,60 +43,10 @@ static struct modern *to_modern(struct backend *b)
 static int on_record(void *ctx, void *data, size_t size)
 {
 	struct modern *m = ctx;
-	const struct bt_batch *batch = data;
-	const struct bt_event_hdr *h = data;
-	__u32 i;
-	int err;
 
-	if (size < sizeof(*h) || h->type != BT_EV_BATCH)
-		return m->b.cfg.on_event(m->b.cfg.ctx, data, size);
-	for (i = 0; i < batch->count && i < BT_BATCH_MAX &&
-		    __builtin_offsetof(struct bt_batch, rec) + (i + 1) * sizeof(batch->rec[0]) <= size; i++) {
-		err = m->b.cfg.on_event(m->b.cfg.ctx, (void *)&batch->rec[i], sizeof(batch->rec[i]));
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/*
- * Flush the batches of the CPUs whose records have waited longer than
- * @max_age_ns (0: every CPU with a record waiting): run on each such CPU
- * for a moment. Getting there takes a task switch on that CPU, and
- * bt_sched_switch flushes its batch; the CPU the collector runs on has
- * none (nothing traced ran there since it switched to us). A batch only
- * waits that long on a CPU where one task runs on without a syscall or a
- * switch. The copy read here is a hint (the CPUs write on): a batch
- * flushed or refilled meanwhile costs one needless trip. A CPU the
- * collector may not run on (its cpuset) keeps its records until its next
- * task switch.
- */
-static void flush_cpus(struct modern *m, unsigned long long max_age_ns)
-{
-	unsigned long long now = mono_ns();
-	__u32 zero = 0;
-	bool moved = false;
-	cpu_set_t one;
-	int cpu;
-
-	m->pending_checked_ns = now;
-	if (!m->pending ||
-	    bpf_map__lookup_elem(m->skel->maps.pending, &zero, sizeof(zero), m->pending,
-				 (size_t)m->ncpus * sizeof(*m->pending), 0) < 0)
-		return;
-	for (cpu = 0; cpu < m->ncpus; cpu++) {
-		const struct bt_batch *p = &m->pending[cpu];
-
-		if (!p->count || !CPU_ISSET(cpu, &m->cpus) ||
-		    (max_age_ns && p->rec[0].hdr.ts_ns + max_age_ns > now))
-			continue;
-		CPU_ZERO(&one);
-		CPU_SET(cpu, &one);
-		if (sched_setaffinity(0, sizeof(one), &one) == 0)
-			moved = true;
-	}
-	if (moved)
-		sched_setaffinity(0, sizeof(m->cpus), &m->cpus);
+	if (batch_is(data, size))
+		return batch_for_each(data, size, m->b.cfg.on_event, m->b.cfg.ctx);
+	return m->b.cfg.on_event(m->b.cfg.ctx, data, size);
 }
 
 static int modern_poll(struct backend *b, int timeout_ms)
@@ -111,8 +54,7 @@ static int modern_poll(struct backend *b, int timeout_ms)
 	struct modern *m = to_modern(b);
 	int err = ring_buffer__poll(m->rb, timeout_ms);
 
-	if (mono_ns() >= m->pending_checked_ns + PENDING_MAX_AGE_NS)
-		flush_cpus(m, PENDING_MAX_AGE_NS);
+	batches_flush_old(&m->pending);
 	/*
 	 * Wake-ups are batched (the BPF side only wakes us when wakeup_bytes
 	 * wait), so the poll may time out with data there: consume it.
@@ -127,7 +69,7 @@ static int modern_drain(struct backend *b)
 	struct modern *m = to_modern(b);
 	int err;
 
-	flush_cpus(m, 0);
+	batches_flush(&m->pending, 0);
 	err = ring_buffer__consume(m->rb);
 	return err < 0 ? err : 0;
 }
@@ -235,7 +177,7 @@ static void modern_destroy(struct backend *b)
 		return;
 	ring_buffer__free(m->rb);
 	boottrace_bpf__destroy(m->skel);
-	free(m->pending);
+	batches_free(&m->pending);
 	free(m);
 }
 
@@ -330,11 +272,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		fprintf(stderr, "collector: cannot set up the ring buffer: %s\n", strerror(-err));
 		goto fail;
 	}
-	/* without these, batches are flushed by the CPUs' own task switches only */
-	m->ncpus = libbpf_num_possible_cpus();
-	if (m->ncpus > 0 && m->ncpus <= CPU_SETSIZE &&
-	    sched_getaffinity(0, sizeof(m->cpus), &m->cpus) == 0)
-		m->pending = calloc((size_t)m->ncpus, sizeof(*m->pending));
+	/* if it fails, batches are flushed by the CPUs' own task switches only */
+	batches_init(&m->pending, m->skel->maps.pending);
 	*out = &m->b;
 	return 0;
 fail:
