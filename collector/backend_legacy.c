@@ -49,14 +49,15 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
  * kernel writes them in that order, so the backend restores it:
  *
  *  - a record with a kernel key (BT_KEY_KERNEL) whose ROOT has not been
- *    delivered is held until the ROOT comes; if it has not come two
- *    passes later (it was lost), the record goes as it is;
+ *    delivered is held until the ROOT comes; if it has not come by the
+ *    end of the next pass (it was lost), the record goes as it is;
  *  - a GONE read in one pass (a poll or drain of every ring) is delivered
  *    at the end of the next: everything the container's tasks wrote
  *    before the last one exited was in its ring before that pass began,
  *    for the pass that read the GONE ends by flushing every CPU's batch.
  *
- * drain() delivers everything held.
+ * `pass` counts the passes ended: a record read while it is P is due when
+ * it is P + 2. drain() delivers everything held.
  */
 struct held {
 	unsigned long long pass;	/* when it was read */
@@ -270,7 +271,7 @@ static void release(struct legacy *l, int force, __u64 key)
 			else if (force)
 				due = gone == gone_round;
 			else
-				due = l->pass >= hd->pass + (gone ? 1 : 2);
+				due = l->pass >= hd->pass + 2;
 			if (due)
 				hand_over(l, hd->data, hd->size);
 			else if (kept++ != i)

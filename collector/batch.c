@@ -24,8 +24,7 @@ int batches_init(struct batches *bs, struct bpf_map *map)
 	bs->map = map;
 	bs->checked_ns = mono_ns();
 	bs->ncpus = libbpf_num_possible_cpus();
-	if (bs->ncpus <= 0 || bs->ncpus > CPU_SETSIZE ||
-	    sched_getaffinity(0, sizeof(bs->cpus), &bs->cpus) < 0)
+	if (bs->ncpus <= 0 || bs->ncpus > CPU_SETSIZE)
 		return -EINVAL;
 	bs->copy = calloc((size_t)bs->ncpus, sizeof(*bs->copy));
 	return bs->copy ? 0 : -ENOMEM;
@@ -41,8 +40,10 @@ void batches_free(struct batches *bs)
  * The copy read here is a hint (the CPUs write on): a batch flushed or
  * refilled meanwhile costs one needless trip. A batch only waits that
  * long on a CPU where a traced task runs on without another kind of
- * record (or, with the modern object, a task switch). A CPU the collector
- * may not run on (its cpuset) keeps its records until then.
+ * record (or, with the modern object, a task switch). The visit goes
+ * outside the collector's affinity (taskset) too: with the legacy object
+ * nothing else flushes there. A CPU its cpuset forbids keeps its records
+ * until then.
  */
 int batches_read(struct batches *bs)
 {
@@ -60,7 +61,7 @@ void batches_flush(struct batches *bs, unsigned long long max_age_ns)
 {
 	unsigned long long now = mono_ns();
 	bool moved = false;
-	cpu_set_t one;
+	cpu_set_t mine, one;
 	int cpu;
 
 	bs->checked_ns = now;
@@ -69,16 +70,17 @@ void batches_flush(struct batches *bs, unsigned long long max_age_ns)
 	for (cpu = 0; cpu < bs->ncpus; cpu++) {
 		const struct bt_batch *p = &bs->copy[cpu];
 
-		if (!p->count || !CPU_ISSET(cpu, &bs->cpus) ||
-		    (max_age_ns && p->rec[0].hdr.ts_ns + max_age_ns > now))
+		if (!p->count || (max_age_ns && p->rec[0].hdr.ts_ns + max_age_ns > now))
 			continue;
+		if (!moved && sched_getaffinity(0, sizeof(mine), &mine) < 0)
+			return;
 		CPU_ZERO(&one);
 		CPU_SET(cpu, &one);
 		if (sched_setaffinity(0, sizeof(one), &one) == 0)
 			moved = true;
 	}
 	if (moved)
-		sched_setaffinity(0, sizeof(bs->cpus), &bs->cpus);
+		sched_setaffinity(0, sizeof(mine), &mine);
 }
 
 void batches_flush_old(struct batches *bs)

@@ -20,7 +20,6 @@ struct batches {
 	struct bpf_map *map;		/* the object's per-CPU array of struct bt_batch */
 	struct bt_batch *copy;		/* a copy per CPU, as a lookup reads them */
 	int ncpus;
-	cpu_set_t cpus;			/* where the collector may run */
 	unsigned long long checked_ns;	/* when batches_flush() last looked */
 };
 
@@ -33,7 +32,8 @@ int batches_read(struct batches *bs);
 
 /*
  * Visit each CPU whose batch holds a record older than @max_age_ns (0:
- * any record), so that it flushes.
+ * any record), so that it flushes, and come back to the CPUs the
+ * collector ran on.
  */
 void batches_flush(struct batches *bs, unsigned long long max_age_ns);
 
