@@ -281,18 +281,12 @@ static void release(struct legacy *l, int force, __u64 key)
 	}
 }
 
-static int deliver_batched(void *ctx, void *rec, size_t size);
-
 static void deliver(struct legacy *l, const void *raw, size_t size)
 {
 	/* perf puts samples at 4-byte alignment; records have __u64 fields */
 	__u64 buf[RECORD_MAX / 8];
 	struct bt_event_hdr *h = (struct bt_event_hdr *)buf;
 
-	if (batch_is(raw, size)) {
-		batch_for_each(raw, size, deliver_batched, l);
-		return;
-	}
 	if (size > sizeof(buf))
 		size = sizeof(buf);
 	memcpy(buf, raw, size);
@@ -360,8 +354,10 @@ static enum bpf_perf_event_ret on_perf_event(void *ctx, int cpu, struct perf_eve
 		if (batch_is(size + 1, *size)) {
 			memcpy(&h, size + 1, offsetof(struct bt_batch, rec));
 			batch_gaps_seen(&l->gaps, cpu, h.seq, h.flushes, h.count);
+			batch_for_each(size + 1, *size, deliver_batched, l);
+		} else {
+			deliver(l, size + 1, *size);
 		}
-		deliver(l, size + 1, *size);
 	} else if (ev->type == PERF_RECORD_LOST) {
 		const __u64 *lost = (const __u64 *)(ev + 1);	/* id, lost */
 
@@ -471,7 +467,6 @@ static void legacy_untrack_task(struct backend *b, pid_t tid)
 static unsigned long long legacy_lost(struct backend *b)
 {
 	struct legacy *l = to_legacy(b);
-
 	struct bpf_map *lost = l->skel->maps.lost;
 
 	return batch_gaps_lost(&l->gaps, bpfmap_percpu_sum(lost, BT_LEGACY_LOST_RECORDS),
