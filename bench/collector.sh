@@ -7,7 +7,7 @@
 # process outside every traced container while the collector runs (in
 # cgroup mode and in pidtree mode with both objects), the floor of two
 # empty programs (tp_btf, and classic tracepoints for the legacy object),
-# a lower bound for any legacy object (bench/legacy_bare.bpf.c), bpftrace
+# lower bounds for any legacy object (bench/legacy_bare.bpf.c), bpftrace
 # printf per event, strace -f and perf trace;
 # then the same runs by the loop's own CPU time per call (getppid_loop
 # prints both), which a busy machine disturbs less than elapsed time.
@@ -48,7 +48,7 @@ mode_opts() {
 	esac
 }
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-FLOORS="floor floor_legacy legacy_bare"
+FLOORS="floor floor_legacy legacy_bare legacy_pidtree"
 for f in $FLOORS; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
 for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
@@ -77,6 +77,7 @@ row "untraced loop (median of 5 more)" "$base" "the base from here on"
 row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
 row "legacy floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
 row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
+row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
@@ -89,7 +90,8 @@ done
 if [ -s "$TMP/col.cgroup" ]; then
 	cg=$(median < "$TMP/col.cgroup")
 	for w in "pidtree (modern object):col.pidtree" "pidtree (legacy object):col.legacy" \
-		 "legacy floor:floor_legacy.all" "legacy lower bound:legacy_bare.all"; do
+		 "legacy floor:floor_legacy.all" "legacy lower bound:legacy_bare.all" \
+		 "legacy bound, hash map and comm:legacy_pidtree.all"; do
 		[ -s "$TMP/${w#*:}" ] || continue
 		awk -v n="${w%%:*}" -v a="$(median < "$TMP/${w#*:}")" -v c="$cg" -v b="$base" \
 			'BEGIN { printf "%-44s %10.0f %7.2fx  of cgroup mode'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
@@ -102,6 +104,7 @@ crow "untraced loop" "$cbase"
 crow "floor" "$(median < "$TMP/floor.cpu")"
 crow "legacy floor" "$(median < "$TMP/floor_legacy.cpu")"
 crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
+crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m.cpu" ] || continue
 	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * A lower bound for the legacy object in bench/collector.sh: the least
- * that any program on the classic tracepoints 4.15 has must do to write
- * the row of a traced syscall, and less. The task's state is found in a
- * direct-mapped array (an inlined lookup, cheaper than the hash map a real
- * pidtree needs: tids collide here), the row has no comm (no
- * bpf_get_current_comm), and the batch of 16 rows goes to a perf event
- * array with no ring behind it (the output fails at once). What is left:
- * bpf_get_current_pid_tgid and bpf_ktime_get_ns at entry and at exit, the
- * lookups, the row's stores.
+ * Lower bounds for the legacy object in bench/collector.sh: the least
+ * that a program pair on the classic tracepoints 4.15 has must do to write
+ * the row of a traced syscall. Both take bpf_get_current_pid_tgid and
+ * bpf_ktime_get_ns at entry and at exit, look the task up twice, and add
+ * the row to a per-CPU batch of 16 that goes to a perf event array with no
+ * ring behind it (the output fails at once, cheaper than a real one).
+ *
+ * legacy_bare.bpf.o, and less: the task's state in a direct-mapped array
+ * (an inlined lookup; tids collide, which a real pidtree cannot allow),
+ * and no comm in the row.
+ *
+ * legacy_pidtree.bpf.o (this file with BARE_PIDTREE): the state in a hash
+ * map keyed by tid, as a pidtree must keep it on 4.15 (no task storage),
+ * and the comm in the row (bpf_get_current_comm), as the TSV has it.
  *
  * Loaded by bench/floor, which sets nothing up: a task whose comm starts
  * with "getppid_" (the bench's loop) takes its slot at its first syscall.
@@ -29,11 +34,34 @@ struct slot {
 };
 
 struct {
+#ifdef BARE_PIDTREE
+	__uint(type, BPF_MAP_TYPE_HASH);
+#else
 	__uint(type, BPF_MAP_TYPE_ARRAY);
+#endif
 	__uint(max_entries, SLOTS);
 	__type(key, __u32);
 	__type(value, struct slot);
 } slots SEC(".maps");
+
+static __always_inline struct slot *slot_of(__u32 tid)
+{
+#ifndef BARE_PIDTREE
+	tid &= SLOTS - 1;
+#endif
+	return bpf_map_lookup_elem(&slots, &tid);
+}
+
+/* Task @tid takes its slot @s (NULL: none yet, in the hash map). */
+static __always_inline void slot_take(__u32 tid, struct slot *s)
+{
+	struct slot n = { .tid = tid };
+
+	if (s)
+		s->tid = tid;
+	else
+		bpf_map_update_elem(&slots, &tid, &n, BPF_ANY);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -59,17 +87,15 @@ struct {
 SEC("tracepoint/raw_syscalls/sys_enter")
 int bare_enter(void *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), key = tid & (SLOTS - 1);
-	struct slot *s = bpf_map_lookup_elem(&slots, &key);
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct slot *s = slot_of(tid);
 	__u64 comm[BT_COMM_LEN / 8];
 
-	if (!s)
-		return 0;
-	if (s->tid != tid) {
+	if (!s || s->tid != tid) {
 		bpf_get_current_comm(comm, sizeof(comm));
 		/* "getppid_" in the first 8 bytes (little-endian) */
 		if (comm[0] == 0x5f64697070746567ULL)
-			s->tid = tid;
+			slot_take(tid, s);
 		return 0;
 	}
 	s->nr = ctx_long(ctx, 8);
@@ -81,8 +107,8 @@ SEC("tracepoint/raw_syscalls/sys_exit")
 int bare_exit(void *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, key = tid & (SLOTS - 1), zero = 0, n;
-	struct slot *s = bpf_map_lookup_elem(&slots, &key);
+	__u32 tid = (__u32)id, zero = 0, n;
+	struct slot *s = slot_of(tid);
 	struct bt_syscall_event *e;
 	struct bt_batch *b;
 	__u64 now;
@@ -101,6 +127,9 @@ int bare_exit(void *ctx)
 	e->hdr.pid = id >> 32;
 	e->hdr.tid = tid;
 	e->hdr.ppid = 0;
+#ifdef BARE_PIDTREE
+	bpf_get_current_comm(e->hdr.comm, sizeof(e->hdr.comm));
+#endif
 	e->dur_ns = now - s->ts;
 	e->ret = ctx_long(ctx, 16);
 	e->nr = s->nr;
