@@ -188,7 +188,8 @@ struct {
 /*
  * Plain syscall records wait here, per CPU, and go to the perf buffer
  * BT_BATCH_MAX at a time (struct bt_batch, as the modern object's):
- * bpf_perf_event_output per record was 45% of what tracing a syscall cost.
+ * bpf_perf_event_output per record was 46% of what tracing a syscall cost
+ * (docs/legacy-object.md).
  * The batch of a CPU is flushed when it is full, before any other record
  * is written on that CPU (emit()), and at every syscall exit of the
  * collector's flush thread (config.flush_tid) on that CPU: 4.15 has no
