@@ -2,9 +2,9 @@
 /*
  * Mark programs of the legacy object, included by boottrace_legacy.bpf.c
  * (they use its maps, get_config(), fill_hdr(), emit() and
- * emit_unbatched()): --mark and
- * --start on kernel 4.15, the records of bpf/marks.bpf.h (the modern
- * object's) so that the collector reads them alike.
+ * emit_unbatched()): --mark and --start on kernel 4.15, the records of
+ * bpf/marks.bpf.h (the modern object's) so that the collector reads them
+ * alike.
  *
  * What the modern object uses and 4.15 lacks:
  *   bpf_get_attach_cookie (5.15)  BT_LEGACY_MAX_MARKS copies of one

@@ -36,15 +36,6 @@ void batches_free(struct batches *bs)
 	bs->copy = NULL;
 }
 
-/*
- * The copy read here is a hint (the CPUs write on): a batch flushed or
- * refilled meanwhile costs one needless trip. A batch only waits that
- * long on a CPU where a traced task runs on without another kind of
- * record (or, with the modern object, a task switch). The visit goes
- * outside the collector's affinity (taskset) too: with the legacy object
- * nothing else flushes there. A CPU its cpuset forbids keeps its records
- * until then.
- */
 int batches_read(struct batches *bs)
 {
 	__u32 zero = 0;
@@ -57,6 +48,15 @@ int batches_read(struct batches *bs)
 	return 0;
 }
 
+/*
+ * The copy read here is a hint (the CPUs write on): a batch flushed or
+ * refilled meanwhile costs one needless trip. A batch only waits that
+ * long on a CPU where a traced task runs on without another kind of
+ * record (or, with the modern object, a task switch). The visit goes
+ * outside the collector's affinity (taskset) too: with the legacy object
+ * nothing else flushes there. A CPU its cpuset forbids keeps its records
+ * until then.
+ */
 void batches_flush(struct batches *bs, unsigned long long max_age_ns)
 {
 	unsigned long long now = mono_ns();
