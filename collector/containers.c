@@ -122,25 +122,49 @@ size_t containers_count_top(const struct container_table *t)
 	return n;
 }
 
-void containers_unique_name(struct container_table *t, const char *base, char *out, size_t n)
+static struct name_use *name_find(struct container_table *t, const char *name)
 {
-	struct name_use *u;
 	size_t i;
 
-	for (i = 0; i < t->nnames; i++) {
-		if (strcmp(t->names[i].name, base) == 0) {
-			snprintf(out, n, "%s#%u", base, ++t->names[i].uses);
-			return;
-		}
-	}
-	snprintf(out, n, "%s", base);
-	u = realloc(t->names, (t->nnames + 1) * sizeof(*u));
+	for (i = 0; i < t->nnames; i++)
+		if (strcmp(t->names[i].name, name) == 0)
+			return &t->names[i];
+	return NULL;
+}
+
+/* Remember @name as given; 0, or -1 on ENOMEM (it may then be given again). */
+static int name_keep(struct container_table *t, const char *name)
+{
+	struct name_use *u = realloc(t->names, (t->nnames + 1) * sizeof(*u));
+
 	if (!u)
-		return; /* the name stays unique now; a later repeat may not be */
+		return -1;
 	t->names = u;
-	t->names[t->nnames].name = strdup(base);
-	if (t->names[t->nnames].name)
-		t->names[t->nnames++].uses = 1;
+	t->names[t->nnames].name = strdup(name);
+	if (!t->names[t->nnames].name)
+		return -1;
+	t->names[t->nnames++].uses = 1;
+	return 0;
+}
+
+void containers_unique_name(struct container_table *t, const char *base, char *out, size_t n)
+{
+	struct name_use *u = name_find(t, base);
+	unsigned int i;
+
+	if (!u) {
+		snprintf(out, n, "%s", base);
+		name_keep(t, base);
+		return;
+	}
+	/* "base#N": the next N whose name was not given (a cgroup may be called "web#2") */
+	for (i = u->uses + 1;; i++) {
+		snprintf(out, n, "%s#%u", base, i);
+		if (!name_find(t, out))
+			break;
+	}
+	u->uses = i;
+	name_keep(t, out);
 }
 
 void containers_free(struct container_table *t)

@@ -289,7 +289,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->runs = 1;
 	o->ringbuf_mb = 8;
 	o->object = "auto";
-	optind = 1;
+	optind = 0;	/* GNU getopt: start over (tests parse many times) */
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
 		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)
 			return r;
