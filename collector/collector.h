@@ -68,6 +68,12 @@ int lifecycle_track(struct collector *c, unsigned long long id);
 void lifecycle_untrack(struct collector *c, unsigned long long id);
 /* a cgroup v2 directory was made or removed (cgroup mode) */
 void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e);
+/*
+ * the first record of candidate @k (a task entered it): it becomes a
+ * container (its start row is written) or a part of the container that
+ * is its ancestor; returns @k
+ */
+struct container *lifecycle_decide(struct collector *c, struct container *k);
 /* pidtree watch mode: the kernel found a task that starts a container */
 void lifecycle_on_root(struct collector *c, const struct bt_root_event *e);
 /* pidtree mode: the last task of a container exited */

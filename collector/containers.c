@@ -91,6 +91,29 @@ struct container *containers_add(struct container_table *t, unsigned long long c
 	return k;
 }
 
+struct container *containers_add_candidate(struct container_table *t, unsigned long long cgid,
+					   struct candidate *cand)
+{
+	struct container *k = containers_add(t, cgid, NULL, NULL);
+
+	if (!k) {
+		free(cand);
+		return NULL;
+	}
+	k->top = NULL;
+	k->cand = cand;
+	return k;
+}
+
+void containers_decide(struct container *k, struct container *top, const char *name)
+{
+	free(k->cand);
+	k->cand = NULL;
+	k->top = top ? top : k;
+	if (!top)
+		snprintf(k->name, sizeof(k->name), "%s", name);
+}
+
 void containers_remove(struct container_table *t, struct container *k)
 {
 	size_t i;
@@ -107,6 +130,7 @@ void containers_remove(struct container_table *t, struct container *k)
 				t->last = NULL;
 			/* order does not matter: the last one fills the hole */
 			t->v[i] = t->v[--t->n];
+			free(k->cand);
 			free(k);
 			return;
 		}
@@ -171,8 +195,10 @@ void containers_free(struct container_table *t)
 {
 	size_t i;
 
-	for (i = 0; i < t->n; i++)
+	for (i = 0; i < t->n; i++) {
+		free(t->v[i]->cand);
 		free(t->v[i]);
+	}
 	free(t->v);
 	free(t->index);
 	for (i = 0; i < t->nnames; i++)

@@ -13,13 +13,29 @@
 #define CONTAINER_NAME_MAX 256
 
 /*
- * A container, or a cgroup nested in one (then top points at it). cgid is
- * the cgroup id in cgroup mode, the container key in pidtree mode: what the
- * kernel puts in bt_event_hdr.cgroup_id.
+ * A cgroup made while the collector watches, that no task has entered yet:
+ * it becomes a container, or a part of one, with its first task (see
+ * lifecycle.c). What its start row will say is kept until then.
+ */
+struct candidate {
+	unsigned long long parent;	/* the parent cgroup's id */
+	unsigned long long ts;		/* when it was made */
+	long pid;			/* by whom */
+	int matched;			/* its path matches --cgroup's glob */
+	char comm[17];
+	char path[512];			/* relative to the cgroup2 mount */
+};
+
+/*
+ * A container, or a cgroup nested in one (then top points at it), or a
+ * candidate (cand set, top NULL). cgid is the cgroup id in cgroup mode,
+ * the container key in pidtree mode: what the kernel puts in
+ * bt_event_hdr.cgroup_id.
  */
 struct container {
 	unsigned long long cgid;
 	struct container *top;
+	struct candidate *cand;
 	int start_marked;	/* watch, --pid: the --start probe's start row is out */
 	char name[CONTAINER_NAME_MAX];
 };
@@ -56,10 +72,23 @@ struct container *containers_find(struct container_table *t, unsigned long long 
 struct container *containers_add(struct container_table *t, unsigned long long cgid,
 				 struct container *top, const char *name);
 
+/*
+ * containers_add_candidate - a new candidate for @cgid, taking @cand
+ * (malloc'd; freed with the entry). NULL on ENOMEM (@cand freed too).
+ */
+struct container *containers_add_candidate(struct container_table *t, unsigned long long cgid,
+					   struct candidate *cand);
+
+/*
+ * containers_decide - candidate @k becomes a container named @name (@top
+ * NULL) or a part of container @top; its candidate data is freed.
+ */
+void containers_decide(struct container *k, struct container *top, const char *name);
+
 /* containers_remove - drop @k from the table and free it. */
 void containers_remove(struct container_table *t, struct container *k);
 
-/* containers_count_top - how many entries are containers (not nested ones). */
+/* containers_count_top - how many entries are containers (not nested ones, not candidates). */
 size_t containers_count_top(const struct container_table *t);
 
 /*

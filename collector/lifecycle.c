@@ -10,6 +10,7 @@
  */
 #include <fnmatch.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,15 +62,42 @@ void lifecycle_write_end(struct collector *c, struct container *k, unsigned long
 	output_row(c->out, &r);
 }
 
+/* Candidate @k becomes container @name: its start row, from its mkdir. */
+static void write_start_of(struct collector *c, struct container *k, const char *name)
+{
+	struct candidate *cand = k->cand;
+
+	k->cand = NULL;
+	containers_decide(k, NULL, name);
+	lifecycle_write_start(c, k, cand->ts, "mkdir", cand->pid, cand->comm, cand->path);
+	free(cand);
+}
+
+/* Whether candidate @k, or a candidate above it, matches --cgroup's glob. */
+static int matched_above(struct collector *c, struct container *k)
+{
+	int depth;
+
+	for (depth = 0; k && k->cand && depth < 64; depth++) {
+		if (k->cand->matched)
+			return 1;
+		k = containers_find(&c->containers, k->cand->parent);
+	}
+	return 0;
+}
+
 void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 {
 	struct container *k = containers_find(&c->containers, e->hdr.cgroup_id), *parent;
-	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX];
+	struct candidate *cand;
+	struct field comm;
+	int matched;
 
 	if (e->hdr.type == BT_EV_CGROUP_RMDIR) {
 		if (!k)
 			return;
-		if (k->top == k)
+		/* a candidate never held a task: it was never a container */
+		if (!k->cand && k->top == k)
 			lifecycle_write_end(c, k, e->hdr.ts_ns);
 		lifecycle_untrack(c, k->cgid);
 		if (c->spawned == k)
@@ -79,24 +107,76 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	}
 	if (k)
 		return; /* registered by spawn mode already */
-	parent = e->parent_tracked ? containers_find(&c->containers, e->parent_id) : NULL;
-	if (parent) {
+	parent = containers_find(&c->containers, e->parent_id);
+	if (parent && !parent->cand) {
+		/* made inside a container (systemd, docker-in-docker): part of it */
 		containers_add(&c->containers, e->hdr.cgroup_id, parent->top, NULL);
 		return;
 	}
-	if (c->opt.command || (c->opt.cgroup_glob &&
-			       fnmatch(c->opt.cgroup_glob, e->path, FNM_PATHNAME) != 0)) {
-		/* Not ours: the kernel tracked it in case; drop it. */
+	if (c->opt.command && !c->opt.cgroup_glob) {
+		/* spawn mode: only what is made inside its containers */
 		lifecycle_untrack(c, e->hdr.cgroup_id);
 		return;
 	}
-	container_name_from_path(e->path, base, sizeof(base));
-	containers_unique_name(&c->containers, base, name, sizeof(name));
-	k = containers_add(&c->containers, e->hdr.cgroup_id, NULL, name);
-	if (!k)
+	matched = c->opt.cgroup_glob && fnmatch(c->opt.cgroup_glob, e->path, FNM_PATHNAME) == 0;
+	if (c->opt.cgroup_glob && !matched && !matched_above(c, parent)) {
+		/* Not ours, nor inside what may be ours: the kernel tracked it in case. */
+		lifecycle_untrack(c, e->hdr.cgroup_id);
 		return;
-	lifecycle_write_start(c, k, e->hdr.ts_ns, "mkdir", e->hdr.pid,
-			      field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, e->path);
+	}
+	/*
+	 * A candidate until a task enters it: a runtime makes its parents
+	 * (/docker, /libpod_parent, kubepods-*.slice, a --cgroup-parent)
+	 * before the container's own cgroup, and puts no task in them.
+	 */
+	cand = calloc(1, sizeof(*cand));
+	if (!cand)
+		return;
+	cand->parent = e->parent_id;
+	cand->ts = e->hdr.ts_ns;
+	cand->pid = e->hdr.pid;
+	cand->matched = matched;
+	comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
+	snprintf(cand->comm, sizeof(cand->comm), "%.*s", (int)comm.n, comm.s);
+	snprintf(cand->path, sizeof(cand->path), "%.*s", (int)sizeof(e->path), e->path);
+	containers_add_candidate(&c->containers, e->hdr.cgroup_id, cand);
+}
+
+/*
+ * Candidate @k had its first task. Its container: an ancestor that is a
+ * container already; else, with --cgroup, the nearest of @k and its
+ * candidate ancestors whose path matches the glob; else @k itself.
+ */
+struct container *lifecycle_decide(struct collector *c, struct container *k)
+{
+	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX];
+	struct container *a, *x = c->opt.cgroup_glob ? NULL : k, *up;
+	int depth;
+
+	for (depth = 0, a = k; a && depth < 64; depth++) {
+		if (!a->cand) {
+			containers_decide(k, a->top, NULL);
+			return k;
+		}
+		if (!x && a->cand->matched)
+			x = a;
+		a = containers_find(&c->containers, a->cand->parent);
+	}
+	if (!x) {
+		/* under --cgroup, nothing of it matches: not ours after all */
+		lifecycle_untrack(c, k->cgid);
+		containers_remove(&c->containers, k);
+		return NULL;
+	}
+	container_name_from_path(x->cand->path, base, sizeof(base));
+	containers_unique_name(&c->containers, base, name, sizeof(name));
+	/* x becomes the container; the candidates from k up to x are parts of it */
+	for (a = k; a != x; a = up) {
+		up = containers_find(&c->containers, a->cand->parent);
+		containers_decide(a, x, NULL);
+	}
+	write_start_of(c, x, name);
+	return k;
 }
 
 /* Whether a root the kernel found was made by the runtime --root-exec names. */

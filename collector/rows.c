@@ -102,6 +102,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		c->stray++;
 		return 0;
 	}
+	if (k->cand && !(k = lifecycle_decide(c, k))) {
+		c->stray++;
+		return 0;
+	}
 	switch (h->type) {
 	case BT_EV_SYSCALL:
 	case BT_EV_SYSCALL_DETAIL: {
