@@ -9,6 +9,7 @@
  * --pid register theirs directly (spawn.c, watch.c).
  */
 #include <fnmatch.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -195,20 +196,37 @@ static int root_wanted(const struct collector *c, const struct bt_root_event *e)
 	return fnmatch(c->opt.root_exec, cmd, 0) == 0;
 }
 
+/*
+ * The cgroup the runtime put a new root in: runc applies its cgroups
+ * before nsexec's clones, so the root's is final when its event arrives.
+ * The root itself (runc:[1:CHILD]) may be gone: then its pid 1, its parent.
+ */
+static int root_cgroup(const struct bt_root_event *e, char *out, size_t n)
+{
+	return proc_runtime_cgroup((pid_t)e->hdr.tid, out, n) == 0 ||
+	       proc_runtime_cgroup((pid_t)e->hdr.pid, out, n) == 0 ||
+	       (e->hdr.ppid && proc_runtime_cgroup((pid_t)e->hdr.ppid, out, n) == 0);
+}
+
 void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 {
-	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX], how[64];
+	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX], how[64], cg[PATH_MAX];
 	struct field comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
 	struct container *k;
+	int have_cg;
 
 	if (containers_find(&c->containers, e->hdr.cgroup_id))
 		return;
-	if (!root_wanted(c, e)) {
+	have_cg = root_cgroup(e, cg, sizeof(cg));
+	if (!root_wanted(c, e) || (c->opt.cgroup_glob &&
+				   !(have_cg && fnmatch(c->opt.cgroup_glob, cg, FNM_PATHNAME) == 0))) {
 		/* its events, if any got out, count as stray */
 		c->be->ops->untrack_task(c->be, (pid_t)e->hdr.tid);
 		return;
 	}
-	snprintf(base, sizeof(base), "%.*s-%u", (int)comm.n, comm.s, e->hdr.pid);
+	/* a runtime's container is named as cgroup mode names it (its v1 path on a v1 host) */
+	if (!have_cg || !container_runtime_name(cg, base, sizeof(base)))
+		snprintf(base, sizeof(base), "%.*s-%u", (int)comm.n, comm.s, e->hdr.pid);
 	containers_unique_name(&c->containers, base, name, sizeof(name));
 	k = containers_add(&c->containers, e->hdr.cgroup_id, NULL, name);
 	if (!k)

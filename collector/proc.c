@@ -91,6 +91,54 @@ int proc_cgroup2_path(pid_t pid, char *out, size_t n)
 	return found;
 }
 
+int cgroup_file_pick(const char *text, char *out, size_t n)
+{
+	static const char *const prefer[] = { "0::", ":name=systemd:", ":pids:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++) {
+		const char *line = text;
+
+		while (line && *line) {
+			const char *end = strchr(line, '\n'), *p;
+			size_t len = end ? (size_t)(end - line) : strlen(line);
+
+			/* "0::/path" starts the line; "4:pids:/path" has a number first */
+			p = i == 0 ? (strncmp(line, prefer[i], 3) == 0 ? line : NULL) :
+				     memmem(line, len, prefer[i], strlen(prefer[i]));
+			if (p) {
+				const char *path = p + strlen(prefer[i]);
+				size_t plen = len - (size_t)(path - line);
+
+				if (!(i == 0 && plen == 1 && path[0] == '/')) {
+					snprintf(out, n, "%.*s", (int)plen, path);
+					return 0;
+				}
+			}
+			line = end ? end + 1 : NULL;
+		}
+	}
+	return -ENOENT;
+}
+
+int proc_runtime_cgroup(pid_t pid, char *out, size_t n)
+{
+	char path[64], text[4096];
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	text[len] = '\0';
+	return cgroup_file_pick(text, out, n);
+}
+
 size_t descendants_of(pid_t root, const pid_t *pids, const pid_t *ppids, size_t n, pid_t *out)
 {
 	size_t nin = 1, i, j;

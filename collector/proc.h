@@ -25,6 +25,18 @@ ssize_t proc_cmdline(pid_t pid, char *out, size_t n);
 int proc_cgroup2_path(pid_t pid, char *out, size_t n);
 
 /*
+ * proc_runtime_cgroup - the cgroup a runtime put @pid in, on any host: its
+ * v2 path when that is not "/", else its v1 name=systemd path, else its v1
+ * pids path (runc without a cgroupsPath nests it differently per v1
+ * hierarchy; pids holds it where runc put it). 0 or -errno.
+ */
+int proc_runtime_cgroup(pid_t pid, char *out, size_t n);
+
+/* cgroup_file_pick - proc_runtime_cgroup() on the text of a /proc/PID/cgroup; 0 or -ENOENT. */
+int cgroup_file_pick(const char *text, char *out, size_t n);
+
+
+/*
  * proc_descendants - @root and every process descending from it, from the
  * parent links in /proc, into *@out (malloc'd, the caller frees), *@n of
  * them. 0 or -errno.
