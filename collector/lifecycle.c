@@ -70,6 +70,7 @@ static void write_start_of(struct collector *c, struct container *k, const char 
 
 	k->cand = NULL;
 	containers_decide(k, NULL, name);
+	client_claim(c, k, cand->path, 0);
 	lifecycle_write_start(c, k, cand->ts, "mkdir", cand->pid, cand->comm, cand->path);
 	free(cand);
 }
@@ -231,6 +232,7 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 	k = containers_add(&c->containers, e->hdr.cgroup_id, NULL, name);
 	if (!k)
 		return;
+	client_claim(c, k, have_cg ? cg : "", (pid_t)e->hdr.pid);
 	snprintf(how, sizeof(how), "%s%s%s",
 		 e->ns_flags & CLONE_NEWPID ? "pid" : "",
 		 (e->ns_flags & CLONE_NEWPID) && (e->ns_flags & CLONE_NEWNS) ? "," : "",

@@ -297,8 +297,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		o->command = argv + optind;
 	if (!o->command && (o->runs != 1 || o->name || o->unshare_flags))
 		return usage_error("--runs, --name and --unshare need a command (after --)");
-	if (o->command && o->cgroup_glob)
-		return usage_error("--cgroup is for watch mode (no command)");
+	if (o->command && o->cgroup_glob && (o->name || o->unshare_flags))
+		return usage_error("--name and --unshare are for spawn mode: with --cgroup the command is a "
+				   "runtime's client, its containers are named after their cgroups");
 	if (o->user && !o->command)
 		return usage_error("--user is for spawn mode (a command after --)");
 	if (o->command && o->pid > 0)
