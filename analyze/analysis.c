@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/entrypoint.h"
 #include "analyze/stats.h"
 
 #define NONE UINT64_MAX
@@ -21,7 +22,11 @@
 #define CUT_CHUNK (64u << 10)
 
 struct file_ctr {
-	uint64_t t_start, t_exec, t_listen, rows;
+	/*
+	 * t_exec: the first exec matching --exec, else the first that is no
+	 * runtime's; t_init: the first marked init (analyze/entrypoint.h)
+	 */
+	uint64_t t_start, t_exec, t_init, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
 	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
@@ -337,7 +342,7 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		if (grow((void **)&a->fc, &a->fc_cap, (size_t)id + 1, sizeof(*a->fc)) < 0)
 			return -1;
 		c = &a->fc[id];
-		c->t_start = c->t_exec = c->t_listen = NONE;
+		c->t_start = c->t_exec = c->t_init = c->t_listen = NONE;
 		c->rows = 0;
 		c->marks = -1;
 		c->selected = -1;
@@ -409,10 +414,17 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		if (r->ts_ns < c->t_start)
 			c->t_start = r->ts_ns;
 	} else if (field_is(ev, "exec", 4)) {
-		if (r->ts_ns < c->t_exec &&
-		    (!a->opts.exec_pattern ||
-		     field_matches(a, &r->f[TSV_DETAIL], a->opts.exec_pattern)))
-			c->t_exec = r->ts_ns;
+		const struct tsv_field *file = &r->f[TSV_DETAIL];
+
+		if (a->opts.exec_pattern) {
+			if (r->ts_ns < c->t_exec && field_matches(a, file, a->opts.exec_pattern))
+				c->t_exec = r->ts_ns;
+		} else {
+			if (r->ts_ns < c->t_init && field_is(&r->f[TSV_NAME], "init", 4))
+				c->t_init = r->ts_ns;
+			if (r->ts_ns < c->t_exec && !entrypoint_is_runtime(file->p, file->n))
+				c->t_exec = r->ts_ns;
+		}
 	} else if (field_is(ev, "mark", 4)) {
 		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
 
@@ -448,6 +460,7 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		size_t clen;
 		long nid;
 		uint32_t me;
+		uint64_t t_exec;
 		int32_t k;
 
 		if (!c->selected)
@@ -468,8 +481,9 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		a->ctrs[me].first = a->ncphases;
 		a->ctrs[me].n = 0;
 		a->ncontainers++;
-		if (c->t_exec != NONE &&
-		    push_value(a, me, PHASE_EXEC, (int64_t)(c->t_exec - c->t_start)) < 0)
+		t_exec = c->t_init != NONE ? c->t_init : c->t_exec;
+		if (t_exec != NONE &&
+		    push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
 			return -1;
 		if (c->t_listen != NONE &&
 		    push_value(a, me, PHASE_LISTEN, (int64_t)(c->t_listen - c->t_start)) < 0)
@@ -562,6 +576,7 @@ static int merge_part(struct analysis *a, const struct analysis *w)
 		c = &a->fc[id];
 		c->t_start = min_u64(c->t_start, s->t_start);
 		c->t_exec = min_u64(c->t_exec, s->t_exec);
+		c->t_init = min_u64(c->t_init, s->t_init);
 		c->t_listen = min_u64(c->t_listen, s->t_listen);
 		c->rows += s->rows;
 		c->selected = s->selected;

@@ -7,9 +7,11 @@
  * Phases, per container (keyed by the container column, within one file:
  * the same name in two files is two boots):
  *   t_start  the smallest ts_ns of its "start" rows;
- *   exec     the smallest ts_ns of its "exec" rows (only those whose
- *            filename matches --exec PATTERN, an fnmatch(3) glob, when
- *            given), minus t_start;
+ *   exec     the entrypoint's exec (analyze/entrypoint.h): the smallest
+ *            ts_ns of its "exec" rows whose filename matches --exec
+ *            PATTERN (an fnmatch(3) glob) when given; else of those named
+ *            init (pid 1 of the container's pid namespace); else of those
+ *            that are no runtime's re-exec; minus t_start;
  *   listen   the smallest ts_ns + dur_ns (the completion) of its successful
  *            (ret = 0) "listen" syscall rows, by any process, minus t_start;
  *   LABEL    the smallest ts_ns of its "mark" rows named LABEL, minus t_start.
