@@ -275,24 +275,19 @@ runc_stop() {
 	RUNC=()
 }
 
-# Remove cgroup PATH from every hierarchy, deepest first, its tasks killed.
+# Remove cgroup PATH from every hierarchy, deepest first. Only what is
+# empty: the runtimes stopped their containers already, and another
+# runtime on the machine may have put its own in a parent we made.
 rt_remove_cgroup() {
-	local m d p
+	local m
 	for m in $(rt_cgroup_mounts); do
 		[ -d "$m$1" ] || continue
-		while read -r d; do
-			if [ -f "$d/cgroup.kill" ]; then
-				echo 1 > "$d/cgroup.kill" 2> /dev/null
-			else
-				for p in $(cat "$d/cgroup.procs" 2> /dev/null); do kill -KILL "$p" 2> /dev/null; done
-			fi
-		done < <(find "$m$1" -type d 2> /dev/null)
 		for _ in $(seq 50); do
 			find "$m$1" -depth -type d -exec rmdir {} + 2> /dev/null
 			[ -d "$m$1" ] || break
 			sleep 0.1
 		done
-		[ -d "$m$1" ] && rt_log "cannot remove cgroup $m$1"
+		[ -d "$m$1" ] && rt_log "cannot remove cgroup $m$1: $(find "$m$1" -name cgroup.procs -exec cat {} + 2> /dev/null | wc -l) tasks in it"
 	done
 }
 
