@@ -66,8 +66,8 @@ case " $missing " in *" nginx "*) services=nginx ;; esac
 case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
-		systemctl disable --now $svc >/dev/null 2>&1 || true
+		systemctl disable --now "$svc" >/dev/null 2>&1 || true
 	elif command -v update-rc.d >/dev/null; then
-		update-rc.d $svc disable >/dev/null 2>&1 || true
+		update-rc.d "$svc" disable >/dev/null 2>&1 || true
 	fi
 done

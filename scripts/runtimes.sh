@@ -225,7 +225,7 @@ rt_json_str() {
 }
 
 runc_bundle() {
-	local dir=$1 cg=$2 a args= sep=
+	local dir=$1 cg=$2 a args='' sep=''
 	shift 2
 	for a in "$@"; do args="$args$sep$(rt_json_str "$a")"; sep=', '; done
 	mkdir -p "$dir" || return 1
