@@ -43,6 +43,35 @@ starts_said() {
 	rows "$1" start | awk -F'\t' '$2 !~ /^boottrace(-test)?\./' | cut -f2,7,9,12 | tr '\t\n' ' ;'
 }
 
+# run_probe docker|podman CIDFILE RUN-OPTION...: one container of the busybox
+# image running the probe on a free port, in the foreground, its id written
+# to CIDFILE by the client.
+run_probe() {
+	local rt=$1 cidf=$2 port
+	shift 2
+	port=$(rt_free_port) || fail "no free port"
+	case $rt in
+	docker) "${DOCKER[@]}" run --rm --network host --cidfile "$cidf" "$@" "$RT_IMAGE" \
+		sh -c "$(httpd_cmd "$port")" ;;
+	podman) "${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" --cidfile "$cidf" "$@" \
+		"localhost/$RT_IMAGE" sh -c "$(httpd_cmd "$port")" ;;
+	esac > /dev/null || fail "$rt run $* failed"
+}
+
+# expect_client_runs FILE N ERE: the TSV of `collector -c GLOB --runs N --
+# CLIENT` has N distinct containers, named as ERE says, each with its
+# entrypoint's exec and a listen.
+expect_client_runs() {
+	local f=$1 n=$2 ere=$3 names x m=$misses
+	[ -s "$f" ] || { miss "no TSV from the client runs"; return 1; }
+	check_tsv "$f"
+	names=$(rows "$f" start | awk -F'\t' '$9 != "mark" { print $2 }')
+	[ "$(echo "$names" | grep -cE "^($ere)\$")" -eq "$n" ] || miss "not $n containers $ere: $(echo $names)"
+	[ "$(echo "$names" | sort -u | grep -c .)" -eq "$n" ] || miss "containers not distinct: $(echo $names)"
+	for x in $names; do entrypoint_ok "$f" "$x" /bin/sh; done
+	[ "$misses" -eq "$m" ]
+}
+
 # watch_start FILE [COLLECTOR-OPTION...]: a watching collector writing FILE,
 # attached when this returns; $watch_pid is its pid.
 watch_start() {

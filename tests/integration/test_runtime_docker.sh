@@ -21,20 +21,12 @@ fresh_docker=; [ -d "$cg2/docker" ] || fresh_docker=1
 watch_start "$TMP/w.tsv" -s listen
 start_docker
 
-cids=()
-drun() { # drun CIDFILE DOCKER-RUN-OPTION...: one container, its id kept
-	local cidf=$1 port
-	shift
-	port=$(rt_free_port) || fail "no free port"
-	"${DOCKER[@]}" run --rm --network host --cidfile "$cidf" "$@" "$RT_IMAGE" \
-		sh -c "$(httpd_cmd "$port")" > /dev/null || fail "docker run $* failed"
-}
-drun "$TMP/a.cid"
-drun "$TMP/b.cid"
-drun "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
-drun "$TMP/d.cid" --cgroup-parent "$RT_PARENT"
-drun "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
-drun "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
+run_probe docker "$TMP/a.cid"
+run_probe docker "$TMP/b.cid"
+run_probe docker "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
+run_probe docker "$TMP/d.cid" --cgroup-parent "$RT_PARENT"
+run_probe docker "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
+run_probe docker "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
 wait $e || exit 1
 wait $f || exit 1
 watch_stop "$TMP/w.tsv"
@@ -42,7 +34,6 @@ watch_stop "$TMP/w.tsv"
 for x in a b c d e f; do
 	id=$(cat "$TMP/$x.cid")
 	[[ $id =~ ^[0-9a-f]{64}$ ]] || fail "container id '$id'"
-	cids+=("$id")
 	expect_container "$TMP/w.tsv" "$id" "docker-${id:0:12}" &&
 		entrypoint_ok "$TMP/w.tsv" "docker-${id:0:12}" /bin/sh
 done

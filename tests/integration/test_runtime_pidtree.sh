@@ -18,12 +18,8 @@ port=$(rt_free_port) || fail "no free port"
 runc_bundle "$TMP/c1" "$RT_PARENT/c1" sh -c "$(httpd_cmd "$port")" || fail "cannot write the bundle"
 
 watch_start "$TMP/w.tsv" -s listen --root-exec 'runc*'
-port=$(rt_free_port) || fail "no free port"
-"${DOCKER[@]}" run --rm --network host --cidfile "$TMP/d.cid" "$RT_IMAGE" sh -c "$(httpd_cmd "$port")" > /dev/null ||
-	fail "docker run failed"
-port=$(rt_free_port) || fail "no free port"
-"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" --cidfile "$TMP/p.cid" "localhost/$RT_IMAGE" \
-	sh -c "$(httpd_cmd "$port")" > /dev/null || fail "podman run failed"
+run_probe docker "$TMP/d.cid"
+run_probe podman "$TMP/p.cid"
 "${RUNC[@]}" run -b "$TMP/c1" "bt-$$-c1" > /dev/null || fail "runc run failed"
 watch_stop "$TMP/w.tsv"
 

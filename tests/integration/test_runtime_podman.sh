@@ -18,18 +18,11 @@ fresh=; [ -d "$cg2/libpod_parent" ] || fresh=1
 watch_start "$TMP/w.tsv" -s listen
 start_podman
 
-prun() { # prun CIDFILE PODMAN-RUN-OPTION...
-	local cidf=$1 port
-	shift
-	port=$(rt_free_port) || fail "no free port"
-	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" --cidfile "$cidf" "$@" \
-		"localhost/$RT_IMAGE" sh -c "$(httpd_cmd "$port")" > /dev/null || fail "podman run $* failed"
-}
-prun "$TMP/a.cid"
-prun "$TMP/b.cid"
-prun "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
-prun "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
-prun "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
+run_probe podman "$TMP/a.cid"
+run_probe podman "$TMP/b.cid"
+run_probe podman "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
+run_probe podman "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
+run_probe podman "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
 wait $e || exit 1
 wait $f || exit 1
 watch_stop "$TMP/w.tsv"
@@ -54,14 +47,7 @@ port=$(rt_free_port) || fail "no free port"
 	sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1" > "$TMP/out" 2> "$TMP/err"
 rc=$?
 [ $rc -eq 0 ] || miss "collector -c GLOB --runs 3 -- podman run: exit $rc: $(head -3 "$TMP/err")"
-if [ -s "$TMP/c.tsv" ]; then
-	names=$(rows "$TMP/c.tsv" start | awk -F'\t' '$9 != "mark" { print $2 }')
-	[ "$(echo "$names" | grep -cE '^podman-[0-9a-f]{12}$')" -eq 3 ] ||
-		miss "not three containers podman-<12>: $(echo $names)"
-	for n in $names; do entrypoint_ok "$TMP/c.tsv" "$n" /bin/sh; done
-else
-	miss "no TSV from the client runs"
-fi
+expect_client_runs "$TMP/c.tsv" 3 'podman-[0-9a-f]{12}'
 
 cleanup_checked
 misses_done

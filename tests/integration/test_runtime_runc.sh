@@ -59,13 +59,7 @@ rc=$?
 took=$(($(date +%s) - t0))
 [ $rc -eq 0 ] || miss "collector -c GLOB --runs 3 -- runc run: exit $rc: $(head -3 "$TMP/err")"
 [ $took -lt 60 ] || miss "three runs took $took s: --until listen did not stop them"
-if [ -s "$TMP/c.tsv" ]; then
-	names=$(rows "$TMP/c.tsv" start | awk -F'\t' '$9 != "mark" { print $2 }')
-	[ "$(echo "$names" | sort -u | grep -c .)" -eq 3 ] || miss "not three containers: $(echo $names)"
-	for n in $names; do entrypoint_ok "$TMP/c.tsv" "$n" /bin/sh; done
-else
-	miss "no TSV from the client runs"
-fi
+expect_client_runs "$TMP/c.tsv" 3 'c6.*'
 [ -z "$("${RUNC[@]}" list -q)" ] || miss "runc containers left: $("${RUNC[@]}" list -q)"
 
 cleanup_checked
