@@ -58,6 +58,51 @@ run_probe() {
 	esac > /dev/null || fail "$rt run $* failed"
 }
 
+# watch_parents docker|podman: the issue's first case under one watch that
+# starts before the runtime: two runs under the runtime's default parent
+# (made by the first where it is not there yet), two under --cgroup-parent
+# $RT_PARENT (made by the first), two at once under $RT_PARENT/par (made
+# while they start). Each container its own, <runtime>-<12 hex>, its start
+# row with its full path, its exec phase at its entrypoint, a listen; no
+# container for a parent. The TSV: $TMP/w.tsv.
+watch_parents() {
+	local rt=$1 parent prefix fresh= e f x id m
+	case $rt in
+	docker) parent=/docker prefix= ;;
+	podman) parent=/libpod_parent prefix=libpod- ;;
+	esac
+	[ -d "$(cgroup2_mount)$parent" ] || fresh=" (made during the watch)"
+	# every new cgroup (no -c: a glob would hide the parents); only listen
+	# among the syscalls, so the other tests' cgroups stay small
+	watch_start "$TMP/w.tsv" -s listen
+	"start_$rt"
+	run_probe "$rt" "$TMP/a.cid"
+	run_probe "$rt" "$TMP/b.cid"
+	run_probe "$rt" "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
+	run_probe "$rt" "$TMP/d.cid" --cgroup-parent "$RT_PARENT"
+	run_probe "$rt" "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
+	run_probe "$rt" "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
+	wait $e || exit 1
+	wait $f || exit 1
+	watch_stop "$TMP/w.tsv"
+
+	m=$misses
+	for x in a b c d e f; do
+		id=$(cat "$TMP/$x.cid")
+		[[ $id =~ ^[0-9a-f]{64}$ ]] || fail "$rt container id '$id'"
+		expect_container "$TMP/w.tsv" "$id" "$rt-${id:0:12}" &&
+			entrypoint_ok "$TMP/w.tsv" "$rt-${id:0:12}" /bin/sh
+	done
+	expect_start_path "$TMP/w.tsv" "$RT_PARENT/$prefix$(cat "$TMP/c.cid")"
+	expect_start_path "$TMP/w.tsv" "$RT_PARENT/par/$prefix$(cat "$TMP/e.cid")"
+	[ "$misses" -eq "$m" ] &&
+		ok "$rt: 6 containers, each its own $rt-<12> with its path, exec phase at its entrypoint, listen"
+	m=$misses
+	no_parent_container "$TMP/w.tsv" "$parent" "$RT_PARENT" "$RT_PARENT/par"
+	[ "$misses" -eq "$m" ] &&
+		ok "$rt: no container for $parent$fresh, $RT_PARENT (made during the watch), $RT_PARENT/par (two at once)"
+}
+
 # expect_client_runs FILE N ERE: the TSV of `collector -c GLOB --runs N --
 # CLIENT` has N distinct containers, named as ERE says, each with its
 # entrypoint's exec and a listen.

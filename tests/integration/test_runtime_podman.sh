@@ -13,34 +13,9 @@ need_root
 . "$(dirname "$0")/runtimes.sh"
 need_runtime podman
 
-cg2=$(cgroup2_mount)
-fresh=; [ -d "$cg2/libpod_parent" ] || fresh=1
-watch_start "$TMP/w.tsv" -s listen
-start_podman
+watch_parents podman
 
-run_probe podman "$TMP/a.cid"
-run_probe podman "$TMP/b.cid"
-run_probe podman "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
-run_probe podman "$TMP/e.cid" --cgroup-parent "$RT_PARENT/par" & e=$!
-run_probe podman "$TMP/f.cid" --cgroup-parent "$RT_PARENT/par" & f=$!
-wait $e || exit 1
-wait $f || exit 1
-watch_stop "$TMP/w.tsv"
-
-for x in a b c e f; do
-	id=$(cat "$TMP/$x.cid")
-	[[ $id =~ ^[0-9a-f]{64}$ ]] || fail "container id '$id'"
-	expect_container "$TMP/w.tsv" "$id" "podman-${id:0:12}" &&
-		entrypoint_ok "$TMP/w.tsv" "podman-${id:0:12}" /bin/sh
-done
-[ "$misses" -eq 0 ] && ok "podman: 5 containers, each its own podman-<12>, exec phase at its entrypoint, listen"
-m=$misses
-no_parent_container "$TMP/w.tsv" /libpod_parent "$RT_PARENT" "$RT_PARENT/par"
-[ "$misses" -eq "$m" ] &&
-	ok "podman: no container for /libpod_parent${fresh:+ (made during the watch)}, $RT_PARENT, $RT_PARENT/par"
-expect_start_path "$TMP/w.tsv" "$RT_PARENT/libpod-$(cat "$TMP/c.cid")"
-
-# the client timed three times
+# the client timed three times (podman has no daemon: the same set-up)
 port=$(rt_free_port) || fail "no free port"
 "$COLLECTOR" -c '/libpod_parent/*' --runs 3 --until listen -o "$TMP/c.tsv" -- \
 	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE" \
