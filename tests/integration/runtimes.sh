@@ -104,15 +104,19 @@ watch_parents() {
 }
 
 # expect_client_runs FILE N ERE: the TSV of `collector -c GLOB --runs N --
-# CLIENT` has N distinct containers, named as ERE says, each with its
-# entrypoint's exec and a listen.
+# CLIENT` has N containers, named as ERE says, each with two start rows:
+# the client's spawn (the earliest), then its cgroup's mkdir (or, pidtree,
+# its namespace); each with its entrypoint's exec and a listen.
 expect_client_runs() {
-	local f=$1 n=$2 ere=$3 names x m=$misses
+	local f=$1 n=$2 ere=$3 names x m=$misses bad
 	[ -s "$f" ] || { miss "no TSV from the client runs"; return 1; }
 	check_tsv "$f"
-	names=$(rows "$f" start | awk -F'\t' '$9 != "mark" { print $2 }')
+	names=$(rows "$f" start | awk -F'\t' '$9 != "mark" { print $2 }' | sort -u)
 	[ "$(echo "$names" | grep -cE "^($ere)\$")" -eq "$n" ] || miss "not $n containers $ere: $(echo $names)"
-	[ "$(echo "$names" | sort -u | grep -c .)" -eq "$n" ] || miss "containers not distinct: $(echo $names)"
+	bad=$(rows "$f" start | awk -F'\t' '$9 != "mark" { n[$2]++; if (!($2 in t) || $1 < t[$2]) { t[$2] = $1; h[$2] = $9 }
+		if ($9 != "client") o[$2] = $9 }
+		END { for (c in n) if (n[c] != 2 || h[c] != "client" || o[c] == "") print c ": " n[c] " start rows, the earliest " h[c] }')
+	[ -z "$bad" ] || miss "start rows not the client's spawn then the cgroup's: $(echo $bad)"
 	for x in $names; do entrypoint_ok "$f" "$x" /bin/sh; done
 	[ "$misses" -eq "$m" ]
 }
