@@ -33,6 +33,7 @@
 #include "analyze/llhist.h"
 #include "analyze/reader.h"
 #include "analyze/strtab.h"
+#include "analyze/timeline.h"
 
 enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM };
 
@@ -44,6 +45,9 @@ struct analyze_opts {
 	unsigned reader_flags;		/* TSV_LENIENT */
 	unsigned threads;		/* read a regular file in up to this many
 					 * parts at once; 0 or 1: one */
+	bool timeline;			/* keep the rows in a timeline (analysis.tl):
+					 * --critical-path, --until, the boot chart;
+					 * then a file is read by one thread */
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };
@@ -99,6 +103,7 @@ struct analysis {
 	size_t ncphases, cphases_cap;
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
+	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
 	uint32_t nfiles;
 	/* the file being read */
@@ -141,8 +146,11 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err);
  */
 int analysis_read(struct analysis *a, const char *path, FILE *err);
 
-/* analysis_finish - sort the phases' values; call once after reading. */
-void analysis_finish(struct analysis *a);
+/*
+ * analysis_finish - sort the phases' values and finish the timeline; call
+ * once after reading. 0, or -1 out of memory (the timeline's sorts).
+ */
+int analysis_finish(struct analysis *a);
 
 /* analysis_nphases - the number of phases (exec, listen, then labels). */
 size_t analysis_nphases(const struct analysis *a);

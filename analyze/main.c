@@ -122,7 +122,12 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 	if (a->skipped)
 		fprintf(stderr, "analyze: skipped %llu malformed rows\n",
 			(unsigned long long)a->skipped);
-	analysis_finish(a);
+	if (analysis_finish(a) < 0) {
+		fprintf(stderr, "analyze: out of memory\n");
+		analysis__free(a);
+		*rc = 1;
+		return NULL;
+	}
 	*rc = 0;
 	return a;
 }
