@@ -54,7 +54,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -73,6 +73,7 @@ static const struct option long_opts[] = {
 	{ "compare", no_argument, NULL, OPT_COMPARE },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -132,6 +133,26 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 	return a;
 }
 
+/*
+ * The id of phase @name (exec, listen or a mark label, as written in the
+ * TSV) in *@id; -1 with a message naming @opt and the phases there are.
+ */
+static int phase_id(const struct analysis *a, const char *name, const char *opt, uint32_t *id)
+{
+	long k = strtab_find(a->phase_names, name, strlen(name));
+	size_t i;
+
+	if (k >= 0) {
+		*id = (uint32_t)k;
+		return 0;
+	}
+	fprintf(stderr, "analyze: %s: no phase '%s' in the input (phases:", opt, name);
+	for (i = 0; i < analysis_nphases(a); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", analysis_phase_name(a, i));
+	fprintf(stderr, ")\n");
+	return -1;
+}
+
 static int flush_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -155,7 +176,7 @@ int main(int argc, char **argv)
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
 	struct analysis *a = NULL, *b = NULL;
-	const char *plot_dir = NULL;
+	const char *plot_dir = NULL, *critpath = NULL;
 	char *stdin_only[] = { "-" };
 	bool compare = false;
 	int c, rc = 0;
@@ -216,6 +237,14 @@ int main(int argc, char **argv)
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
 			break;
+		case OPT_CRITPATH:
+			critpath = optarg ? optarg : "listen";
+			if (!*critpath)
+				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
+						   "or a mark label)");
+			ao.timeline = true;
+			ro.critpath = true;
+			break;
 		case OPT_THREADS:
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -229,16 +258,17 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (ro.format == FMT_TSV && ro.hist && ro.by != BY_NONE)
-		return usage_error("%s", "--format tsv prints one table: use --hist or --by, not both");
+	if (ro.format == FMT_TSV && (ro.hist + (ro.by != BY_NONE) + ro.critpath) > 1)
+		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
+				   "and --critical-path");
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {
 		if (argc - optind != 2)
 			return usage_error("%s", "--compare needs exactly two files, A and B");
-		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir)
+		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir || critpath)
 			return usage_error("%s", "--compare prints text or tsv only (no --hist, "
-					   "--by, --plot or json)");
+					   "--by, --critical-path, --plot or json)");
 		a = read_all(&ao, argv + optind, 1, &rc);
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
@@ -263,6 +293,10 @@ int main(int argc, char **argv)
 		a = read_all(&ao, argv + optind, argc - optind, &rc);
 	if (!a)
 		goto cleanup;
+	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
+		rc = 2;
+		goto cleanup;
+	}
 
 	/* 4. report */
 	if (report_print(stdout, a, &ro) < 0) {

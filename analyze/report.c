@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/critpath_report.h"
 #include "analyze/report.h"
 #include "analyze/stats.h"
 #include "analyze/units.h"
@@ -362,6 +363,11 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, "\n  ]}");
 		free(r);
 	}
+	if (o->critpath) {
+		fprintf(f, ",\n  \"critical_path\": ");
+		if (critpath_print(f, a, o->critpath_phase, FMT_JSON) < 0)
+			return -1;
+	}
 	fprintf(f, "\n}\n");
 	return done(f);
 }
@@ -371,6 +377,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 	if (o->format == FMT_JSON)
 		return json_print(f, a, o);
 	if (o->format == FMT_TSV) {
+		if (o->critpath)
+			return critpath_print(f, a, o->critpath_phase, FMT_TSV);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -386,6 +394,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		if (by_print(f, a, o->by, FMT_TEXT) < 0)
 			return -1;
 	}
+	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT) < 0)
+		return -1;
 	return done(f);
 }
 
