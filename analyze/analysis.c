@@ -350,6 +350,52 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 	return id;
 }
 
+/*
+ * Count syscall row @r in the per-syscall and --by tables. @c: its file
+ * container (caches its --by container group), or NULL. @cached: @r's
+ * fields are a reader's row (see kc_intern()). 0, or -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+count_syscall(struct analysis *a, struct file_ctr *c, const struct tsv_row *r, bool cached)
+{
+	const struct tsv_field *name = &r->f[TSV_NAME], *cf = &r->f[TSV_CONTAINER];
+
+	if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
+		struct group *g = group_get(&a->sys, name->p, name->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	if (a->opts.by == BY_CONTAINER) {
+		struct group *g;
+		long gid;
+
+		if (!c || c->by_id < 0) {
+			if (!group_get(&a->by, cf->p, cf->n, cached, &gid))
+				return -1;
+			if (c)
+				c->by_id = (int32_t)gid;
+		} else {
+			gid = c->by_id;
+		}
+		g = &a->by.g[gid];
+		if (group_add(g, r) < 0)
+			return -1;
+	} else if (a->opts.by == BY_COMM) {
+		const struct tsv_field *comm = &r->f[TSV_COMM];
+		struct group *g = group_get(&a->by, comm->p, comm->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r)
+{
+	return count_syscall(a, NULL, r, false);
+}
+
 int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 {
 	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
@@ -381,32 +427,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			if (t < c->t_listen)
 				c->t_listen = t;
 		}
-		if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
-			struct group *g = group_get(&a->sys, name->p, name->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
-		if (a->opts.by == BY_CONTAINER) {
-			struct group *g;
-
-			if (c->by_id < 0) {
-				long gid;
-
-				if (!group_get(&a->by, cf->p, cf->n, true, &gid))
-					return -1;
-				c->by_id = (int32_t)gid;
-			}
-			g = &a->by.g[c->by_id];
-			if (group_add(g, r) < 0)
-				return -1;
-		} else if (a->opts.by == BY_COMM) {
-			const struct tsv_field *comm = &r->f[TSV_COMM];
-			struct group *g = group_get(&a->by, comm->p, comm->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
+		if (!a->opts.windowed && count_syscall(a, c, r, true) < 0)
+			return -1;
 		return 0;
 	}
 	if (r->null & (1u << TSV_TS_NS))

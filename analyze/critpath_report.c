@@ -199,15 +199,37 @@ static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 /* Consecutive segments under 1% of the boot, printed as one line. */
 struct fold {
 	size_t n;
+	const struct cp_seg *first;
 	uint64_t from, to, cpu, sys, other;
 };
 
-static void fold_flush(FILE *f, struct fold *fd, const struct cp_path *p)
+static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
+		     const struct cp_path *p, const struct cp_seg *s)
+{
+	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX];
+	const char *d = seg_detail(tl, c, s, det, sizeof(det));
+	int64_t pid, tid;
+
+	seg_ids(c, s, &pid, &tid);
+	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
+		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
+	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
+	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
+		*d ? 16 : 0, seg_comm(tl, c, s), *d ? " " : "", d);
+}
+
+static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
+		       const struct tl_container *c, const struct cp_path *p)
 {
 	char b[4][UNITS_BUFSZ];
 
 	if (!fd->n)
 		return;
+	if (fd->n == 1) {
+		seg_line(f, tl, c, p, fd->first);
+		memset(fd, 0, sizeof(*fd));
+		return;
+	}
 	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
 		units_format((int64_t)(fd->to - fd->from), b[1]), pct(fd->to - fd->from, p->t1 - p->t0));
 	bar(f, p->t0, p->t1, fd->from, fd->to);
@@ -226,11 +248,11 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	const struct tl_container *c = &tl->ctrs[p->ctr];
 	struct fold fd = { 0 };
 	uint64_t total = p->t1 - p->t0;
-	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX];
+	char b[UNITS_BUFSZ];
 	size_t i;
 
 	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
-		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b[0]),
+		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
 		p->nsegs, p->nsegs == 1 ? "" : "s");
 	if (p->followed)
 		fprintf(f, ", %zu wake-up%s followed", p->followed, p->followed == 1 ? "" : "s");
@@ -241,11 +263,12 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		BAR_WIDTH, "", "what", "tid", "comm", "detail");
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		int64_t pid, tid;
 
 		if (s->dur * 100 < total) {
-			if (!fd.n)
+			if (!fd.n) {
 				fd.from = s->ts;
+				fd.first = s;
+			}
 			fd.n++;
 			fd.to = s->ts + s->dur;
 			if (s->kind == CP_CPU)
@@ -256,15 +279,10 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.other += s->dur;
 			continue;
 		}
-		fold_flush(f, &fd, p);
-		seg_ids(c, s, &pid, &tid);
-		fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
-			units_format((int64_t)s->dur, b[1]), pct(s->dur, total));
-		bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
-		fprintf(f, " %-24s %7" PRId64 " %-16s %s\n", seg_what(tl, s, what, sizeof(what)), tid,
-			seg_comm(tl, c, s), seg_detail(tl, c, s, det, sizeof(det)));
+		fold_flush(f, &fd, tl, c, p);
+		seg_line(f, tl, c, p, s);
 	}
-	fold_flush(f, &fd, p);
+	fold_flush(f, &fd, tl, c, p);
 	return done(f);
 }
 

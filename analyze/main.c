@@ -14,6 +14,7 @@
 #include "analyze/plot.h"
 #include "analyze/report.h"
 #include "analyze/units.h"
+#include "analyze/window.h"
 
 static const char usage_text[] =
 "usage: analyze [<options>] [<file>...]\n"
@@ -27,7 +28,16 @@ static const char usage_text[] =
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
-"                          strace -c); p99 from a log-linear histogram (< 1% error)\n"
+"                          strace -c), summed over all threads (not wall time);\n"
+"                          p99 from a log-linear histogram (< 1% error)\n"
+"    --until <phase>       limit --by and the plots to each container's boot\n"
+"                          window [start, <phase>] (exec, listen or a mark label),\n"
+"                          clipping syscalls that straddle it; prints its wall time\n"
+"    --critical-path[=<phase>]\n"
+"                          what gated each boot (default: listen): contiguous\n"
+"                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
+"                          back through wait4, pipes and forks into the task that\n"
+"                          held it up; then the top items across containers\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
@@ -37,7 +47,9 @@ static const char usage_text[] =
 "                          approximation with tie correction), significant if p < 0.05\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
-"                          the online CPUs, at most 4); the output is the same\n"
+"                          the online CPUs, at most 4); the output is the same;\n"
+"                          one with --until, --critical-path and --plot (they keep\n"
+"                          the rows in memory: 32 bytes per syscall row)\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -50,11 +62,13 @@ static const char usage_text[] =
 "    analyze --exec '/usr/bin/ruby*' boot.tsv\n"
 "    mkfifo f; collector -o f & analyze f   read while the collector writes\n"
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
+"    analyze boot.tsv --critical-path       where the time to listen went\n"
+"    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -74,6 +88,7 @@ static const struct option long_opts[] = {
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
+	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -176,7 +191,7 @@ int main(int argc, char **argv)
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
 	struct analysis *a = NULL, *b = NULL;
-	const char *plot_dir = NULL, *critpath = NULL;
+	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
 	char *stdin_only[] = { "-" };
 	bool compare = false;
 	int c, rc = 0;
@@ -245,6 +260,14 @@ int main(int argc, char **argv)
 			ao.timeline = true;
 			ro.critpath = true;
 			break;
+		case OPT_UNTIL:
+			if (!*optarg)
+				return usage_error("%s", "--until needs a phase (exec, listen or a "
+						   "mark label)");
+			until = optarg;
+			ao.timeline = true;
+			ao.windowed = true;
+			break;
 		case OPT_THREADS:
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -266,9 +289,10 @@ int main(int argc, char **argv)
 	if (compare) {
 		if (argc - optind != 2)
 			return usage_error("%s", "--compare needs exactly two files, A and B");
-		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir || critpath)
+		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir || critpath ||
+		    until)
 			return usage_error("%s", "--compare prints text or tsv only (no --hist, "
-					   "--by, --critical-path, --plot or json)");
+					   "--by, --critical-path, --until, --plot or json)");
 		a = read_all(&ao, argv + optind, 1, &rc);
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
@@ -296,6 +320,19 @@ int main(int argc, char **argv)
 	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
 		rc = 2;
 		goto cleanup;
+	}
+	if (until) {
+		uint32_t ph;
+
+		if (phase_id(a, until, "--until", &ph) < 0) {
+			rc = 2;
+			goto cleanup;
+		}
+		if (window_apply(a, ph) < 0) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
 	}
 
 	/* 4. report */

@@ -99,6 +99,7 @@ static void container_release(struct tl_container *c)
 	for (i = 0; i < c->ntasks; i++) {
 		free(c->tasks[i].rows);
 		free(c->tasks[i].execs);
+		free(c->tasks[i].comms);
 	}
 	free(c->tasks);
 	free(c->starts);
@@ -210,7 +211,7 @@ static struct tl_task *task_get(struct timeline *tl, uint32_t ci, const struct t
 	t->pid = r->pid;
 	t->tid = r->tid;
 	t->ppid = r->ppid;
-	t->comm = t->comm_last = TL_NOSTR;
+	t->comm = t->comm_last = t->comm_cur = TL_NOSTR;
 	t->fork_ts = t->exit_ts = TL_NONE;
 	t->parent = TL_NOTASK;
 	t->first_ts = TL_NONE;
@@ -332,9 +333,17 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	t = task_get(tl, (uint32_t)ci, r);
 	if (!t)
 		return -1;
-	comm = comm_id(tl, r, t->comm_last);
+	comm = comm_id(tl, r, t->comm_cur);
 	if (comm < 0)
 		return -1;
+	if ((uint32_t)comm != t->comm_cur) {
+		if (grow((void **)&t->comms, &t->comms_cap, t->ncomms + 1, sizeof(*t->comms)) < 0)
+			return -1;
+		t->comms[t->ncomms].ts = r->ts_ns;
+		t->comms[t->ncomms].comm = (uint32_t)comm;
+		t->ncomms++;
+		t->comm_cur = (uint32_t)comm;
+	}
 	if (r->ts_ns < t->first_ts) {
 		t->first_ts = r->ts_ns;
 		t->comm = (uint32_t)comm;
@@ -517,12 +526,20 @@ uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)
 
 uint32_t timeline_comm_at(const struct tl_task *t, uint64_t ts)
 {
-	uint32_t comm = t->comm;
-	size_t i;
+	size_t lo = 0, hi = t->ncomms;
 
-	for (i = 0; i < t->nexecs && t->execs[i].ts <= ts; i++)
-		comm = t->execs[i].comm;
-	return comm;
+	/* the first change point after @ts; the one before it holds */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->comms[mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!t->ncomms)
+		return t->comm;
+	return t->comms[lo ? lo - 1 : 0].comm;
 }
 
 const char *timeline_str(const struct timeline *tl, uint32_t id)
@@ -610,7 +627,8 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		size_t k;
 
 		if (sort_array(t->rows, t->nrows, sizeof(*t->rows)) < 0 ||
-		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0)
+		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
+		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
 		t->end = t->last_ts;

@@ -20,7 +20,7 @@
  * equal ts keep their order in the file), and tasks by their begin time.
  *
  * Memory: a syscall row takes 32 bytes (struct tl_row) in its task's
- * array, and every distinct string (syscall names, comms, paths,
+ * array (comms are kept where they change, not per row), and every distinct string (syscall names, comms, paths,
  * addresses, pipe:[INO]) is stored once (strtab). A task takes about 200
  * bytes. So 10M syscall rows of a few thousand containers take ~320 MB
  * (plus the arrays' slack before the pages are touched). Rows of the
@@ -57,6 +57,12 @@ struct tl_row {
 	uint32_t detail;	/* path, address, pipe:[INO]...: timeline_str(), or TL_NOSTR */
 };
 
+/* A comm a task had from @ts on (its rows say when it changed). */
+struct tl_comm {
+	uint64_t ts;
+	uint32_t comm;
+};
+
 /* An exec of a task (a successful execve: an exec row). */
 struct tl_exec {
 	uint64_t ts;
@@ -86,10 +92,14 @@ struct tl_task {
 	int64_t exit_ppid;	/* the parent at exit: who a wait4() reaps it */
 	struct tl_exec *execs;	/* by time */
 	size_t nexecs, execs_cap;
+	struct tl_comm *comms;	/* where its rows' comm changed, by time (exec,
+				 * prctl(PR_SET_NAME)); the first is its first row's */
+	size_t ncomms, comms_cap;
 	struct tl_row *rows;	/* its syscall rows, by time after timeline_finish() */
 	size_t nrows, rows_cap;
 	/* internal */
 	uint64_t first_ts, last_ts;	/* of its rows of any kind */
+	uint32_t comm_cur;	/* the comm of the last row added */
 	uint32_t seq;		/* its index before the sort by begin */
 };
 
@@ -219,7 +229,10 @@ static inline uint64_t timeline_row_end(const struct tl_row *r)
 	return r->dur < TL_NONE - 1 - r->ts ? r->ts + r->dur : TL_NONE - 1;
 }
 
-/* timeline_comm_at - the comm of @t at time @ts (after the execs before it). */
+/*
+ * timeline_comm_at - the comm of @t at time @ts: of its latest row at or
+ * before @ts (of its first row before that).
+ */
 uint32_t timeline_comm_at(const struct tl_task *t, uint64_t ts);
 
 #endif /* ANALYZE_TIMELINE_H */

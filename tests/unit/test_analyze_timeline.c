@@ -185,6 +185,10 @@ static void test_parents_execs_exits(void **state)
 	assert_int_equal(c->tasks[t->parent].tid, 10);
 	assert_string_equal(str(a, t->comm), "server");
 	assert_string_equal(str(a, t->comm_last), "worker");
+	/* its comm changed with its prctl row */
+	assert_string_equal(str(a, timeline_comm_at(t, 2199)), "server");
+	assert_string_equal(str(a, timeline_comm_at(t, 2200)), "worker");
+	assert_string_equal(str(a, timeline_comm_at(t, 1)), "server");
 	assert_int_equal(t->exit_ts, 3500);
 	assert_int_equal(t->exit_status, 3);
 	assert_int_equal(t->exit_ppid, 10);
