@@ -50,6 +50,7 @@ struct analyze_opts {
 					 * then a file is read by one thread */
 	bool windowed;			/* --until: the syscall tables are counted
 					 * after reading (window.h), not while */
+	const char *plot_container;	/* --plot-container: boot charts of these */
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };

@@ -41,7 +41,11 @@ static const char usage_text[] =
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
-"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>\n"
+"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>;\n"
+"                          bootchart.png: the container of median time to listen\n"
+"    --plot-container <glob>\n"
+"                          with --plot, also a boot chart (bootchart-N.png) of each\n"
+"                          container whose name matches <glob> (20 at most)\n"
 "    --compare             B against A per phase: counts, medians, p90, difference\n"
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
 "                          approximation with tie correction), significant if p < 0.05\n"
@@ -68,7 +72,7 @@ static const char usage_text[] =
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -89,6 +93,7 @@ static const struct option long_opts[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
 	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -245,6 +250,10 @@ int main(int argc, char **argv)
 		case OPT_PLOT:
 			plot_dir = optarg;
 			ao.syscalls = true;
+			ao.timeline = true; /* the boot chart */
+			break;
+		case OPT_PLOT_CONTAINER:
+			ao.plot_container = optarg;
 			break;
 		case OPT_COMPARE:
 			compare = true;
@@ -284,6 +293,9 @@ int main(int argc, char **argv)
 	if (ro.format == FMT_TSV && (ro.hist + (ro.by != BY_NONE) + ro.critpath) > 1)
 		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
 				   "and --critical-path");
+
+	if (ao.plot_container && !plot_dir)
+		return usage_error("%s", "--plot-container needs --plot <dir>");
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {
