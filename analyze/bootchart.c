@@ -235,13 +235,13 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		goto out;
 	/* gnuplot runs every script in one process: start from its defaults */
 	fprintf(f, "reset\nset datafile missing '-'\n");
-	fprintf(f, "set title 'Boot chart of %s: start -> %s %s; %zu of %zu tasks shown",
+	fprintf(f, "set title 'Boot chart of %s: start to %s %s, %zu of %zu tasks shown",
 		plot_safe(timeline_str(tl, c->name), s1),
 		t1 != TL_NONE ? plot_safe(analysis_phase_name(a, phase), s2) : "last event",
 		units_format((int64_t)(end - t0), dur), shown - (runtime_row ? 1 : 0),
 		shown - (runtime_row ? 1 : 0) + hidden);
 	if (hidden)
-		fprintf(f, " (%zu hidden: alive < 1%% of the boot and off the critical path%s)",
+		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path%s)",
 			hidden, hidden + shown > BOOTCHART_MAX_ROWS ? ", or past the row limit" : "");
 	fprintf(f, "'\n"
 		"set xlabel 'time from container start (ms)'\n"
@@ -269,15 +269,22 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			(ts - t0) * 2 > end - t0 ? "right" : "left",
 			(ts - t0) * 2 > end - t0 ? "-0.3" : "0.3", mark ? COL_MARK : COL_PHASE);
 	}
+	/* only what has points: gnuplot warns about an empty block */
 	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
-		"with boxxyerror lc rgb '%s' title 'alive (running, or in syscalls < 1%% of the boot)', \\\n"
-		"     '' index 1 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3) with boxxyerror "
-		"lc rgb '%s' title 'in a syscall >= 1%% of the boot (blocked or kernel CPU)', \\\n"
-		"     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) with boxxyerror "
-		"lc rgb '%s' title 'critical path', \\\n"
-		"     '' index 3 using 2:1 with points pt 9 ps 1.3 lc rgb 'black' title 'exec', \\\n"
-		"     '' index 3 using 2:1:3 with labels left offset 0.8,0 font ',8' notitle\n",
-		dat, COL_RUN, COL_BLOCKED, COL_PATH);
+		"with boxxyerror lc rgb '%s' title 'alive (running, or in syscalls under 1 percent "
+		"of the boot)'", dat, COL_RUN);
+	if (nblocks)
+		fprintf(f, ", \\\n     '' index 1 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3) with "
+			"boxxyerror lc rgb '%s' title 'in a syscall of 1 percent of the boot or more "
+			"(blocked or kernel CPU)'", COL_BLOCKED);
+	if (path.nsegs)
+		fprintf(f, ", \\\n     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) "
+			"with boxxyerror lc rgb '%s' title 'critical path'", COL_PATH);
+	if (nexecs)
+		fprintf(f, ", \\\n     '' index 3 using 2:1 with points pt 9 ps 1.3 lc rgb 'black' "
+			"title 'exec', \\\n     '' index 3 using 2:1:3 with labels left offset 0.8,0 "
+			"font ',8' notitle");
+	fprintf(f, "\n");
 	plot_file_done(p, f, base);
 out:
 	critpath_release(&path);

@@ -145,6 +145,16 @@ static bool descends(const struct tl_container *c, int64_t pid, int64_t anc)
 	return false;
 }
 
+/*
+ * How long after a descendant's exit a read or poll of @dur may return to
+ * count as woken by it: CRITPATH_PIPE_SLACK_NS, or an eighth of the wait
+ * when longer (on a loaded host the reader runs late).
+ */
+static uint64_t pipe_slack(uint64_t dur)
+{
+	return dur / 8 > CRITPATH_PIPE_SLACK_NS ? dur / 8 : CRITPATH_PIPE_SLACK_NS;
+}
+
 /* A wake-up: the walk goes on in @task at @at, for the reason in @match/@event. */
 struct wake {
 	uint32_t task;
@@ -353,7 +363,7 @@ static int find_wake(struct walk *w, uint32_t ti, size_t k, uint64_t cur, struct
 		    (r->ret == 0 && classify(w, r->name) == SC_POLL))
 			return 0; /* a poll that timed out woke by itself */
 		x = find_exit(w, ti, t->pid, true, r->ts, cur, false, 0, &by_pid);
-		if (x == TL_NOTASK || end - c->tasks[x].exit_ts > CRITPATH_PIPE_SLACK_NS)
+		if (x == TL_NOTASK || end - c->tasks[x].exit_ts > pipe_slack(end - r->ts))
 			return 0;
 		wk->task = x;
 		wk->at = c->tasks[x].exit_ts;

@@ -40,8 +40,9 @@
  *   - read/readv without an inode, and poll, ppoll, select, pselect6,
  *     epoll_wait, epoll_pwait, epoll_pwait2 returning >= 0 (read) or > 0:
  *     the last exit in the window of a descendant of the reader's process,
- *     when the syscall returned within CRITPATH_PIPE_SLACK_NS of it
- *     ("by time": the shell's x=$(cmd) and cmd | ...);
+ *     when the syscall returned within CRITPATH_PIPE_SLACK_NS of it, or an
+ *     eighth of the syscall's duration if that is more ("by time": the
+ *     shell's x=$(cmd) and cmd | ...);
  *   - clone, clone3, vfork holding a child's fork that exec'd or exited
  *     before the call returned (vfork, posix_spawn): that exec or exit.
  * Not followed (the time stays the waiter's): futex, pipes written by a
@@ -55,7 +56,7 @@
 
 #include "analyze/timeline.h"
 
-/* How long after a descendant's exit a read or poll may return to be its wake-up. */
+/* How long after a descendant's exit a read or poll may return to be its wake-up (at least). */
 #define CRITPATH_PIPE_SLACK_NS 2000000ULL
 
 enum cp_kind {

@@ -303,6 +303,37 @@ static void test_subst_by_time(void **state)
 }
 
 /*
+ * The slack of the by-time rule: a read that returned 20 ms after a child's
+ * exit is its wake-up when it waited 200 ms (an eighth: 25 ms), not when
+ * it waited 100 ms (12.5 ms). @SLEEP: the child's nanosleep, @GONE its
+ * exit, @READ the read's duration (from 5000), @LISTEN after it.
+ */
+#define LATE(SLEEP, GONE, READ, LISTEN) HEAD \
+	START("1000", "35") \
+	SYS("2000", "35", "35", "sh", "clone", "36", "2000", "\\N") \
+	FORK("3000", "36", "36", "35", "sh", "process") \
+	SYS("6000", "36", "36", "job", "nanosleep", "0", SLEEP, "\\N") \
+	EXIT(GONE, "36", "35", "job") \
+	SYS("5000", "35", "35", "sh", "read", "1", READ, "\\N") \
+	SYS(LISTEN, "35", "35", "sh", "listen", "0", "1000", "0.0.0.0:80") \
+	TAIL
+
+static void test_by_time_slack(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	path_of(LATE("179994000", "180000000", "200000000", "200010000"), "listen", &fx);
+	assert_int_equal(seg(&fx, CP_SYSCALL, "read", 35)->match, CP_MATCH_TIME);
+	assert_non_null(seg(&fx, CP_SYSCALL, "nanosleep", 36));
+	release(&fx);
+	path_of(LATE("79994000", "80000000", "100000000", "100010000"), "listen", &fx);
+	assert_int_equal(seg(&fx, CP_SYSCALL, "read", 35)->match, CP_MATCH_NONE);
+	assert_null(seg(&fx, CP_SYSCALL, "nanosleep", 36));
+	release(&fx);
+}
+
+/*
  * tini: 40 forks the setup job 41 (100 ms), blocks in rt_sigtimedwait
  * until SIGCHLD (17), reaps with waitpid WNOHANG (wait4 returns 41 at
  * once, then 0), then forks the server 42, which listens.
@@ -549,6 +580,7 @@ int main(void)
 		cmocka_unit_test(test_sh_a_then_b),
 		cmocka_unit_test(test_subst_pipe_inode),
 		cmocka_unit_test(test_subst_by_time),
+		cmocka_unit_test(test_by_time_slack),
 		cmocka_unit_test(test_tini),
 		cmocka_unit_test(test_wait4_eintr),
 		cmocka_unit_test(test_listen_on_thread),
