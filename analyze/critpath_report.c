@@ -196,11 +196,86 @@ static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 	putc('|', f);
 }
 
+/*
+ * Time by task and comm (a shim that execs the real program is two), for
+ * a fold and for a container's path: TALLY_MAX of them, the rest summed.
+ */
+#define TALLY_MAX 256
+#define TALLY_SHOWN 4
+
+struct tally {
+	size_t n;
+	struct tally_e {
+		uint32_t task, comm;
+		uint64_t dur;
+	} e[TALLY_MAX];
+	uint64_t rest;
+};
+
+static void tally_add(struct tally *t, const struct timeline *tl, const struct tl_container *c,
+		      const struct cp_seg *s)
+{
+	uint32_t comm = s->task == TL_NOTASK ? TL_NOSTR :
+			timeline_comm_at(&c->tasks[s->task], s->ts);
+	size_t i;
+
+	(void)tl;
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].task == s->task && t->e[i].comm == comm) {
+			t->e[i].dur += s->dur;
+			return;
+		}
+	if (t->n == TALLY_MAX) {
+		t->rest += s->dur;
+		return;
+	}
+	t->e[t->n].task = s->task;
+	t->e[t->n].comm = comm;
+	t->e[t->n].dur = s->dur;
+	t->n++;
+}
+
+static int cmp_tally(const void *x, const void *y)
+{
+	const struct tally_e *a = x, *b = y;
+
+	if (a->dur != b->dur)
+		return a->dur < b->dur ? 1 : -1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* "bash 26950 61.0%, python3 26953 30.2%, 3 more 8.8%" of @total. */
+static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
+			const struct tl_container *c, uint64_t total)
+{
+	uint64_t more = t->rest;
+	size_t i, nmore = 0;
+
+	qsort(t->e, t->n, sizeof(t->e[0]), cmp_tally);
+	for (i = 0; i < t->n; i++) {
+		const struct tally_e *e = &t->e[i];
+
+		if (i >= TALLY_SHOWN) {
+			more += e->dur;
+			nmore++;
+			continue;
+		}
+		if (e->task == TL_NOTASK)
+			fprintf(f, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
+		else
+			fprintf(f, "%s%s %" PRId64 " %.1f%%", i ? ", " : "", timeline_str(tl, e->comm),
+				c->tasks[e->task].tid, pct(e->dur, total));
+	}
+	if (more)
+		fprintf(f, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
+}
+
 /* Consecutive segments under 1% of the boot, printed as one line. */
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
 	uint64_t from, to, cpu, sys, other;
+	struct tally who;
 };
 
 static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
@@ -237,8 +312,31 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
 	if (fd->other)
 		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
+	fprintf(f, "; ");
+	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
 	fprintf(f, ")\n");
 	memset(fd, 0, sizeof(*fd));
+}
+
+/*
+ * The execs of @s's task during @s (ending it or inside it), as lines of
+ * their own after the fold so far: where a shim hands over to the program.
+ */
+static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
+		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd)
+{
+	const struct tl_task *t = seg_task(c, s);
+	char b[UNITS_BUFSZ];
+	size_t k;
+
+	for (k = 0; t && k < t->nexecs; k++) {
+		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
+			continue;
+		fold_flush(f, fd, tl, c, p);
+		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
+			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
+			timeline_str(tl, t->execs[k].filename), t->tid);
+	}
 }
 
 static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
@@ -246,10 +344,14 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	struct fold fd = { 0 };
+	static struct fold fd;		/* 6 KiB: not on the stack */
+	static struct tally all;
 	uint64_t total = p->t1 - p->t0;
 	char b[UNITS_BUFSZ];
 	size_t i;
+
+	memset(&fd, 0, sizeof(fd));
+	memset(&all, 0, sizeof(all));
 
 	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
 		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
@@ -264,7 +366,9 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
 
+		tally_add(&all, tl, c, s);
 		if (s->dur * 100 < total) {
+			tally_add(&fd.who, tl, c, s);
 			if (!fd.n) {
 				fd.from = s->ts;
 				fd.first = s;
@@ -277,12 +381,18 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.sys += s->dur;
 			else
 				fd.other += s->dur;
+			exec_lines(f, tl, c, p, s, &fd);
 			continue;
 		}
 		fold_flush(f, &fd, tl, c, p);
 		seg_line(f, tl, c, p, s);
+		exec_lines(f, tl, c, p, s, &fd);
+		continue;
 	}
 	fold_flush(f, &fd, tl, c, p);
+	fprintf(f, "  by task on the path: ");
+	tally_print(f, &all, tl, c, total);
+	fprintf(f, "\n");
 	return done(f);
 }
 
