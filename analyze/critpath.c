@@ -466,6 +466,8 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 	const struct tl_container *c = w->c;
 	enum cp_kind gap = w->lost ? CP_UNKNOWN : CP_CPU;
 	uint64_t steps = 0, limit = 16;
+	uint32_t last_ti = TL_NOTASK;	/* in one task the time only goes back: */
+	long last_k = -1;		/* step back from the last row, no search */
 	size_t i;
 
 	for (i = 0; i < c->ntasks; i++)
@@ -480,7 +482,14 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 		if (++steps > limit) /* a cycle in hostile input */
 			return emit(w, CP_UNKNOWN, w->p->t0, cur, TL_NOTASK, NULL);
 		t = &c->tasks[ti];
-		k = timeline_row_before(t, cur);
+		if (ti == last_ti) {
+			for (k = last_k; k >= 0 && t->rows[k].ts >= cur; k--)
+				;
+		} else {
+			k = timeline_row_before(t, cur);
+		}
+		last_ti = ti;
+		last_k = k;
 		if (k < 0) {
 			/* from its creation to its first syscall: running */
 			if (emit(w, gap, t->begin, cur, ti, NULL) < 0)

@@ -102,22 +102,32 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 	return buf;
 }
 
+/*
+ * An item's key: its kind, the syscall and its detail (syscall) or the comm
+ * (the others), as ids: no string is built per segment (the 10M-row bench
+ * has 5M segments on its paths).
+ */
+struct item_key {
+	uint32_t kind, name, str;
+};
+
 /* Count @s of container @ci in the summary. -1 out of memory. */
-static int summary_add(struct summary *sm, const struct timeline *tl,
-		       const struct tl_container *c, size_t ci, const struct cp_seg *s)
+static int summary_add(struct summary *sm, const struct tl_container *c, size_t ci,
+		       const struct cp_seg *s)
 {
-	char key[DETAIL_MAX], what[96];
-	const char *d = s->kind == CP_SYSCALL ? timeline_str(tl, s->detail) : seg_comm(tl, c, s);
-	int n = snprintf(key, sizeof(key), "%s%s%s", seg_what(tl, s, what, sizeof(what)),
-			 *d ? " " : "", d);
+	struct item_key k = { .kind = s->kind, .name = TL_NOSTR };
 	int added;
 	long id;
 
-	if (n < 0)
-		return -1;
-	if ((size_t)n >= sizeof(key))
-		n = sizeof(key) - 1;
-	id = strtab_intern(sm->keys, key, (size_t)n, &added);
+	if (s->kind == CP_SYSCALL) {
+		k.name = s->name;
+		k.str = s->detail;
+	} else if (s->task != TL_NOTASK) {
+		k.str = timeline_comm_at(&c->tasks[s->task], s->ts);
+	} else {
+		k.str = c->nstarts ? c->starts[0].comm : TL_NOSTR;
+	}
+	id = strtab_intern(sm->keys, (const char *)&k, sizeof(k), &added);
 	if (id < 0)
 		return -1;
 	if (added) {
@@ -140,6 +150,22 @@ static int summary_add(struct summary *sm, const struct timeline *tl,
 	return 0;
 }
 
+/* Item @id as text: "syscall:connect 10.0.0.5:5432", "cpu python3". */
+static const char *item_text(const struct summary *sm, const struct timeline *tl, uint32_t id,
+			     char *buf, size_t n)
+{
+	struct item_key k;
+	const char *d;
+
+	memcpy(&k, strtab_str(sm->keys, id, NULL), sizeof(k));
+	d = timeline_str(tl, k.str);
+	if (k.kind == CP_SYSCALL)
+		snprintf(buf, n, "syscall:%s%s%s", timeline_str(tl, k.name), *d ? " " : "", d);
+	else
+		snprintf(buf, n, "%s%s%s", critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+	return buf;
+}
+
 static const struct summary *sort_ctx;
 
 static int cmp_item(const void *x, const void *y)
@@ -149,7 +175,8 @@ static int cmp_item(const void *x, const void *y)
 
 	if (ia->total != ib->total)
 		return ia->total < ib->total ? 1 : -1;
-	return strcmp(strtab_str(sort_ctx->keys, a, NULL), strtab_str(sort_ctx->keys, b, NULL));
+	return memcmp(strtab_str(sort_ctx->keys, a, NULL), strtab_str(sort_ctx->keys, b, NULL),
+		      sizeof(struct item_key));
 }
 
 /* The items by total time, descending (caller frees); NULL out of memory. */
@@ -451,12 +478,13 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	return done(f);
 }
 
-static int print_summary(FILE *f, const struct summary *sm, const char *phase,
+static int print_summary(FILE *f, const struct summary *sm, const struct timeline *tl,
+			 const char *phase,
 			 enum report_format fmt)
 {
 	size_t n, i, shown;
 	uint32_t *o = summary_order(sm, &n);
-	char b[UNITS_BUFSZ];
+	char b[UNITS_BUFSZ], key[DETAIL_MAX];
 
 	if (!o) {
 		errno = ENOMEM;
@@ -469,7 +497,7 @@ static int print_summary(FILE *f, const struct summary *sm, const char *phase,
 			const struct item *it = &sm->it[o[i]];
 
 			fprintf(f, "%s\n      {\"item\": ", i ? "," : "");
-			json_str(f, strtab_str(sm->keys, o[i], NULL));
+			json_str(f, item_text(sm, tl, o[i], key, sizeof(key)));
 			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
 				it->total, pct(it->total, sm->boot), it->containers);
 		}
@@ -482,7 +510,7 @@ static int print_summary(FILE *f, const struct summary *sm, const char *phase,
 			const struct item *it = &sm->it[o[i]];
 
 			fprintf(f, "  %5.1f%% %9s  %s  (%zu container%s)\n", pct(it->total, sm->boot),
-				units_format((int64_t)it->total, b), strtab_str(sm->keys, o[i], NULL),
+				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
 				it->containers, it->containers == 1 ? "" : "s");
 		}
 		fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
@@ -530,7 +558,7 @@ int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum repor
 		sm.paths++;
 		sm.boot += p.t1 - p.t0;
 		for (k = 0; k < p.nsegs; k++)
-			if (summary_add(&sm, tl, &tl->ctrs[i], i, &p.segs[k]) < 0) {
+			if (summary_add(&sm, &tl->ctrs[i], i, &p.segs[k]) < 0) {
 				critpath_release(&p);
 				errno = ENOMEM;
 				goto out;
@@ -545,7 +573,7 @@ int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum repor
 		if (got < 0)
 			goto out;
 	}
-	if (fmt != FMT_TSV && print_summary(f, &sm, pname, fmt) < 0)
+	if (fmt != FMT_TSV && print_summary(f, &sm, tl, pname, fmt) < 0)
 		goto out;
 	if (fmt == FMT_JSON)
 		fprintf(f, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);

@@ -146,6 +146,7 @@ struct tl_container {
 };
 
 struct tl_index;
+struct key_cache;
 
 struct timeline {
 	struct strtab *strs;	/* every string, escaped as in the file */
@@ -160,6 +161,7 @@ struct timeline {
 	struct strtab *fnames;	/* the current file's container names */
 	uint32_t *fmap;		/* file-local id -> index in ctrs */
 	size_t fmap_cap;
+	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
 };
 
 /* timeline__new - an empty timeline, or NULL when out of memory. */
@@ -173,8 +175,10 @@ int timeline_begin_file(struct timeline *tl);
 /*
  * timeline_add_row - keep row @r of the current file (validated by the
  * reader, with its pid, tid and ppid converted: not TSV_NO_IDS). "end"
- * rows and rows without a ts_ns or tid are not kept. Returns 0, or -1 out
- * of memory (the timeline is then only fit to be freed).
+ * rows and rows without a ts_ns or tid are not kept. As with
+ * analysis_add_row(), the 15 bytes after each field must be readable (the
+ * reader's rows are; names are compared 8 bytes at a time). Returns 0, or
+ * -1 out of memory (the timeline is then only fit to be freed).
  */
 int timeline_add_row(struct timeline *tl, const struct tsv_row *r);
 
