@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/array.h"
 #include "analyze/keycache.h"
 #include "analyze/stats.h"
 
@@ -37,20 +38,7 @@ struct file_mark {
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t cap2;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	cap2 = *cap ? *cap : 16;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
+	return array_grow(p, cap, need, size, 16);
 }
 
 static void group_table_release(struct group_table *t)

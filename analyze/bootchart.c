@@ -25,6 +25,15 @@ static void put_ms(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
 }
 
+/* "Y<TAB>FROM<TAB>TO" in ms from @t0: a span on row @y. */
+static void put_span(FILE *f, int y, uint64_t t0, uint64_t from, uint64_t to)
+{
+	fprintf(f, "%d\t", y);
+	put_ms(f, from - t0);
+	putc('\t', f);
+	put_ms(f, to - t0);
+}
+
 /* A task's row: its index, whether it is shown, its y. */
 struct row {
 	uint32_t task;
@@ -160,10 +169,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		snprintf(label, sizeof(label), "%s %" PRId64 "%s",
 			 plot_safe(timeline_str(tl, timeline_comm_at(t, e)), s1), t->tid,
 			 t->tid != t->pid ? " (thread)" : "");
-		fprintf(f, "%d\t", rows[i].y);
-		put_ms(f, b - t0);
-		putc('\t', f);
-		put_ms(f, e - t0);
+		put_span(f, rows[i].y, t0, b, e);
 		fprintf(f, "\t\"%s\"\n", label);
 	}
 	/* index 1: syscalls of at least 1% of the boot: y, from, to */
@@ -182,10 +188,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 				e = end;
 			if (e <= b || (e - b) * 100 < boot)
 				continue;
-			fprintf(f, "%d\t", rows[i].y);
-			put_ms(f, b - t0);
-			putc('\t', f);
-			put_ms(f, e - t0);
+			put_span(f, rows[i].y, t0, b, e);
 			fprintf(f, "\t\"%s\"\n", plot_safe(timeline_str(tl, t->rows[k].name), s1));
 			nblocks++;
 		}
@@ -200,10 +203,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 
 		if (y < 0)
 			continue; /* cannot happen: the path's tasks come first */
-		fprintf(f, "%d\t", y);
-		put_ms(f, s->ts - t0);
-		putc('\t', f);
-		put_ms(f, s->ts + s->dur - t0);
+		put_span(f, y, t0, s->ts, s->ts + s->dur);
 		putc('\n', f);
 	}
 	if (!path.nsegs)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/array.h"
 #include "analyze/critpath.h"
 #include "analyze/critpath_report.h"
 #include "analyze/units.h"
@@ -131,15 +132,8 @@ static int summary_add(struct summary *sm, const struct tl_container *c, size_t 
 	if (id < 0)
 		return -1;
 	if (added) {
-		if ((size_t)id >= sm->cap) {
-			size_t cap = sm->cap ? sm->cap * 2 : 64;
-			struct item *it = realloc(sm->it, cap * sizeof(*it));
-
-			if (!it)
-				return -1;
-			sm->it = it;
-			sm->cap = cap;
-		}
+		if (array_grow((void **)&sm->it, &sm->cap, (size_t)id + 1, sizeof(*sm->it), 64) < 0)
+			return -1;
 		memset(&sm->it[id], 0, sizeof(sm->it[id]));
 	}
 	sm->it[id].total += s->dur;

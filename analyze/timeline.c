@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/array.h"
 #include "analyze/keycache.h"
 #include "analyze/timeline.h"
 
@@ -61,20 +62,7 @@ static int index_grow(struct tl_index *ix)
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t cap2;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	cap2 = *cap ? *cap : 4;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
+	return array_grow(p, cap, need, size, 4);
 }
 
 struct timeline *timeline__new(void)
