@@ -94,7 +94,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	uint64_t boot = end > t0 ? end - t0 : 1;
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
-	size_t i, k, shown = 0, hidden = 0, nblocks = 0, nexecs = 0;
+	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -134,10 +134,12 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			rows[i].y = -2; /* not alive in the window: not a row at all */
 			continue;
 		}
-		if (shown < BOOTCHART_MAX_ROWS && (rows[i].on_path || rows[i].life * 100 >= boot))
+		if (!rows[i].on_path && rows[i].life * 100 < boot)
+			hidden++;
+		else if (shown < BOOTCHART_MAX_ROWS)
 			rows[i].y = (int)shown++;
 		else
-			hidden++;
+			over++;
 	}
 	qsort(rows, c->ntasks, sizeof(*rows), cmp_task);
 	/* y in begin order, the runtime's row (if on the path) first */
@@ -196,31 +198,47 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	if (!nblocks)
 		fprintf(f, "-\t-\t-\t\"none\"\n");
 	/* index 2: the critical path: y, from, to */
-	fprintf(f, "\n\n# index 2: y\tfrom_ms\tto_ms (a segment of the critical path)\n");
+	fprintf(f, "\n\n# index 2: y\tfrom_ms\tto_ms (the critical path; its segments on one row joined)\n");
 	for (k = 0; k < path.nsegs; k++) {
 		const struct cp_seg *s = &path.segs[k];
 		int y = s->task == TL_NOTASK ? 0 : rows[s->task].y;
+		uint64_t to = s->ts + s->dur;
 
 		if (y < 0)
 			continue; /* cannot happen: the path's tasks come first */
-		put_span(f, y, t0, s->ts, s->ts + s->dur);
+		/* contiguous: join the next segments while they stay on this row */
+		while (k + 1 < path.nsegs &&
+		       (path.segs[k + 1].task == TL_NOTASK ? 0 : rows[path.segs[k + 1].task].y) == y) {
+			k++;
+			to = path.segs[k].ts + path.segs[k].dur;
+		}
+		put_span(f, y, t0, s->ts, to);
 		putc('\n', f);
 	}
 	if (!path.nsegs)
 		fprintf(f, "-\t-\t-\n");
-	/* index 3: exec points: y, at, binary */
+	/* index 3: exec points: y, at, binary; an exec within 4% of the boot
+	 * after the last labelled one on its row has no label (they would
+	 * overlap; the first names a script, the next its interpreter) */
 	fprintf(f, "\n\n# index 3: y\tat_ms\tbinary (an exec)\n");
 	for (i = 0; i < c->ntasks; i++) {
 		const struct tl_task *t = &c->tasks[i];
+		uint64_t labelled = TL_NONE;
 
 		if (rows[i].y < 0)
 			continue;
+
 		for (k = 0; k < t->nexecs; k++) {
-			if (t->execs[k].ts < t0 || t->execs[k].ts > end)
+			uint64_t at = t->execs[k].ts;
+			bool crowded = labelled != TL_NONE && (at - labelled) * 25 < boot;
+
+			if (at < t0 || at > end)
 				continue;
+			if (!crowded)
+				labelled = at;
 			fprintf(f, "%d\t", rows[i].y);
-			put_ms(f, t->execs[k].ts - t0);
-			fprintf(f, "\t\"%s\"\n",
+			put_ms(f, at - t0);
+			fprintf(f, "\t\"%s\"\n", crowded ? "" :
 				plot_safe(base_name(timeline_str(tl, t->execs[k].filename)), s1));
 			nexecs++;
 		}
@@ -239,10 +257,12 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		plot_safe(timeline_str(tl, c->name), s1),
 		t1 != TL_NONE ? plot_safe(analysis_phase_name(a, phase), s2) : "last event",
 		units_format((int64_t)(end - t0), dur), shown - (runtime_row ? 1 : 0),
-		shown - (runtime_row ? 1 : 0) + hidden);
+		shown - (runtime_row ? 1 : 0) + hidden + over);
 	if (hidden)
-		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path%s)",
-			hidden, hidden + shown > BOOTCHART_MAX_ROWS ? ", or past the row limit" : "");
+		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path)",
+			hidden);
+	if (over)
+		fprintf(f, " (%zu hidden: past %d rows)", over, BOOTCHART_MAX_ROWS);
 	fprintf(f, "'\n"
 		"set xlabel 'time from container start (ms)'\n"
 		"set yrange [%zu:-1]\n"
