@@ -94,7 +94,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	uint64_t boot = end > t0 ? end - t0 : 1;
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
-	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0;
+	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0, nexecs_left = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -236,6 +236,9 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 				continue;
 			if (!crowded)
 				labelled = at;
+			/* the script's test, in the exact ns both sides print */
+			if (at - t0 < (end - t0) / 2)
+				nexecs_left++;
 			fprintf(f, "%d\t", rows[i].y);
 			put_ms(f, at - t0);
 			fprintf(f, "\t\"%s\"\n", crowded ? "" :
@@ -281,13 +284,15 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			continue;
 		fprintf(f, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lw 1.5 "
 			"lc rgb '%s' front\n"
-			"set label '%s' at %.6f, graph 1 %s offset %s,-0.8 tc rgb '%s' font ',8' front\n",
+			"set label '%s' at %.6f, graph 1 %s offset %s,%.1f tc rgb '%s' font ',8' front\n",
 			(double)(ts - t0) / 1e6, (double)(ts - t0) / 1e6, mark ? COL_MARK : COL_PHASE,
 			plot_safe(analysis_phase_name(a, c->phases[k].phase), s3),
 			(double)(ts - t0) / 1e6,
 			/* in the right half, left of the line: labels stay on the canvas */
 			(ts - t0) * 2 > end - t0 ? "right" : "left",
-			(ts - t0) * 2 > end - t0 ? "-0.3" : "0.3", mark ? COL_MARK : COL_PHASE);
+			(ts - t0) * 2 > end - t0 ? "-0.3" : "0.3",
+			/* one line lower each: phases close in time do not overwrite */
+			-0.8 - (double)(k % 4), mark ? COL_MARK : COL_PHASE);
 	}
 	/* only what has points: gnuplot warns about an empty block */
 	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
@@ -300,10 +305,22 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	if (path.nsegs)
 		fprintf(f, ", \\\n     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) "
 			"with boxxyerror lc rgb '%s' title 'critical path'", COL_PATH);
+	/* exec labels right of the point in the left half, left of it in the
+	 * right half: none runs off the canvas. A labels plot whose every
+	 * point is NaN crashes gnuplot 5.4.4: each side only when it has one. */
 	if (nexecs)
 		fprintf(f, ", \\\n     '' index 3 using 2:1 with points pt 9 ps 1.3 lc rgb 'black' "
-			"title 'exec', \\\n     '' index 3 using 2:1:3 with labels left offset 0.8,0 "
-			"font ',8' notitle");
+			"title 'exec'");
+	if (nexecs_left) {
+		fprintf(f, ", \\\n     '' index 3 using ($2 < ");
+		put_ms(f, (end - t0) / 2);
+		fprintf(f, " ? $2 : NaN):1:3 with labels left offset 0.8,0 font ',8' notitle");
+	}
+	if (nexecs > nexecs_left) {
+		fprintf(f, ", \\\n     '' index 3 using ($2 < ");
+		put_ms(f, (end - t0) / 2);
+		fprintf(f, " ? NaN : $2):1:3 with labels right offset -0.8,0 font ',8' notitle");
+	}
 	fprintf(f, "\n");
 	plot_file_done(p, f, base);
 out:
