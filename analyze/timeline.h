@@ -29,7 +29,7 @@
  * added.
  *
  * Strings are kept escaped, as in the file; a \N field (a syscall name or
- * label, a detail, a comm) is TL_NOSTR, which timeline_str() gives as "". 
+ * label, a detail, a comm) is TL_NOSTR, which timeline_str() gives as "".
  *
  * Usage: timeline__new(); per file timeline_begin_file(), then
  * timeline_add_row() per row, timeline_set_phase() per phase of each
