@@ -26,6 +26,7 @@ struct file_ctr {
 	uint64_t t_start, t_exec, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
 	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
+	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
 };
 
@@ -267,6 +268,7 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		c->rows = 0;
 		c->marks = -1;
 		c->selected = -1;
+		c->keep = -1;
 		c->by_id = -1;
 	}
 	return id;
@@ -334,8 +336,13 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			      field_matches(a, cf, a->opts.container_glob);
 	if (!c->selected)
 		return 0;
-	if (a->tl && timeline_add_row(a->tl, r) < 0)
-		return -1;
+	if (a->tl) {
+		if (c->keep < 0)
+			c->keep = !a->opts.tl_keep ||
+				  a->opts.tl_keep(a->opts.tl_keep_ctx, a->nfiles, cf->p, cf->n);
+		if (c->keep && timeline_add_row(a->tl, r) < 0)
+			return -1;
+	}
 
 	if (field_is(ev, "syscall", 7)) {
 		const struct tsv_field *name = &r->f[TSV_NAME];

@@ -328,43 +328,23 @@ out:
 	free(rows);
 }
 
-/* The container whose value of @phase is the median (nearest rank), or -1. */
-static long median_container(const struct timeline *tl, uint32_t phase)
+/* The phase the charts go to: listen, else the last one any container reached. */
+static uint32_t chart_phase(const struct analysis *a)
 {
-	int64_t *v = malloc((tl->nctrs ? tl->nctrs : 1) * sizeof(*v));
-	size_t i, n = 0;
-	long pick = -1;
-	int64_t med;
+	size_t i;
 
-	if (!v)
-		return -1;
-	for (i = 0; i < tl->nctrs; i++) {
-		uint64_t t = timeline_phase(&tl->ctrs[i], phase);
-
-		if (tl->ctrs[i].t_start != TL_NONE && t != TL_NONE && t >= tl->ctrs[i].t_start)
-			v[n++] = (int64_t)(t - tl->ctrs[i].t_start);
-	}
-	if (n) {
-		stats_sort(v, n);
-		med = stats_percentile(v, n, 50);
-		for (i = 0; i < tl->nctrs && pick < 0; i++) {
-			uint64_t t = timeline_phase(&tl->ctrs[i], phase);
-
-			if (tl->ctrs[i].t_start != TL_NONE && t != TL_NONE &&
-			    (int64_t)(t - tl->ctrs[i].t_start) == med)
-				pick = (long)i;
-		}
-	}
-	free(v);
-	return pick;
+	if (a->phases[PHASE_LISTEN].n)
+		return PHASE_LISTEN;
+	for (i = analysis_nphases(a); i-- > 0;)
+		if (a->phases[i].n)
+			return (uint32_t)i;
+	return PHASE_LISTEN;
 }
 
-/* Does container @c's (escaped) name, unescaped, match @glob? */
-static bool name_matches(const struct timeline *tl, const struct tl_container *c,
-			 const char *glob)
+/* Does the (escaped) name @s, unescaped, match @glob? */
+static bool name_matches(const char *s, const char *glob)
 {
-	size_t n;
-	const char *s = strtab_str(tl->strs, c->name, &n);
+	size_t n = strlen(s);
 	char *u = malloc(n + 1);
 	long m = u ? tsv_unescape(s, n, u) : -1;
 	bool ok = false;
@@ -377,32 +357,53 @@ static bool name_matches(const struct timeline *tl, const struct tl_container *c
 	return ok;
 }
 
+size_t bootchart_pick(const struct analysis *a, size_t *idx)
+{
+	uint32_t phase = chart_phase(a);
+	const struct phase *ph = &a->phases[phase];
+	size_t i, k, n = 1;
+
+	idx[0] = SIZE_MAX;
+	if (ph->n) {
+		int64_t med = stats_percentile(ph->v, ph->n, 50);
+
+		for (i = 0; i < a->nctrs && idx[0] == SIZE_MAX; i++)
+			for (k = a->ctrs[i].first; k < a->ctrs[i].first + a->ctrs[i].n; k++)
+				if (a->cphases[k].phase == phase && a->cphases[k].v == med)
+					idx[0] = i;
+	}
+	for (i = 0; a->opts.plot_container && i < a->nctrs && n <= BOOTCHART_MAX_CHOSEN; i++)
+		if (name_matches(strtab_str(a->ctr_names, a->ctrs[i].name, NULL),
+				 a->opts.plot_container))
+			idx[n++] = i;
+	return n;
+}
+
+/* The timeline's container of a->ctrs[@i] (same file, same name), or -1. */
+static long timeline_ctr(const struct analysis *a, size_t i)
+{
+	const char *name = strtab_str(a->ctr_names, a->ctrs[i].name, NULL);
+	size_t k;
+
+	for (k = 0; k < a->tl->nctrs; k++)
+		if (a->tl->ctrs[k].file == a->ctrs[i].file &&
+		    strcmp(timeline_str(a->tl, a->tl->ctrs[k].name), name) == 0)
+			return (long)k;
+	return -1;
+}
+
 void bootchart_figures(struct plot *p, const struct analysis *a)
 {
-	const struct timeline *tl = a->tl;
-	uint32_t phase = PHASE_LISTEN;
-	size_t i, chosen = 0;
-	long pick;
+	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n = bootchart_pick(a, idx), i;
+	uint32_t phase = chart_phase(a);
 	char base[32];
+	long k;
 
-	/* listen, else the last phase any container reached */
-	if (!a->phases[PHASE_LISTEN].n) {
-		for (i = analysis_nphases(a); i-- > 0;)
-			if (a->phases[i].n) {
-				phase = (uint32_t)i;
-				break;
-			}
-	}
-	pick = median_container(tl, phase);
-	if (pick >= 0)
-		chart(p, a, (size_t)pick, phase, "bootchart");
-	if (!a->opts.plot_container)
-		return;
-	for (i = 0; i < tl->nctrs && chosen < BOOTCHART_MAX_CHOSEN; i++) {
-		if (tl->ctrs[i].t_start == TL_NONE ||
-		    !name_matches(tl, &tl->ctrs[i], a->opts.plot_container))
-			continue;
-		snprintf(base, sizeof(base), "bootchart-%zu", ++chosen);
-		chart(p, a, i, phase, base);
+	for (i = 0; i < n; i++) {
+		if (idx[i] == SIZE_MAX || (k = timeline_ctr(a, idx[i])) < 0)
+			continue; /* no median; or not kept (cannot be: main keeps the picks) */
+		if (i)
+			snprintf(base, sizeof(base), "bootchart-%zu", i);
+		chart(p, a, (size_t)k, phase, i ? base : "bootchart");
 	}
 }

@@ -99,6 +99,18 @@ grep -q "51 of 151 tasks shown (100 hidden: alive under 1 percent of the boot an
 h=$(od -An -tu1 -j20 -N4 "$tmp/many/bootchart.png" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 [ "$h" -le $((160 + 22 * 60)) ] || { echo "FAIL: bootchart.png is $h px high"; fail=1; }
 
+# A regular file is read twice for --plot (the second time keeping the rows
+# of the charted containers only); a pipe once, keeping all: the same charts.
+"$A" samples/boot-small.tsv --plot "$tmp/twice" --plot-container 'web-*' > "$tmp/twice.out" ||
+	{ echo "FAIL: --plot of a file exit $?"; fail=1; }
+"$A" - --plot "$tmp/once" --plot-container 'web-*' < samples/boot-small.tsv > "$tmp/once.out" ||
+	{ echo "FAIL: --plot of stdin exit $?"; fail=1; }
+cmp -s "$tmp/twice.out" "$tmp/once.out" || { echo "FAIL: --plot: the reports differ"; fail=1; }
+for f in bootchart bootchart-1 bootchart-2 bootchart-3; do
+	cmp -s "$tmp/twice/$f.dat" "$tmp/once/$f.dat" || { echo "FAIL: $f.dat differs read once and twice"; fail=1; }
+done
+[ -e "$tmp/twice/bootchart-4.dat" ] && { echo "FAIL: a chart for a container --plot-container does not match"; fail=1; }
+
 # gnuplot missing: the message says how to render later
 PATH=/nonexistent "$A" samples/boot-small.tsv --plot "$tmp/nognuplot" > /dev/null 2> "$tmp/err"
 if [ $? -ne 0 ] || ! grep -q "gnuplot not found; render with: cd $tmp/nognuplot && gnuplot \*.gp" "$tmp/err"; then
