@@ -8,7 +8,9 @@
 # the target of the issue: analyze FILE --hist --by syscall within 5x of
 # wc -l (0.35 s on the 2-core reference machine) and 64 MiB; then
 # --critical-path (and --by syscall --until listen), which keep every row in
-# memory: their time against wc -l and their peak RSS per row. Not a test.
+# memory: their time against wc -l and their peak RSS per row; and --plot,
+# which reads the file twice (the second time keeping the charted
+# containers' rows only). Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -52,6 +54,8 @@ for _ in $(seq "$RUNS"); do
 	if [ -n "$critpath" ]; then
 		once 8 "analyze F --critical-path" "$A" "$F" --critical-path
 		once 9 "analyze F --by syscall --until listen" "$A" "$F" --by syscall --until listen
+		rm -rf "$tmp/plot"
+		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
 	fi
 done
 once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
