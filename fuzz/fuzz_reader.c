@@ -27,8 +27,9 @@
  *     padding its contract asks for (ASan catches any read past them).
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
  * analysis_finish() and report_print() (text, tsv, json, histograms, --by)
- * and report_compare(), into /dev/null. Plots are not drawn (gnuplot is too
- * slow for a fuzzer); plot_sanitize() is.
+ * and report_compare(), into /dev/null, and the PNG histograms' bins of each
+ * phase are built (each value counted once, the count capped). Plots are
+ * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,6 +41,7 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/bins.h"
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
@@ -489,6 +491,27 @@ static void check_ranges(const uint8_t *data, size_t size, unsigned flags,
 
 /* --- the analysis and the reports ------------------------------------------ */
 
+/* The PNG histograms' bins of every phase: every value counted once. */
+static void check_bins(const struct analysis *a)
+{
+	size_t i, k;
+
+	for (i = 0; i < analysis_nphases(a); i++) {
+		struct bins bn;
+		uint64_t total = 0;
+
+		if (bins_build(a->phases[i].v, a->phases[i].n, &bn) < 0)
+			continue;
+		for (k = 0; k < bn.n; k++)
+			total += bn.count[k];
+		CHECK(total == a->phases[i].n, "bins hold %llu of %zu values",
+		      (unsigned long long)total, a->phases[i].n);
+		CHECK(bn.n <= bins_cap(a->phases[i].n) + 4, "%zu bins for %zu values", bn.n,
+		      a->phases[i].n);
+		bins_release(&bn);
+	}
+}
+
 static void report_all(const struct analysis *a, const struct analysis *b)
 {
 	struct report_opts ro = { .format = FMT_TEXT };
@@ -514,6 +537,7 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	(void)report_compare(sink, b, a, "b", "a", FMT_TSV);
 	(void)report_phases_text(sink, a);
 	(void)report_phases_tsv(sink, a);
+	check_bins(a);
 }
 
 /* --- direct calls --------------------------------------------------------- */
