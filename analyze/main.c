@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/compare.h"
 #include "analyze/plot.h"
 #include "analyze/report.h"
 #include "analyze/units.h"
@@ -34,14 +35,22 @@ static const char usage_text[] =
 "    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>\n"
 "    --compare             B against A per phase: counts, medians, p90, difference\n"
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
-"                          approximation with tie correction), significant if p < 0.05\n"
+"                          approximation with tie correction), significant if p < 0.05;\n"
+"                          the shift B - A (Hodges-Lehmann, + is slower) with its\n"
+"                          exact distribution-free 95% confidence interval\n"
+"    --fail-if-slower <pct>\n"
+"                          with --compare: exit 3 when a phase regressed: its 95%\n"
+"                          interval lies above 0 and its shift is more than <pct> %\n"
+"                          of A's median; phases without a 95% interval (fewer than\n"
+"                          4 boots a side) are named inconclusive (exit 0)\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
 "                          the online CPUs, at most 4); the output is the same\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
-"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input.\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input,\n"
+"3 a phase regressed (--fail-if-slower).\n"
 "\n"
 "EXAMPLES\n"
 "    analyze boot.tsv                       per-phase table\n"
@@ -50,11 +59,12 @@ static const char usage_text[] =
 "    analyze --exec '/usr/bin/ruby*' boot.tsv\n"
 "    mkfifo f; collector -o f & analyze f   read while the collector writes\n"
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
-"    analyze --compare before.tsv after.tsv is the change significant?\n";
+"    analyze --compare before.tsv after.tsv is the change significant?\n"
+"    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_FAIL_IF_SLOWER,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -71,6 +81,7 @@ static const struct option long_opts[] = {
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "help", no_argument, NULL, 'h' },
@@ -149,6 +160,7 @@ int main(int argc, char **argv)
 {
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
+	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL;
 	char *stdin_only[] = { "-" };
@@ -208,6 +220,12 @@ int main(int argc, char **argv)
 		case OPT_COMPARE:
 			compare = true;
 			break;
+		case OPT_FAIL_IF_SLOWER:
+			if (compare_parse_pct(optarg, &co.pct_milli) < 0)
+				return usage_error("bad --fail-if-slower '%s' (a percentage: 5, "
+						   "2.5, 0.125; at most 3 decimals)", optarg);
+			co.gate = true;
+			break;
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
 			break;
@@ -238,16 +256,25 @@ int main(int argc, char **argv)
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
 		if (a && b) {
-			if (report_compare(stdout, a, b, argv[optind], argv[optind + 1],
-					   ro.format) < 0) {
-				fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			int regressed;
+
+			co.format = ro.format;
+			regressed = compare_print(stdout, stderr, a, b, argv[optind],
+						  argv[optind + 1], &co);
+			if (regressed < 0) {
+				fprintf(stderr, "analyze: %s: %s\n", errno == ENOMEM ?
+					"out of memory" : "write error", strerror(errno));
 				rc = 1;
 			} else {
 				rc = flush_stdout();
+				if (!rc && regressed)
+					rc = 3;
 			}
 		}
 		goto cleanup;
 	}
+	if (co.gate)
+		return usage_error("%s", "--fail-if-slower goes with --compare A B");
 
 	/* 3. read */
 	if (optind == argc && isatty(0))

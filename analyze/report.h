@@ -38,12 +38,10 @@ int report_phases_text(FILE *f, const struct analysis *a);
 int report_phases_tsv(FILE *f, const struct analysis *a);
 
 /*
- * report_compare - phases of @b against @a (named @na and @nb): count,
- * median and p90 of each, difference of the medians in %, Mann–Whitney U
- * p-value and whether p < 0.05.
+ * report_name_width - the width of the phase column: the longest phase
+ * name of @a, at least @w, at most 40.
  */
-int report_compare(FILE *f, const struct analysis *a, const struct analysis *b,
-		   const char *na, const char *nb, enum report_format fmt);
+int report_name_width(const struct analysis *a, int w);
 
 /* report_json_string - write @n escaped TSV bytes at @s as a JSON string. */
 int report_json_string(FILE *f, const char *s, size_t n);

@@ -27,7 +27,7 @@
  *     padding its contract asks for (ASan catches any read past them).
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
  * analysis_finish() and report_print() (text, tsv, json, histograms, --by)
- * and report_compare(), into /dev/null, and the PNG histograms' bins of each
+ * and compare_print(), into /dev/null, and the PNG histograms' bins of each
  * phase are built (each value counted once, the count capped). Plots are
  * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
@@ -42,6 +42,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/bins.h"
+#include "analyze/compare.h"
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
@@ -515,6 +516,7 @@ static void check_bins(const struct analysis *a)
 static void report_all(const struct analysis *a, const struct analysis *b)
 {
 	struct report_opts ro = { .format = FMT_TEXT };
+	struct compare_opts co = { .format = FMT_TEXT };
 
 	ro.hist = true;
 	ro.hist_kind = HIST_LOG2;
@@ -533,8 +535,11 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	ro.hist_step = 1000000;
 	ro.format = FMT_TEXT;
 	(void)report_print(sink, a, &ro);	/* may fail with E2BIG: fine */
-	(void)report_compare(sink, a, b, "a", "b", FMT_TEXT);
-	(void)report_compare(sink, b, a, "b", "a", FMT_TSV);
+	(void)compare_print(sink, sink, a, b, "a", "b", &co);
+	co.format = FMT_TSV;
+	co.gate = true;
+	co.pct_milli = 5000;
+	(void)compare_print(sink, sink, b, a, "b", "a", &co);
 	(void)report_phases_text(sink, a);
 	(void)report_phases_tsv(sink, a);
 	check_bins(a);

@@ -63,6 +63,7 @@ ok "a file read by 2 threads: no valgrind report, the same report as 1 thread"
 
 vg 0 --compare "${files[0]}" "$TMP/gen.tsv"
 vg 0 --compare --format tsv "$TMP/gen.tsv" "${files[0]}"
+vg 0 --compare --fail-if-slower 5 "$TMP/gen.tsv" "$TMP/gen.tsv"
 vg 0 "${files[@]}"
 VG_STDIN=${files[0]} vg 0 --format tsv -
 ok "--compare, several files, stdin"
