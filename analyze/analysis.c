@@ -210,7 +210,8 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	    !a->by.kc || !a->sys.kc || !a->kc_ctr || !a->scratch ||
 	    strtab_intern(a->phase_names, "exec", 4, NULL) != PHASE_EXEC ||
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
-	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0) {
+	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
+	    (opts->timeline && !(a->tl = timeline__new()))) {
 		analysis__free(a);
 		return NULL;
 	}
@@ -239,6 +240,7 @@ void analysis__free(struct analysis *a)
 	free(a->fm);
 	free(a->kc_ctr);
 	free(a->scratch);
+	timeline__free(a->tl);
 	free(a);
 }
 
@@ -258,6 +260,8 @@ int analysis_begin_file(struct analysis *a)
 	a->fnames = strtab__new();
 	a->nfm = 0;
 	memset(a->kc_ctr, 0, sizeof(*a->kc_ctr));
+	if (a->tl && timeline_begin_file(a->tl) < 0)
+		return -1;
 	return a->fnames ? 0 : -1;
 }
 
@@ -346,6 +350,52 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 	return id;
 }
 
+/*
+ * Count syscall row @r in the per-syscall and --by tables. @c: its file
+ * container (caches its --by container group), or NULL. @cached: @r's
+ * fields are a reader's row (see kc_intern()). 0, or -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+count_syscall(struct analysis *a, struct file_ctr *c, const struct tsv_row *r, bool cached)
+{
+	const struct tsv_field *name = &r->f[TSV_NAME], *cf = &r->f[TSV_CONTAINER];
+
+	if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
+		struct group *g = group_get(&a->sys, name->p, name->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	if (a->opts.by == BY_CONTAINER) {
+		struct group *g;
+		long gid;
+
+		if (!c || c->by_id < 0) {
+			if (!group_get(&a->by, cf->p, cf->n, cached, &gid))
+				return -1;
+			if (c)
+				c->by_id = (int32_t)gid;
+		} else {
+			gid = c->by_id;
+		}
+		g = &a->by.g[gid];
+		if (group_add(g, r) < 0)
+			return -1;
+	} else if (a->opts.by == BY_COMM) {
+		const struct tsv_field *comm = &r->f[TSV_COMM];
+		struct group *g = group_get(&a->by, comm->p, comm->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r)
+{
+	return count_syscall(a, NULL, r, false);
+}
+
 int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 {
 	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
@@ -362,6 +412,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			      field_matches(a, cf, a->opts.container_glob);
 	if (!c->selected)
 		return 0;
+	if (a->tl && timeline_add_row(a->tl, r) < 0)
+		return -1;
 
 	if (field_is(ev, "syscall", 7)) {
 		const struct tsv_field *name = &r->f[TSV_NAME];
@@ -375,32 +427,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			if (t < c->t_listen)
 				c->t_listen = t;
 		}
-		if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
-			struct group *g = group_get(&a->sys, name->p, name->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
-		if (a->opts.by == BY_CONTAINER) {
-			struct group *g;
-
-			if (c->by_id < 0) {
-				long gid;
-
-				if (!group_get(&a->by, cf->p, cf->n, true, &gid))
-					return -1;
-				c->by_id = (int32_t)gid;
-			}
-			g = &a->by.g[c->by_id];
-			if (group_add(g, r) < 0)
-				return -1;
-		} else if (a->opts.by == BY_COMM) {
-			const struct tsv_field *comm = &r->f[TSV_COMM];
-			struct group *g = group_get(&a->by, comm->p, comm->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
+		if (!a->opts.windowed && count_syscall(a, c, r, true) < 0)
+			return -1;
 		return 0;
 	}
 	if (r->null & (1u << TSV_TS_NS))
@@ -434,6 +462,26 @@ static int push_value(struct analysis *a, uint32_t ctr, uint32_t phase, int64_t 
 	a->cphases[a->ncphases].v = v;
 	a->ncphases++;
 	a->ctrs[ctr].n++;
+	return 0;
+}
+
+/* The phase times of file container @c into the timeline. 0, or -1 out of memory. */
+static int timeline_phases(struct analysis *a, const struct file_ctr *c, const char *name,
+			   size_t len)
+{
+	long ci = timeline_find_container(a->tl, name, len);
+	int32_t k;
+
+	if (ci < 0)
+		return 0; /* not reached: a selected container's rows are in it */
+	if (c->t_exec != NONE && timeline_set_phase(a->tl, (size_t)ci, PHASE_EXEC, c->t_exec) < 0)
+		return -1;
+	if (c->t_listen != NONE &&
+	    timeline_set_phase(a->tl, (size_t)ci, PHASE_LISTEN, c->t_listen) < 0)
+		return -1;
+	for (k = c->marks; k >= 0; k = a->fm[k].next)
+		if (timeline_set_phase(a->tl, (size_t)ci, a->fm[k].phase, a->fm[k].ts) < 0)
+			return -1;
 	return 0;
 }
 
@@ -479,6 +527,8 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 			if (push_value(a, me, a->fm[k].phase,
 				       (int64_t)(a->fm[k].ts - c->t_start)) < 0)
 				return -1;
+		if (a->tl && timeline_phases(a, c, cname, clen) < 0)
+			return -1;
 	}
 	if (octrs && err)
 		fprintf(err, "analyze: %s: %llu rows of %llu container%s without a start row ignored\n",
@@ -790,14 +840,15 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		fprintf(err, "analyze: cannot open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	r = tsv_reader__new(name, fd, a->opts.reader_flags | TSV_NO_IDS);
+	/* the timeline needs the ids, and one reader: it is not merged from parts */
+	r = tsv_reader__new(name, fd, a->opts.reader_flags | (a->tl ? 0 : TSV_NO_IDS));
 	if (!r || analysis_begin_file(a) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;
 		goto out;
 	}
 	/* Only a regular file can be read at offsets, in parts. */
-	if (a->opts.threads > 1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (a->opts.threads > 1 && !a->tl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		start = lseek(fd, 0, SEEK_CUR);
 	rc = tsv_reader_header(r);
 	if (rc < 0) {
@@ -824,6 +875,8 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;
 	}
+	if (a->tl)
+		timeline_end_file(a->tl, t.lost);
 out:
 	tsv_reader__free(r);
 	if (fd > 0)
@@ -831,12 +884,13 @@ out:
 	return ret;
 }
 
-void analysis_finish(struct analysis *a)
+int analysis_finish(struct analysis *a)
 {
 	size_t i;
 
 	for (i = 0; i < analysis_nphases(a); i++)
 		stats_sort(a->phases[i].v, a->phases[i].n);
+	return a->tl ? timeline_finish(a->tl) : 0;
 }
 
 static int cmp_ref(const void *x, const void *y)

@@ -33,6 +33,7 @@
 #include "analyze/llhist.h"
 #include "analyze/reader.h"
 #include "analyze/strtab.h"
+#include "analyze/timeline.h"
 
 enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM };
 
@@ -44,6 +45,12 @@ struct analyze_opts {
 	unsigned reader_flags;		/* TSV_LENIENT */
 	unsigned threads;		/* read a regular file in up to this many
 					 * parts at once; 0 or 1: one */
+	bool timeline;			/* keep the rows in a timeline (analysis.tl):
+					 * --critical-path, --until, the boot chart;
+					 * then a file is read by one thread */
+	bool windowed;			/* --until: the syscall tables are counted
+					 * after reading (window.h), not while */
+	const char *plot_container;	/* --plot-container: boot charts of these */
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };
@@ -83,6 +90,17 @@ struct ctr_phase {
 	int64_t v;
 };
 
+/* --until: the boot windows the syscall tables were counted in (window.h). */
+struct boot_window {
+	bool on;
+	uint32_t phase;		/* [start, phase] of each container */
+	size_t containers;	/* windows counted */
+	size_t not_reached;	/* timed containers without the phase: left out */
+	uint64_t wall;		/* the windows' lengths, summed (ns) */
+	uint64_t rows;		/* syscall rows counted */
+	uint64_t clipped;	/* of which cut at either end of their window */
+};
+
 struct file_ctr;
 struct file_mark;
 
@@ -99,6 +117,8 @@ struct analysis {
 	size_t ncphases, cphases_cap;
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
+	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
+	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
 	uint32_t nfiles;
 	/* the file being read */
@@ -123,6 +143,13 @@ void analysis__free(struct analysis *a);
  * the reader (names are compared 8 bytes at a time).
  */
 int analysis_add_row(struct analysis *a, const struct tsv_row *r);
+/*
+ * analysis_count_syscall - count syscall row @r in the per-syscall and
+ * --by tables as reading does (only its container, comm and name fields,
+ * ret, dur_ns and their \N bits are read; no padding needed). For rows
+ * recounted from the timeline (window.h). 0, or -1 out of memory.
+ */
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r);
 /* analysis_begin_file - start a file. 0, or -1 out of memory. */
 int analysis_begin_file(struct analysis *a);
 /*
@@ -141,8 +168,11 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err);
  */
 int analysis_read(struct analysis *a, const char *path, FILE *err);
 
-/* analysis_finish - sort the phases' values; call once after reading. */
-void analysis_finish(struct analysis *a);
+/*
+ * analysis_finish - sort the phases' values and finish the timeline; call
+ * once after reading. 0, or -1 out of memory (the timeline's sorts).
+ */
+int analysis_finish(struct analysis *a);
 
 /* analysis_nphases - the number of phases (exec, listen, then labels). */
 size_t analysis_nphases(const struct analysis *a);

@@ -15,6 +15,7 @@
 #include "analyze/plot.h"
 #include "analyze/report.h"
 #include "analyze/units.h"
+#include "analyze/window.h"
 
 static const char usage_text[] =
 "usage: analyze [<options>] [<file>...]\n"
@@ -28,11 +29,24 @@ static const char usage_text[] =
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
-"                          strace -c); p99 from a log-linear histogram (< 1% error)\n"
+"                          strace -c), summed over all threads (not wall time);\n"
+"                          p99 from a log-linear histogram (< 1% error)\n"
+"    --until <phase>       limit --by and the plots to each container's boot\n"
+"                          window [start, <phase>] (exec, listen or a mark label),\n"
+"                          clipping syscalls that straddle it; prints its wall time\n"
+"    --critical-path[=<phase>]\n"
+"                          what gated each boot (default: listen): contiguous\n"
+"                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
+"                          back through wait4, pipes and forks into the task that\n"
+"                          held it up; then the top items across containers\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
-"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>\n"
+"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>;\n"
+"                          bootchart.png: the container of median time to listen\n"
+"    --plot-container <glob>\n"
+"                          with --plot, also a boot chart (bootchart-N.png) of each\n"
+"                          container whose name matches <glob> (20 at most)\n"
 "    --compare             B against A per phase: counts, medians, p90, difference\n"
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
 "                          approximation with tie correction), significant if p < 0.05;\n"
@@ -45,7 +59,9 @@ static const char usage_text[] =
 "                          4 boots a side) are named inconclusive (exit 0)\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
-"                          the online CPUs, at most 4); the output is the same\n"
+"                          the online CPUs, at most 4); the output is the same;\n"
+"                          one with --until, --critical-path and --plot (they keep\n"
+"                          the rows in memory: 32 bytes per syscall row)\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -59,12 +75,15 @@ static const char usage_text[] =
 "    analyze --exec '/usr/bin/ruby*' boot.tsv\n"
 "    mkfifo f; collector -o f & analyze f   read while the collector writes\n"
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
+"    analyze boot.tsv --critical-path       where the time to listen went\n"
+"    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_FAIL_IF_SLOWER,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
+	OPT_FAIL_IF_SLOWER,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -84,6 +103,9 @@ static const struct option long_opts[] = {
 	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -133,9 +155,34 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 	if (a->skipped)
 		fprintf(stderr, "analyze: skipped %llu malformed rows\n",
 			(unsigned long long)a->skipped);
-	analysis_finish(a);
+	if (analysis_finish(a) < 0) {
+		fprintf(stderr, "analyze: out of memory\n");
+		analysis__free(a);
+		*rc = 1;
+		return NULL;
+	}
 	*rc = 0;
 	return a;
+}
+
+/*
+ * The id of phase @name (exec, listen or a mark label, as written in the
+ * TSV) in *@id; -1 with a message naming @opt and the phases there are.
+ */
+static int phase_id(const struct analysis *a, const char *name, const char *opt, uint32_t *id)
+{
+	long k = strtab_find(a->phase_names, name, strlen(name));
+	size_t i;
+
+	if (k >= 0) {
+		*id = (uint32_t)k;
+		return 0;
+	}
+	fprintf(stderr, "analyze: %s: no phase '%s' in the input (phases:", opt, name);
+	for (i = 0; i < analysis_nphases(a); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", analysis_phase_name(a, i));
+	fprintf(stderr, ")\n");
+	return -1;
 }
 
 static int flush_stdout(void)
@@ -162,7 +209,7 @@ int main(int argc, char **argv)
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
 	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
-	const char *plot_dir = NULL;
+	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
 	char *stdin_only[] = { "-" };
 	bool compare = false;
 	int c, rc = 0;
@@ -216,6 +263,10 @@ int main(int argc, char **argv)
 		case OPT_PLOT:
 			plot_dir = optarg;
 			ao.syscalls = true;
+			ao.timeline = true; /* the boot chart */
+			break;
+		case OPT_PLOT_CONTAINER:
+			ao.plot_container = optarg;
 			break;
 		case OPT_COMPARE:
 			compare = true;
@@ -228,6 +279,22 @@ int main(int argc, char **argv)
 			break;
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
+			break;
+		case OPT_CRITPATH:
+			critpath = optarg ? optarg : "listen";
+			if (!*critpath)
+				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
+						   "or a mark label)");
+			ao.timeline = true;
+			ro.critpath = true;
+			break;
+		case OPT_UNTIL:
+			if (!*optarg)
+				return usage_error("%s", "--until needs a phase (exec, listen or a "
+						   "mark label)");
+			until = optarg;
+			ao.timeline = true;
+			ao.windowed = true;
 			break;
 		case OPT_THREADS:
 			errno = 0;
@@ -242,16 +309,21 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (ro.format == FMT_TSV && ro.hist && ro.by != BY_NONE)
-		return usage_error("%s", "--format tsv prints one table: use --hist or --by, not both");
+	if (ro.format == FMT_TSV && (ro.hist + (ro.by != BY_NONE) + ro.critpath) > 1)
+		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
+				   "and --critical-path");
+
+	if (ao.plot_container && !plot_dir)
+		return usage_error("%s", "--plot-container needs --plot <dir>");
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {
 		if (argc - optind != 2)
 			return usage_error("%s", "--compare needs exactly two files, A and B");
-		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir)
+		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir || critpath ||
+		    until)
 			return usage_error("%s", "--compare prints text or tsv only (no --hist, "
-					   "--by, --plot or json)");
+					   "--by, --critical-path, --until, --plot or json)");
 		a = read_all(&ao, argv + optind, 1, &rc);
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
@@ -285,6 +357,23 @@ int main(int argc, char **argv)
 		a = read_all(&ao, argv + optind, argc - optind, &rc);
 	if (!a)
 		goto cleanup;
+	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
+		rc = 2;
+		goto cleanup;
+	}
+	if (until) {
+		uint32_t ph;
+
+		if (phase_id(a, until, "--until", &ph) < 0) {
+			rc = 2;
+			goto cleanup;
+		}
+		if (window_apply(a, ph) < 0) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
+	}
 
 	/* 4. report */
 	if (report_print(stdout, a, &ro) < 0) {

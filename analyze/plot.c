@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "analyze/bins.h"
+#include "analyze/bootchart.h"
 #include "analyze/plot.h"
 #include "analyze/stats.h"
 #include "analyze/units.h"
@@ -453,6 +454,31 @@ static void fig_syscalls(struct plot *p, const struct analysis *a)
 	finish(p, f, "syscalls.gp");
 }
 
+FILE *plot_file(struct plot *p, const char *name)
+{
+	return create(p, name);
+}
+
+int plot_file_done(struct plot *p, FILE *f, const char *name)
+{
+	return finish(p, f, name);
+}
+
+FILE *plot_script(struct plot *p, const char *base, int w, int h)
+{
+	return script(p, base, w, h);
+}
+
+const char *plot_safe(const char *s, char *buf)
+{
+	return safe(s, buf);
+}
+
+void plot_failed(struct plot *p)
+{
+	p->failed = 1;
+}
+
 /* Run gnuplot on the scripts in the directory; never through a shell. */
 static int render(struct plot *p)
 {
@@ -534,6 +560,8 @@ int plot_write(const char *dir, const struct analysis *a, FILE *err)
 	fig_cdf(&p, a);
 	fig_timeline(&p, a);
 	fig_syscalls(&p, a);
+	if (a->tl)
+		bootchart_figures(&p, a);
 	if (!p.failed)
 		rc = render(&p);
 	for (i = 0; i < p.nscripts; i++)

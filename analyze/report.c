@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/critpath_report.h"
 #include "analyze/report.h"
 #include "analyze/stats.h"
 #include "analyze/units.h"
@@ -185,6 +186,30 @@ static int64_t clamp64(unsigned __int128 v)
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
+/*
+ * What --by's total is, in words: over which time, and that it sums the
+ * threads (so it is neither wall time nor boot time). @total: the table's.
+ */
+static void window_note(FILE *f, const struct analysis *a, unsigned __int128 total)
+{
+	const struct boot_window *w = &a->win;
+	char b[2][UNITS_BUFSZ];
+
+	if (!w->on) {
+		fprintf(f, "syscall time over the whole trace, summed over every thread of every "
+			"process: not wall time (--until PHASE: each boot's [start, PHASE] only)\n");
+		return;
+	}
+	fprintf(f, "boot windows: start -> %s of %zu container%s, %s of wall time in all",
+		analysis_phase_name(a, w->phase), w->containers, w->containers == 1 ? "" : "s",
+		units_format((int64_t)w->wall, b[0]));
+	if (w->not_reached)
+		fprintf(f, " (%zu that never reached it left out)", w->not_reached);
+	fprintf(f, ";\nsyscall time %s summed over every thread of every process (%.2fx the wall "
+		"time: threads run at once); %%time is of that sum\n",
+		units_format(clamp64(total), b[1]), w->wall ? (double)total / (double)w->wall : 0.0);
+}
+
 static int by_print(FILE *f, const struct analysis *a, enum by_kind by,
 		    enum report_format fmt)
 {
@@ -206,6 +231,8 @@ static int by_print(FILE *f, const struct analysis *a, enum by_kind by,
 	}
 	if (w > MAX_NAME_WIDTH)
 		w = MAX_NAME_WIDTH;
+	if (fmt == FMT_TEXT)
+		window_note(f, a, total);
 	if (fmt == FMT_TSV)
 		fprintf(f, "%s\tcalls\terrors\ttotal\tpct_time\tavg\tp99\tmax\n", by_name(by));
 	else if (n)
@@ -343,7 +370,16 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 			return -1;
 		}
 		total = grand_total(r, n);
-		fprintf(f, ",\n  \"by\": {\"key\": \"%s\", \"rows\": [", by_name(o->by));
+		fprintf(f, ",\n  \"by\": {\"key\": \"%s\", \"total\": %" PRId64 ", \"threads_summed\": true",
+			by_name(o->by), clamp64(total));
+		if (a->win.on) {
+			fprintf(f, ", \"window\": {\"until\": ");
+			json_str(f, analysis_phase_name(a, a->win.phase));
+			fprintf(f, ", \"containers\": %zu, \"not_reached\": %zu, \"wall\": %" PRIu64
+				", \"rows\": %" PRIu64 ", \"clipped\": %" PRIu64 "}", a->win.containers,
+				a->win.not_reached, a->win.wall, a->win.rows, a->win.clipped);
+		}
+		fprintf(f, ", \"rows\": [");
 		for (i = 0; i < n; i++) {
 			const struct group *g = r[i].g;
 
@@ -362,6 +398,11 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, "\n  ]}");
 		free(r);
 	}
+	if (o->critpath) {
+		fprintf(f, ",\n  \"critical_path\": ");
+		if (critpath_print(f, a, o->critpath_phase, FMT_JSON) < 0)
+			return -1;
+	}
 	fprintf(f, "\n}\n");
 	return done(f);
 }
@@ -371,6 +412,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 	if (o->format == FMT_JSON)
 		return json_print(f, a, o);
 	if (o->format == FMT_TSV) {
+		if (o->critpath)
+			return critpath_print(f, a, o->critpath_phase, FMT_TSV);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -386,5 +429,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		if (by_print(f, a, o->by, FMT_TEXT) < 0)
 			return -1;
 	}
+	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT) < 0)
+		return -1;
 	return done(f);
 }

@@ -23,13 +23,16 @@ struct report_opts {
 	enum hist_kind hist_kind;
 	uint64_t hist_step;		/* linear */
 	enum by_kind by;
+	bool critpath;			/* --critical-path */
+	uint32_t critpath_phase;	/* its phase id */
 };
 
 /*
  * report_print - everything asked for in @o: text prints the phase table
- * (and who never reached a phase), then histograms, then the --by table; tsv
- * prints one table (the --by one, the histogram one or the phase one); json
- * one object with all of them.
+ * (and who never reached a phase), then histograms, then the --by table,
+ * then the critical paths; tsv prints one table (the critical path one, the
+ * --by one, the histogram one or the phase one); json one object with all
+ * of them.
  */
 int report_print(FILE *f, const struct analysis *a, const struct report_opts *o);
 

@@ -28,7 +28,7 @@ check_pngs() { # dir, then expected base names
 }
 
 "$A" samples/boot-small.tsv --plot "$tmp/report" > /dev/null || { echo "FAIL: --plot exit $?"; fail=1; }
-check_pngs "$tmp/report" hist-exec hist-listen hist-mark-2 cdf timeline syscalls
+check_pngs "$tmp/report" hist-exec hist-listen hist-mark-2 cdf timeline syscalls bootchart
 # the scripts re-run by hand, as the docs say
 (cd "$tmp/report" && rm -f ./*.png && gnuplot ./*.gp) || { echo "FAIL: re-running gnuplot"; fail=1; }
 check_pngs "$tmp/report" cdf timeline
@@ -103,7 +103,7 @@ grep -q '^set logscale x' "$tmp/close/syscalls.gp" && grep -q 'with labels' "$tm
 		i=$((i + 1))
 		b=$((i * 1000000000))
 		printf '%d\t%s\t\\N\t%d\t%d\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n' $b "$name" $i $i
-		printf '%d\t%s\t\\N\t%d\t%d\t1\t`touch pwned7`\texec\t\\N\t\\N\t\\N\t/bin/sh\n' $((b + 5000000 * i)) "$name" $i $i
+		printf '%d\t%s\t\\N\t%d\t%d\t1\t`touch pwned7`\texec\t\\N\t\\N\t\\N\t/bin/%s\n' $((b + 5000000 * i)) "$name" $i $i "$name"
 		printf '%d\t%s\t\\N\t%d\t%d\t1\tsh\tsyscall\t%s\t0\t%d\t\\N\n' $((b + 6000000 * i)) "$name" $i $i "$name" $((1000 * i))
 		printf '%d\t%s\t\\N\t%d\t%d\t1\tsh\tsyscall\tlisten\t0\t100\t\\N\n' $((b + 9000000 * i)) "$name" $i $i
 		printf '%d\t%s\t\\N\t%d\t%d\t1\tsh\tmark\t%s\t\\N\t\\N\t\\N\n' $((b + 9500000 * i)) "$name" $i $i "$name"
@@ -116,7 +116,7 @@ found=$(find "$tmp" "$PWD" "$HOME" / -maxdepth 3 -xdev -name 'pwned*' 2>/dev/nul
 if [ -n "$found" ]; then
 	echo "FAIL: a hostile name executed: $found"; fail=1
 fi
-check_pngs "$tmp/run/out" cdf timeline syscalls hist-exec hist-listen
+check_pngs "$tmp/run/out" cdf timeline syscalls hist-exec hist-listen bootchart
 # Outside single-quoted strings the scripts hold only our own syntax, and
 # every quoted string holds only whitelisted bytes.
 if sed "s/'[^']*'//g" "$tmp/run/out"/*.gp | grep -n '`\|system\|pwned\|"'; then
