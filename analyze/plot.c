@@ -11,6 +11,7 @@
 
 #include "analyze/bins.h"
 #include "analyze/bootchart.h"
+#include "analyze/html.h"
 #include "analyze/plot.h"
 #include "analyze/stats.h"
 #include "analyze/units.h"
@@ -479,6 +480,11 @@ void plot_failed(struct plot *p)
 	p->failed = 1;
 }
 
+FILE *plot_err(struct plot *p)
+{
+	return p->err;
+}
+
 /* Run gnuplot on the scripts in the directory; never through a shell. */
 static int render(struct plot *p)
 {
@@ -562,6 +568,7 @@ int plot_write(const char *dir, const struct analysis *a, FILE *err)
 	fig_syscalls(&p, a);
 	if (a->tl)
 		bootchart_figures(&p, a);
+	html_write(&p, a, p.scripts, p.nscripts);
 	if (!p.failed)
 		rc = render(&p);
 	for (i = 0; i < p.nscripts; i++)
