@@ -25,7 +25,11 @@ static const char usage_text[] =
 "reads standard input) and print per-phase boot times across containers:\n"
 "start -> exec -> first successful listen() -> each mark label.\n"
 "\n"
-"    --format <fmt>        output: text (default), tsv (integers in ns) or json\n"
+"    --format <fmt>        output: text (default), tsv (integers in ns), json, or\n"
+"                          trace-event: every row as Chrome/Perfetto Trace Event\n"
+"                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
+"                          container, a thread per task, syscalls as slices, phases\n"
+"                          and the critical path as slices of their own\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
@@ -78,6 +82,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
 "    analyze boot.tsv --critical-path       where the time to listen went\n"
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
+"    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
@@ -235,8 +240,11 @@ int main(int argc, char **argv)
 				ro.format = FMT_TSV;
 			else if (strcmp(optarg, "json") == 0)
 				ro.format = FMT_JSON;
+			else if (strcmp(optarg, "trace-event") == 0)
+				ro.format = FMT_TRACE_EVENT;
 			else
-				return usage_error("unknown format '%s' (text, tsv or json)", optarg);
+				return usage_error("unknown format '%s' (text, tsv, json or "
+						   "trace-event)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -316,6 +324,12 @@ int main(int argc, char **argv)
 
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
+	if (ro.format == FMT_TRACE_EVENT) {
+		if (ro.hist || ro.by != BY_NONE || compare || until)
+			return usage_error("%s", "--format trace-event exports every row: no --hist, "
+					   "--by, --until or --compare");
+		ao.timeline = true;
+	}
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {

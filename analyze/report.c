@@ -8,6 +8,7 @@
 #include "analyze/critpath_report.h"
 #include "analyze/report.h"
 #include "analyze/stats.h"
+#include "analyze/trace_event.h"
 #include "analyze/units.h"
 
 #define MAX_NAME_WIDTH 40
@@ -409,6 +410,8 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 
 int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 {
+	if (o->format == FMT_TRACE_EVENT)
+		return trace_event_print(f, a, o->critpath ? o->critpath_phase : PHASE_LISTEN);
 	if (o->format == FMT_JSON)
 		return json_print(f, a, o);
 	if (o->format == FMT_TSV) {

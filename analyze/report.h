@@ -15,7 +15,7 @@
 #include "analyze/analysis.h"
 #include "analyze/hist.h"
 
-enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON };
+enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT };
 
 struct report_opts {
 	enum report_format format;
@@ -32,7 +32,8 @@ struct report_opts {
  * (and who never reached a phase), then histograms, then the --by table,
  * then the critical paths; tsv prints one table (the critical path one, the
  * --by one, the histogram one or the phase one); json one object with all
- * of them.
+ * of them; trace-event the timeline (trace_event.h), the critical path's
+ * thread to o->critpath_phase (with o->critpath) or to listen.
  */
 int report_print(FILE *f, const struct analysis *a, const struct report_opts *o);
 

@@ -28,7 +28,8 @@
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
  * analysis_finish() and report_print() (text, tsv, json, histograms, --by)
  * and compare_print(), into /dev/null, and the PNG histograms' bins of each
- * phase are built (each value counted once, the count capped). Plots are
+ * phase are built (each value counted once, the count capped); the lenient
+ * pass keeps a timeline, exported with trace_event_print(). Plots are
  * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
 #include <errno.h>
@@ -46,6 +47,7 @@
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
+#include "analyze/trace_event.h"
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \
@@ -543,6 +545,8 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	(void)report_phases_text(sink, a);
 	(void)report_phases_tsv(sink, a);
 	check_bins(a);
+	if (a->tl)
+		(void)trace_event_print(sink, a, PHASE_LISTEN);
 }
 
 /* --- direct calls --------------------------------------------------------- */
@@ -623,7 +627,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct analyze_opts ao1 = { .by = BY_SYSCALL, .syscalls = true };
 	static const struct analyze_opts ao3 = {
 		.by = BY_COMM, .syscalls = true, .exec_pattern = "/usr/*",
-		.container_glob = "*", .reader_flags = TSV_LENIENT,
+		.container_glob = "*", .reader_flags = TSV_LENIENT, .timeline = true,
 	};
 	struct analysis *a1, *a3;
 	struct outcome o1, o2, o3, o4;

@@ -44,6 +44,7 @@ for f in "${files[@]}"; do
 	vg 0 --by comm "$f"
 	vg 0 --format json --hist --by syscall "$f"
 	vg 0 --format tsv "$f"
+	vg 0 --format trace-event "$f"
 	vg 0 --exec '/usr/*' --container '*' "$f"
 	rm -rf "$TMP/plot"
 	vg 0 --plot "$TMP/plot" "$f"
