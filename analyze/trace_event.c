@@ -50,14 +50,30 @@ static void put(struct out *o, const char *s, size_t n)
 
 #define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
 
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* @v in decimal, two digits a division (the exports are mostly numbers). */
 static void put_u64(struct out *o, uint64_t v)
 {
 	char t[24];
 	int i = (int)sizeof(t);
 
-	do
-		t[--i] = (char)('0' + v % 10);
-	while (v /= 10);
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		t[--i] = digits2[2 * r + 1];
+		t[--i] = digits2[2 * r];
+	}
+	if (v >= 10) {
+		t[--i] = digits2[2 * v + 1];
+		t[--i] = digits2[2 * v];
+	} else {
+		t[--i] = (char)('0' + v);
+	}
 	put(o, t + i, sizeof(t) - (size_t)i);
 }
 
@@ -76,11 +92,21 @@ static void put_us(struct out *o, __int128 ns)
 {
 	unsigned __int128 m = ns < 0 ? (unsigned __int128)(-ns) : (unsigned __int128)ns;
 	char frac[4];
-	unsigned f = (unsigned)(m % 1000);
+	unsigned f;
+	uint64_t whole;
 
+	/* 64-bit division when it fits (always, but for hostile values):
+	 * a 128-bit one is a libgcc call */
+	if (m <= UINT64_MAX) {
+		whole = (uint64_t)m / 1000;
+		f = (unsigned)((uint64_t)m % 1000);
+	} else {
+		whole = (uint64_t)(m / 1000);
+		f = (unsigned)(m % 1000);
+	}
 	if (ns < 0)
 		PUTS(o, "-");
-	put_u64(o, (uint64_t)(m / 1000));
+	put_u64(o, whole);
 	frac[0] = '.';
 	frac[1] = (char)('0' + f / 100);
 	frac[2] = (char)('0' + f / 10 % 10);

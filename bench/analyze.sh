@@ -6,7 +6,9 @@
 # report the median wall time, the largest peak RSS and the ratio of the
 # medians to wc -l's; the peers (awk, sort, datamash) run once. Ends with
 # the target of the issue: analyze FILE --hist --by syscall within 5x of
-# wc -l (0.35 s on the 2-core reference machine) and 64 MiB. Not a test.
+# wc -l (0.35 s on the 2-core reference machine) and 64 MiB; then the size
+# of analyze FILE --format trace-event's JSON (one more run, into wc -c).
+# Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -46,6 +48,8 @@ for _ in $(seq "$RUNS"); do
 	once 2 "analyze F" "$A" "$F"
 	once 3 "analyze F --hist --by syscall" "$A" "$F" --hist --by syscall
 	[ -n "$threads" ] && once 4 "  same, --threads 1" "$A" --threads 1 "$F" --hist --by syscall
+	# every row into the timeline, then out as Trace Event JSON (to /dev/null)
+	once 8 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
 once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
 once 6 "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
@@ -70,3 +74,6 @@ END {
 	printf "\ntarget (analyze F --hist --by syscall): %.3f s = %.1fx wc -l (<= 5x), %.1f MiB (<= 64): %s\n",
 		t, (base > 0 ? t / base : 0), rss, (base > 0 && t <= 5 * base && rss <= 64) ? "met" : "MISSED"
 }'
+rows=$(($(grep -vc '^#' "$F") - 1))	# less the header line
+json=$("$A" "$F" --format trace-event | wc -c)
+printf 'trace-event JSON: %s bytes, %s bytes per row of %s\n' "$json" "$((json / (rows > 0 ? rows : 1)))" "$rows"
