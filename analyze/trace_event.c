@@ -49,6 +49,11 @@ static void put(struct out *o, const char *s, size_t n)
 }
 
 #define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
+/* ,"KEY":value, KEY a string literal */
+#define KV_I64(o, key, v) (PUTS((o), ",\"" key "\":"), put_i64((o), (v)))
+#define KV_U64(o, key, v) (PUTS((o), ",\"" key "\":"), put_u64((o), (v)))
+#define KV_US(o, key, v) (PUTS((o), ",\"" key "\":"), put_us((o), (v)))
+#define KV_STR(o, key, v) (PUTS((o), ",\"" key "\":"), put_str((o), (v)))
 
 static const char digits2[] =
 	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
@@ -169,16 +174,14 @@ static void ev(struct out *o, const char *ph, size_t pid, uint64_t tid)
 	PUTS(o, "\",\"pid\":");
 	put_u64(o, pid);
 	if (tid != NO_TID) {
-		PUTS(o, ",\"tid\":");
-		put_u64(o, tid);
+		KV_U64(o, "tid", tid);
 	}
 }
 
 /* ,"ts":T for absolute @ts against @t0 */
 static void ts_field(struct out *o, uint64_t ts, uint64_t t0)
 {
-	PUTS(o, ",\"ts\":");
-	put_us(o, (__int128)ts - (__int128)t0);
+	KV_US(o, "ts", (__int128)ts - (__int128)t0);
 }
 
 static void meta(struct out *o, size_t pid, uint64_t tid, const char *what, const char *name)
@@ -207,8 +210,7 @@ static void instant(struct out *o, size_t pid, uint64_t tid, uint64_t ts, uint64
 	ev(o, "i", pid, tid);
 	PUTS(o, ",\"s\":\"t\"");
 	ts_field(o, ts, t0);
-	PUTS(o, ",\"name\":");
-	put_str(o, name);
+	KV_STR(o, "name", name);
 	PUTS(o, ",\"cat\":\"");
 	put(o, cat, strlen(cat));
 	PUTS(o, "\",\"args\":{");
@@ -231,10 +233,8 @@ static void process_meta(struct out *o, const struct timeline *tl, const struct 
 			 size_t pid, uint64_t t0)
 {
 	meta(o, pid, NO_TID, "process_name", timeline_str(tl, c->name));
-	PUTS(o, ",\"file\":");
-	put_u64(o, c->file + 1);
-	PUTS(o, ",\"time_zero_ns\":");
-	put_u64(o, t0);
+	KV_U64(o, "file", c->file + 1);
+	KV_U64(o, "time_zero_ns", t0);
 	PUTS(o, ",\"time_zero\":\"");
 	if (c->t_start != TL_NONE)
 		PUTS(o, "its start row\"}}");
@@ -263,10 +263,8 @@ static void phases(struct out *o, const struct analysis *a, const struct tl_cont
 		snprintf(label, sizeof(label), "start -> %.80s", name);
 		ev(o, "X", pid, TID_PHASES);
 		ts_field(o, c->t_start, t0);
-		PUTS(o, ",\"dur\":");
-		put_us(o, (__int128)c->phases[i].ts - (__int128)c->t_start);
-		PUTS(o, ",\"name\":");
-		put_str(o, label);
+		KV_US(o, "dur", (__int128)c->phases[i].ts - (__int128)c->t_start);
+		KV_STR(o, "name", label);
 		PUTS(o, ",\"cat\":\"phase\",\"args\":{\"phase\":");
 		put_str(o, name);
 		PUTS(o, "}}");
@@ -279,11 +277,9 @@ static void phases(struct out *o, const struct analysis *a, const struct tl_cont
 		instant(o, pid, TID_PHASES, s->ts, t0, label, "start");
 		PUTS(o, "\"pid\":");
 		put_i64(o, s->pid);
-		PUTS(o, ",\"comm\":");
-		put_str(o, timeline_str(tl, s->comm));
+		KV_STR(o, "comm", timeline_str(tl, s->comm));
 		if (s->detail != TL_NOSTR) {
-			PUTS(o, ",\"detail\":");
-			put_str(o, timeline_str(tl, s->detail));
+			KV_STR(o, "detail", timeline_str(tl, s->detail));
 		}
 		PUTS(o, "}}");
 	}
@@ -316,8 +312,7 @@ static int critical_path(struct out *o, const struct analysis *a, size_t ci, siz
 
 		ev(o, "X", pid, TID_CRITPATH);
 		ts_field(o, s->ts, t0);
-		PUTS(o, ",\"dur\":");
-		put_us(o, s->dur);
+		KV_US(o, "dur", s->dur);
 		PUTS(o, ",\"name\":");
 		if (s->kind == CP_SYSCALL) {
 			snprintf(label, sizeof(label), "syscall:%.80s", timeline_str(tl, s->name));
@@ -329,20 +324,16 @@ static int critical_path(struct out *o, const struct analysis *a, size_t ci, siz
 		if (t) {
 			PUTS(o, "\"task\":");
 			put_u64(o, TID_TASK0 + s->task);
-			PUTS(o, ",\"tid\":");
-			put_i64(o, t->tid);
-			PUTS(o, ",\"comm\":");
-			put_str(o, timeline_str(tl, timeline_comm_at(t, s->ts)));
+			KV_I64(o, "tid", t->tid);
+			KV_STR(o, "comm", timeline_str(tl, timeline_comm_at(t, s->ts)));
 		} else {
 			PUTS(o, "\"task\":\"runtime\"");
 		}
 		if (s->kind == CP_SYSCALL && s->detail != TL_NOSTR) {
-			PUTS(o, ",\"detail\":");
-			put_str(o, timeline_str(tl, s->detail));
+			KV_STR(o, "detail", timeline_str(tl, s->detail));
 		}
 		if (s->match != CP_MATCH_NONE && s->other != TL_NOTASK) {
-			PUTS(o, ",\"woken_by_task\":");
-			put_u64(o, TID_TASK0 + s->other);
+			KV_U64(o, "woken_by_task", TID_TASK0 + s->other);
 		}
 		PUTS(o, "}}");
 	}
@@ -362,12 +353,9 @@ static void thread_meta(struct out *o, const struct timeline *tl, const struct t
 		snprintf(name, sizeof(name), "%.30s %lld/%lld", comm, (long long)t->pid,
 			 (long long)t->tid);
 	meta(o, pid, tid, "thread_name", name);
-	PUTS(o, ",\"pid\":");
-	put_i64(o, t->pid);
-	PUTS(o, ",\"tid\":");
-	put_i64(o, t->tid);
-	PUTS(o, ",\"ppid\":");
-	put_i64(o, t->ppid);
+	KV_I64(o, "pid", t->pid);
+	KV_I64(o, "tid", t->tid);
+	KV_I64(o, "ppid", t->ppid);
 	PUTS(o, "}}");
 	sort_index(o, pid, tid, "thread_sort_index", tid);
 }
@@ -398,20 +386,16 @@ static void task_events(struct out *o, const struct timeline *tl, const struct t
 			prev_end = e;
 		any = true;
 		ev(o, "X", pid, tid);
-		PUTS(o, ",\"ts\":");
-		put_us(o, b - (__int128)t0);
-		PUTS(o, ",\"dur\":");
-		put_us(o, e - b);
-		PUTS(o, ",\"name\":");
-		put_str(o, timeline_str(tl, r->name));
+		KV_US(o, "ts", b - (__int128)t0);
+		KV_US(o, "dur", e - b);
+		KV_STR(o, "name", timeline_str(tl, r->name));
 		PUTS(o, ",\"cat\":\"syscall\",\"args\":{\"ret\":");
 		if (r->ret == TL_NORET)
 			PUTS(o, "null");
 		else
 			put_i64(o, r->ret);
 		if (r->detail != TL_NOSTR) {
-			PUTS(o, ",\"detail\":");
-			put_str(o, timeline_str(tl, r->detail));
+			KV_STR(o, "detail", timeline_str(tl, r->detail));
 		}
 		PUTS(o, "}}");
 	}
@@ -419,13 +403,10 @@ static void task_events(struct out *o, const struct timeline *tl, const struct t
 		instant(o, pid, tid, t->fork_ts, t0, "fork", "fork");
 		PUTS(o, "\"kind\":");
 		put_str(o, t->is_thread ? "thread" : "process");
-		PUTS(o, ",\"ppid\":");
-		put_i64(o, t->ppid);
+		KV_I64(o, "ppid", t->ppid);
 		if (t->parent != TL_NOTASK) {
-			PUTS(o, ",\"parent_tid\":");
-			put_i64(o, c->tasks[t->parent].tid);
-			PUTS(o, ",\"parent_task\":");
-			put_u64(o, TID_TASK0 + t->parent);
+			KV_I64(o, "parent_tid", c->tasks[t->parent].tid);
+			KV_U64(o, "parent_task", TID_TASK0 + t->parent);
 		}
 		PUTS(o, "}}");
 	}
@@ -433,8 +414,7 @@ static void task_events(struct out *o, const struct timeline *tl, const struct t
 		instant(o, pid, tid, t->execs[k].ts, t0, "exec", "exec");
 		PUTS(o, "\"filename\":");
 		put_str(o, timeline_str(tl, t->execs[k].filename));
-		PUTS(o, ",\"comm\":");
-		put_str(o, timeline_str(tl, t->execs[k].comm));
+		KV_STR(o, "comm", timeline_str(tl, t->execs[k].comm));
 		PUTS(o, "}}");
 	}
 	if (t->exit_ts != TL_NONE) {
@@ -481,12 +461,9 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 	}
 	PUTS(o, "\n],\n\"otherData\":{\"generator\":\"analyze (boottrace) " BOOTTRACE_VERSION
 	     "\",\"time\":\"ts in us from each container's start; each container a process\"");
-	PUTS(o, ",\"rows\":");
-	put_u64(o, tl->rows);
-	PUTS(o, ",\"clipped\":");
-	put_u64(o, o->clipped);
-	PUTS(o, ",\"lost\":");
-	put_u64(o, a->lost);
+	KV_U64(o, "rows", tl->rows);
+	KV_U64(o, "clipped", o->clipped);
+	KV_U64(o, "lost", a->lost);
 	PUTS(o, "}}\n");
 	out_flush(o);
 	if (o->err && rc == 0) {

@@ -6,18 +6,11 @@
 # summary), hostile names inert (HTML and attribute injections stay text), and
 # what a person sees: a screenshot by headless Chromium of the page's size,
 # far from blank, with the plots in it (without the PNGs it is much emptier).
-set -u
-OUTPUT=${OUTPUT:-build}
-A=$(realpath "$OUTPUT/analyze")
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
+. "$(dirname "$0")/lib.sh"
+A=$ANALYZE tmp=$TMP
+errors=0
 for p in gnuplot chromium python3; do
-	if ! command -v $p > /dev/null; then
-		echo "$p is not installed (scripts/install-deps.sh installs it)"
-		exit 77
-	fi
+	command -v $p > /dev/null || skip "$p is not installed (scripts/install-deps.sh installs it)"
 done
 
 # check_html DIR TSV: the structure of DIR/index.html, and its phase table
@@ -25,7 +18,7 @@ done
 check_html() {
 	local d=$1 tsv=$2
 	"$A" "$tsv" > "$tmp/text" 2> /dev/null
-	python3 - "$d" "$tmp/text" <<'PY' || { echo "FAIL: $d/index.html"; fail=1; }
+	python3 - "$d" "$tmp/text" <<'PY' || { echo "FAIL: $d/index.html"; errors=1; }
 import html.parser, os, re, sys
 d, textfile = sys.argv[1], sys.argv[2]
 page = open(os.path.join(d, "index.html"), encoding="utf-8").read()
@@ -121,7 +114,7 @@ shot() {
 		--force-device-scale-factor=0.5 "file://$1" \
 		> "$tmp/chromium.log" 2>&1
 	rm -rf "$ud"
-	[ -s "$2" ] || { echo "FAIL: chromium wrote no screenshot of $1"; tail -5 "$tmp/chromium.log"; fail=1; }
+	[ -s "$2" ] || { echo "FAIL: chromium wrote no screenshot of $1"; tail -5 "$tmp/chromium.log"; errors=1; }
 }
 
 # pixels PNG: "WIDTH HEIGHT INK COLOURFUL COLOURS" of an 8-bit RGB(A) PNG: the
@@ -172,21 +165,21 @@ PY
 
 # 1. A sample with a timeline: every figure, the critical path.
 "$A" samples/boot-small.tsv --plot "$tmp/small" > /dev/null 2> "$tmp/err" ||
-	{ echo "FAIL: --plot exit $?"; cat "$tmp/err"; fail=1; }
-[ -f "$tmp/small/index.html" ] || { echo "FAIL: no index.html"; exit 1; }
+	{ echo "FAIL: --plot exit $?"; cat "$tmp/err"; errors=1; }
+[ -f "$tmp/small/index.html" ] || fail "no index.html"
 check_html "$tmp/small" samples/boot-small.tsv
 shot "$tmp/small/index.html" "$tmp/small.png"
 read -r w h ink col colours < <(pixels "$tmp/small.png")
 echo "screenshot: ${w}x$h, ink ${ink}, colourful ${col} (permille), $colours colours"
-[ "$w" = 640 ] && [ "$h" = 800 ] || { echo "FAIL: screenshot ${w}x$h, want 640x800"; fail=1; }
-[ "$ink" -ge 20 ] || { echo "FAIL: the screenshot is nearly blank (ink $ink permille)"; fail=1; }
+[ "$w" = 640 ] && [ "$h" = 800 ] || { echo "FAIL: screenshot ${w}x$h, want 640x800"; errors=1; }
+[ "$ink" -ge 20 ] || { echo "FAIL: the screenshot is nearly blank (ink $ink permille)"; errors=1; }
 # the same page without its PNGs: the plots' colours are gone
 mkdir "$tmp/nopng" && cp "$tmp/small/index.html" "$tmp/nopng/"
 shot "$tmp/nopng/index.html" "$tmp/nopng.png"
 read -r _ _ ink0 col0 colours0 < <(pixels "$tmp/nopng.png")
 echo "without the PNGs: ink ${ink0}, colourful ${col0} (permille), $colours0 colours"
 [ "$col" -ge 20 ] && [ "$col" -ge $((col0 * 5 + 10)) ] ||
-	{ echo "FAIL: the plots do not show in the screenshot"; fail=1; }
+	{ echo "FAIL: the plots do not show in the screenshot"; errors=1; }
 [ -n "${KEEP_SHOT:-}" ] && cp "$tmp/small.png" "$KEEP_SHOT"
 
 # 2. Hostile names: container, comm, mark label and path built to break out
@@ -209,29 +202,29 @@ names=('<script>alert(1)</script>' '"><img src=x onerror=alert(2)>' "' onmouseov
 	printf '# lost=0 events=%d\n' $((5 * i))
 } > "$tmp/hostile.tsv"
 "$A" "$tmp/hostile.tsv" --plot "$tmp/hostile" > /dev/null 2> "$tmp/err" ||
-	{ echo "FAIL: hostile --plot exit $?"; cat "$tmp/err"; fail=1; }
+	{ echo "FAIL: hostile --plot exit $?"; cat "$tmp/err"; errors=1; }
 check_html "$tmp/hostile" "$tmp/hostile.tsv"
 H=$tmp/hostile/index.html
 for s in '<script' '<img src=x' "' onmouseover" '<iframe' '</pre><iframe' '&lt;b&gt; &amp;'; do
-	if grep -qF -- "$s" "$H"; then echo "FAIL: raw '$s' in index.html"; fail=1; fi
+	if grep -qF -- "$s" "$H"; then echo "FAIL: raw '$s' in index.html"; errors=1; fi
 done
 # ... and each name is there, escaped: as text, as the TSV escaped it
 for s in '&lt;script&gt;alert(1)&lt;/script&gt;' '&quot;&gt;&lt;img src=x onerror=alert(2)&gt;' \
 	'&#39; onmouseover=&#39;alert(3)' '&lt;/pre&gt;&lt;iframe src=http://x/&gt;' \
 	'&amp;lt;b&amp;gt; &amp;amp; &amp;#60;' 'a\x01b\xffc\nd\\e'; do
-	grep -qF -- "$s" "$H" || { echo "FAIL: '$s' not in index.html"; fail=1; }
+	grep -qF -- "$s" "$H" || { echo "FAIL: '$s' not in index.html"; errors=1; }
 done
-if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$H"; then echo "FAIL: a control byte in index.html"; fail=1; fi
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$H"; then echo "FAIL: a control byte in index.html"; errors=1; fi
 python3 -c 'import sys; open(sys.argv[1], encoding="utf-8", errors="strict").read()' "$H" ||
-	{ echo "FAIL: index.html is not UTF-8"; fail=1; }
+	{ echo "FAIL: index.html is not UTF-8"; errors=1; }
 shot "$H" "$tmp/hostile.png"
 read -r w h ink col _ < <(pixels "$tmp/hostile.png")
 [ "$w" = 640 ] && [ "$ink" -ge 20 ] && [ "$col" -ge 20 ] ||
-	{ echo "FAIL: hostile screenshot ${w}x$h, ink $ink, colourful $col"; fail=1; }
+	{ echo "FAIL: hostile screenshot ${w}x$h, ink $ink, colourful $col"; errors=1; }
 [ -n "${KEEP_SHOT:-}" ] && cp "$tmp/hostile.png" "${KEEP_SHOT%.png}-hostile.png"
 
 # 3. Without gnuplot the page is written all the same, for the PNGs to come.
 PATH=/nonexistent "$A" samples/boot-small.tsv --plot "$tmp/nognuplot" > /dev/null 2>&1
 grep -q '<img src="timeline.png"' "$tmp/nognuplot/index.html" 2>/dev/null ||
-	{ echo "FAIL: no index.html without gnuplot"; fail=1; }
-exit $fail
+	{ echo "FAIL: no index.html without gnuplot"; errors=1; }
+exit $errors

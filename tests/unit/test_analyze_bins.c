@@ -14,6 +14,7 @@
 
 #include "analyze/bins.h"
 #include "analyze/stats.h"
+#include "tests/unit/rng.h"
 
 static uint64_t sum(const struct bins *b)
 {
@@ -257,10 +258,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 static void test_random_properties(void **state)

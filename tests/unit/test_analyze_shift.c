@@ -16,6 +16,7 @@
 
 #include "analyze/shift.h"
 #include "analyze/stats.h"
+#include "tests/unit/rng.h"
 
 static void check_k(size_t m, size_t n, uint64_t want, double cov, int exact)
 {
@@ -144,10 +145,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 static int cmp(const void *x, const void *y)
