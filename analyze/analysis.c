@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/array.h"
+#include "analyze/keycache.h"
 #include "analyze/stats.h"
 
 #define NONE UINT64_MAX
@@ -24,6 +26,7 @@ struct file_ctr {
 	uint64_t t_start, t_exec, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
 	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
+	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
 };
 
@@ -34,89 +37,9 @@ struct file_mark {
 	uint64_t ts;
 };
 
-/*
- * A direct-mapped cache in front of a strtab for keys of 1..16 bytes — the
- * container, syscall and comm names of nearly every row: two loads and a
- * compare instead of hashing the bytes, probing and memcmp(). Rows of a few
- * containers interleave (per-CPU buffers), so one "last key" would miss.
- */
-#define KC_BITS 8
-
-struct key_cache {
-	struct kc_entry {
-		uint64_t w0, w1;	/* the key, zero-padded */
-		uint32_t n;		/* 0: empty */
-		int32_t id;
-	} e[1u << KC_BITS];
-};
-
-static inline uint64_t load64(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-/* A miss of kc_intern(): the strtab, then the cache entry @e. */
-static __attribute__((noinline)) long kc_miss(struct kc_entry *e, struct strtab *t,
-					      const char *p, size_t n, uint64_t w0,
-					      uint64_t w1, int *added)
-{
-	long id = strtab_intern(t, p, n, added);
-
-	if (id >= 0) {
-		e->w0 = w0;
-		e->w1 = w1;
-		e->n = (uint32_t)n;
-		e->id = (int32_t)id;
-	}
-	return id;
-}
-
-/*
- * The id of @n bytes at @p in @t, through @kc (NULL: none); the 15 bytes
- * after them must be readable. *@added as strtab_intern(). -1 out of memory.
- * Inline and without a branch on the length (names of all lengths mix).
- */
-static inline __attribute__((always_inline)) long
-kc_intern(struct key_cache *kc, struct strtab *t, const char *p, size_t n, int *added)
-{
-	unsigned n0, n1;
-	uint64_t w0, w1;
-	struct kc_entry *e;
-
-	if (!kc || n - 1 >= 16)
-		return strtab_intern(t, p, n, added);
-	n0 = n < 8 ? (unsigned)n : 8;
-	n1 = (unsigned)n - n0;
-	w0 = load64(p) & (~0ULL >> (64 - 8 * n0));
-	w1 = load64(p + 8) & ((n1 ? ~0ULL : 0) >> ((64 - 8 * n1) & 63));
-	e = &kc->e[((w0 ^ (w1 * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL) >>
-		   (64 - KC_BITS)];
-	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
-		*added = 0;
-		return e->id;
-	}
-	return kc_miss(e, t, p, n, w0, w1, added);
-}
-
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t cap2;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	cap2 = *cap ? *cap : 16;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
+	return array_grow(p, cap, need, size, 16);
 }
 
 static void group_table_release(struct group_table *t)
@@ -345,6 +268,7 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		c->rows = 0;
 		c->marks = -1;
 		c->selected = -1;
+		c->keep = -1;
 		c->by_id = -1;
 	}
 	return id;
@@ -412,8 +336,13 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			      field_matches(a, cf, a->opts.container_glob);
 	if (!c->selected)
 		return 0;
-	if (a->tl && timeline_add_row(a->tl, r) < 0)
-		return -1;
+	if (a->tl) {
+		if (c->keep < 0)
+			c->keep = !a->opts.tl_keep ||
+				  a->opts.tl_keep(a->opts.tl_keep_ctx, a->nfiles, cf->p, cf->n);
+		if (c->keep && timeline_add_row(a->tl, r) < 0)
+			return -1;
+	}
 
 	if (field_is(ev, "syscall", 7)) {
 		const struct tsv_field *name = &r->f[TSV_NAME];

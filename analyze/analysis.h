@@ -51,6 +51,10 @@ struct analyze_opts {
 	bool windowed;			/* --until: the syscall tables are counted
 					 * after reading (window.h), not while */
 	const char *plot_container;	/* --plot-container: boot charts of these */
+	/* With timeline: keep the rows of container @name (@n bytes, escaped)
+	 * of file @file (0-based) only when this says so (NULL: all). */
+	bool (*tl_keep)(void *ctx, uint32_t file, const char *name, size_t n);
+	void *tl_keep_ctx;
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };

@@ -25,6 +25,15 @@ static void put_ms(FILE *f, uint64_t ns)
 	fprintf(f, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
 }
 
+/* "Y<TAB>FROM<TAB>TO" in ms from @t0: a span on row @y. */
+static void put_span(FILE *f, int y, uint64_t t0, uint64_t from, uint64_t to)
+{
+	fprintf(f, "%d\t", y);
+	put_ms(f, from - t0);
+	putc('\t', f);
+	put_ms(f, to - t0);
+}
+
 /* A task's row: its index, whether it is shown, its y. */
 struct row {
 	uint32_t task;
@@ -85,7 +94,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	uint64_t boot = end > t0 ? end - t0 : 1;
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
-	size_t i, k, shown = 0, hidden = 0, nblocks = 0, nexecs = 0;
+	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0, nexecs_left = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -125,10 +134,12 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			rows[i].y = -2; /* not alive in the window: not a row at all */
 			continue;
 		}
-		if (shown < BOOTCHART_MAX_ROWS && (rows[i].on_path || rows[i].life * 100 >= boot))
+		if (!rows[i].on_path && rows[i].life * 100 < boot)
+			hidden++;
+		else if (shown < BOOTCHART_MAX_ROWS)
 			rows[i].y = (int)shown++;
 		else
-			hidden++;
+			over++;
 	}
 	qsort(rows, c->ntasks, sizeof(*rows), cmp_task);
 	/* y in begin order, the runtime's row (if on the path) first */
@@ -160,10 +171,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		snprintf(label, sizeof(label), "%s %" PRId64 "%s",
 			 plot_safe(timeline_str(tl, timeline_comm_at(t, e)), s1), t->tid,
 			 t->tid != t->pid ? " (thread)" : "");
-		fprintf(f, "%d\t", rows[i].y);
-		put_ms(f, b - t0);
-		putc('\t', f);
-		put_ms(f, e - t0);
+		put_span(f, rows[i].y, t0, b, e);
 		fprintf(f, "\t\"%s\"\n", label);
 	}
 	/* index 1: syscalls of at least 1% of the boot: y, from, to */
@@ -182,10 +190,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 				e = end;
 			if (e <= b || (e - b) * 100 < boot)
 				continue;
-			fprintf(f, "%d\t", rows[i].y);
-			put_ms(f, b - t0);
-			putc('\t', f);
-			put_ms(f, e - t0);
+			put_span(f, rows[i].y, t0, b, e);
 			fprintf(f, "\t\"%s\"\n", plot_safe(timeline_str(tl, t->rows[k].name), s1));
 			nblocks++;
 		}
@@ -193,34 +198,50 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	if (!nblocks)
 		fprintf(f, "-\t-\t-\t\"none\"\n");
 	/* index 2: the critical path: y, from, to */
-	fprintf(f, "\n\n# index 2: y\tfrom_ms\tto_ms (a segment of the critical path)\n");
+	fprintf(f, "\n\n# index 2: y\tfrom_ms\tto_ms (the critical path; its segments on one row joined)\n");
 	for (k = 0; k < path.nsegs; k++) {
 		const struct cp_seg *s = &path.segs[k];
 		int y = s->task == TL_NOTASK ? 0 : rows[s->task].y;
+		uint64_t to = s->ts + s->dur;
 
 		if (y < 0)
 			continue; /* cannot happen: the path's tasks come first */
-		fprintf(f, "%d\t", y);
-		put_ms(f, s->ts - t0);
-		putc('\t', f);
-		put_ms(f, s->ts + s->dur - t0);
+		/* contiguous: join the next segments while they stay on this row */
+		while (k + 1 < path.nsegs &&
+		       (path.segs[k + 1].task == TL_NOTASK ? 0 : rows[path.segs[k + 1].task].y) == y) {
+			k++;
+			to = path.segs[k].ts + path.segs[k].dur;
+		}
+		put_span(f, y, t0, s->ts, to);
 		putc('\n', f);
 	}
 	if (!path.nsegs)
 		fprintf(f, "-\t-\t-\n");
-	/* index 3: exec points: y, at, binary */
+	/* index 3: exec points: y, at, binary; an exec within 4% of the boot
+	 * after the last labelled one on its row has no label (they would
+	 * overlap; the first names a script, the next its interpreter) */
 	fprintf(f, "\n\n# index 3: y\tat_ms\tbinary (an exec)\n");
 	for (i = 0; i < c->ntasks; i++) {
 		const struct tl_task *t = &c->tasks[i];
+		uint64_t labelled = TL_NONE;
 
 		if (rows[i].y < 0)
 			continue;
+
 		for (k = 0; k < t->nexecs; k++) {
-			if (t->execs[k].ts < t0 || t->execs[k].ts > end)
+			uint64_t at = t->execs[k].ts;
+			bool crowded = labelled != TL_NONE && (at - labelled) * 25 < boot;
+
+			if (at < t0 || at > end)
 				continue;
+			if (!crowded)
+				labelled = at;
+			/* the script's test, in the exact ns both sides print */
+			if (at - t0 < (end - t0) / 2)
+				nexecs_left++;
 			fprintf(f, "%d\t", rows[i].y);
-			put_ms(f, t->execs[k].ts - t0);
-			fprintf(f, "\t\"%s\"\n",
+			put_ms(f, at - t0);
+			fprintf(f, "\t\"%s\"\n", crowded ? "" :
 				plot_safe(base_name(timeline_str(tl, t->execs[k].filename)), s1));
 			nexecs++;
 		}
@@ -239,10 +260,12 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		plot_safe(timeline_str(tl, c->name), s1),
 		t1 != TL_NONE ? plot_safe(analysis_phase_name(a, phase), s2) : "last event",
 		units_format((int64_t)(end - t0), dur), shown - (runtime_row ? 1 : 0),
-		shown - (runtime_row ? 1 : 0) + hidden);
+		shown - (runtime_row ? 1 : 0) + hidden + over);
 	if (hidden)
-		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path%s)",
-			hidden, hidden + shown > BOOTCHART_MAX_ROWS ? ", or past the row limit" : "");
+		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path)",
+			hidden);
+	if (over)
+		fprintf(f, " (%zu hidden: past %d rows)", over, BOOTCHART_MAX_ROWS);
 	fprintf(f, "'\n"
 		"set xlabel 'time from container start (ms)'\n"
 		"set yrange [%zu:-1]\n"
@@ -261,13 +284,15 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			continue;
 		fprintf(f, "set arrow from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lw 1.5 "
 			"lc rgb '%s' front\n"
-			"set label '%s' at %.6f, graph 1 %s offset %s,-0.8 tc rgb '%s' font ',8' front\n",
+			"set label '%s' at %.6f, graph 1 %s offset %s,%.1f tc rgb '%s' font ',8' front\n",
 			(double)(ts - t0) / 1e6, (double)(ts - t0) / 1e6, mark ? COL_MARK : COL_PHASE,
 			plot_safe(analysis_phase_name(a, c->phases[k].phase), s3),
 			(double)(ts - t0) / 1e6,
 			/* in the right half, left of the line: labels stay on the canvas */
 			(ts - t0) * 2 > end - t0 ? "right" : "left",
-			(ts - t0) * 2 > end - t0 ? "-0.3" : "0.3", mark ? COL_MARK : COL_PHASE);
+			(ts - t0) * 2 > end - t0 ? "-0.3" : "0.3",
+			/* one line lower each: phases close in time do not overwrite */
+			-0.8 - (double)(k % 4), mark ? COL_MARK : COL_PHASE);
 	}
 	/* only what has points: gnuplot warns about an empty block */
 	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
@@ -280,10 +305,22 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	if (path.nsegs)
 		fprintf(f, ", \\\n     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) "
 			"with boxxyerror lc rgb '%s' title 'critical path'", COL_PATH);
+	/* exec labels right of the point in the left half, left of it in the
+	 * right half: none runs off the canvas. A labels plot whose every
+	 * point is NaN crashes gnuplot 5.4.4: each side only when it has one. */
 	if (nexecs)
 		fprintf(f, ", \\\n     '' index 3 using 2:1 with points pt 9 ps 1.3 lc rgb 'black' "
-			"title 'exec', \\\n     '' index 3 using 2:1:3 with labels left offset 0.8,0 "
-			"font ',8' notitle");
+			"title 'exec'");
+	if (nexecs_left) {
+		fprintf(f, ", \\\n     '' index 3 using ($2 < ");
+		put_ms(f, (end - t0) / 2);
+		fprintf(f, " ? $2 : NaN):1:3 with labels left offset 0.8,0 font ',8' notitle");
+	}
+	if (nexecs > nexecs_left) {
+		fprintf(f, ", \\\n     '' index 3 using ($2 < ");
+		put_ms(f, (end - t0) / 2);
+		fprintf(f, " ? NaN : $2):1:3 with labels right offset -0.8,0 font ',8' notitle");
+	}
 	fprintf(f, "\n");
 	plot_file_done(p, f, base);
 out:
@@ -291,43 +328,23 @@ out:
 	free(rows);
 }
 
-/* The container whose value of @phase is the median (nearest rank), or -1. */
-static long median_container(const struct timeline *tl, uint32_t phase)
+/* The phase the charts go to: listen, else the last one any container reached. */
+static uint32_t chart_phase(const struct analysis *a)
 {
-	int64_t *v = malloc((tl->nctrs ? tl->nctrs : 1) * sizeof(*v));
-	size_t i, n = 0;
-	long pick = -1;
-	int64_t med;
+	size_t i;
 
-	if (!v)
-		return -1;
-	for (i = 0; i < tl->nctrs; i++) {
-		uint64_t t = timeline_phase(&tl->ctrs[i], phase);
-
-		if (tl->ctrs[i].t_start != TL_NONE && t != TL_NONE && t >= tl->ctrs[i].t_start)
-			v[n++] = (int64_t)(t - tl->ctrs[i].t_start);
-	}
-	if (n) {
-		stats_sort(v, n);
-		med = stats_percentile(v, n, 50);
-		for (i = 0; i < tl->nctrs && pick < 0; i++) {
-			uint64_t t = timeline_phase(&tl->ctrs[i], phase);
-
-			if (tl->ctrs[i].t_start != TL_NONE && t != TL_NONE &&
-			    (int64_t)(t - tl->ctrs[i].t_start) == med)
-				pick = (long)i;
-		}
-	}
-	free(v);
-	return pick;
+	if (a->phases[PHASE_LISTEN].n)
+		return PHASE_LISTEN;
+	for (i = analysis_nphases(a); i-- > 0;)
+		if (a->phases[i].n)
+			return (uint32_t)i;
+	return PHASE_LISTEN;
 }
 
-/* Does container @c's (escaped) name, unescaped, match @glob? */
-static bool name_matches(const struct timeline *tl, const struct tl_container *c,
-			 const char *glob)
+/* Does the (escaped) name @s, unescaped, match @glob? */
+static bool name_matches(const char *s, const char *glob)
 {
-	size_t n;
-	const char *s = strtab_str(tl->strs, c->name, &n);
+	size_t n = strlen(s);
 	char *u = malloc(n + 1);
 	long m = u ? tsv_unescape(s, n, u) : -1;
 	bool ok = false;
@@ -340,32 +357,53 @@ static bool name_matches(const struct timeline *tl, const struct tl_container *c
 	return ok;
 }
 
+size_t bootchart_pick(const struct analysis *a, size_t *idx)
+{
+	uint32_t phase = chart_phase(a);
+	const struct phase *ph = &a->phases[phase];
+	size_t i, k, n = 1;
+
+	idx[0] = SIZE_MAX;
+	if (ph->n) {
+		int64_t med = stats_percentile(ph->v, ph->n, 50);
+
+		for (i = 0; i < a->nctrs && idx[0] == SIZE_MAX; i++)
+			for (k = a->ctrs[i].first; k < a->ctrs[i].first + a->ctrs[i].n; k++)
+				if (a->cphases[k].phase == phase && a->cphases[k].v == med)
+					idx[0] = i;
+	}
+	for (i = 0; a->opts.plot_container && i < a->nctrs && n <= BOOTCHART_MAX_CHOSEN; i++)
+		if (name_matches(strtab_str(a->ctr_names, a->ctrs[i].name, NULL),
+				 a->opts.plot_container))
+			idx[n++] = i;
+	return n;
+}
+
+/* The timeline's container of a->ctrs[@i] (same file, same name), or -1. */
+static long timeline_ctr(const struct analysis *a, size_t i)
+{
+	const char *name = strtab_str(a->ctr_names, a->ctrs[i].name, NULL);
+	size_t k;
+
+	for (k = 0; k < a->tl->nctrs; k++)
+		if (a->tl->ctrs[k].file == a->ctrs[i].file &&
+		    strcmp(timeline_str(a->tl, a->tl->ctrs[k].name), name) == 0)
+			return (long)k;
+	return -1;
+}
+
 void bootchart_figures(struct plot *p, const struct analysis *a)
 {
-	const struct timeline *tl = a->tl;
-	uint32_t phase = PHASE_LISTEN;
-	size_t i, chosen = 0;
-	long pick;
+	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n = bootchart_pick(a, idx), i;
+	uint32_t phase = chart_phase(a);
 	char base[32];
+	long k;
 
-	/* listen, else the last phase any container reached */
-	if (!a->phases[PHASE_LISTEN].n) {
-		for (i = analysis_nphases(a); i-- > 0;)
-			if (a->phases[i].n) {
-				phase = (uint32_t)i;
-				break;
-			}
-	}
-	pick = median_container(tl, phase);
-	if (pick >= 0)
-		chart(p, a, (size_t)pick, phase, "bootchart");
-	if (!a->opts.plot_container)
-		return;
-	for (i = 0; i < tl->nctrs && chosen < BOOTCHART_MAX_CHOSEN; i++) {
-		if (tl->ctrs[i].t_start == TL_NONE ||
-		    !name_matches(tl, &tl->ctrs[i], a->opts.plot_container))
-			continue;
-		snprintf(base, sizeof(base), "bootchart-%zu", ++chosen);
-		chart(p, a, i, phase, base);
+	for (i = 0; i < n; i++) {
+		if (idx[i] == SIZE_MAX || (k = timeline_ctr(a, idx[i])) < 0)
+			continue; /* no median; or not kept (cannot be: main keeps the picks) */
+		if (i)
+			snprintf(base, sizeof(base), "bootchart-%zu", i);
+		chart(p, a, (size_t)k, phase, i ? base : "bootchart");
 	}
 }

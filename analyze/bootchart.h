@@ -24,6 +24,8 @@
 #ifndef ANALYZE_BOOTCHART_H
 #define ANALYZE_BOOTCHART_H
 
+#include <stddef.h>
+
 #include "analyze/analysis.h"
 #include "analyze/plot.h"
 
@@ -36,5 +38,16 @@
  * the plot's error stream and mark the run failed.
  */
 void bootchart_figures(struct plot *p, const struct analysis *a);
+
+/*
+ * bootchart_pick - which containers get a chart, as indices into a->ctrs
+ * (the timed ones): idx[0] the median one (SIZE_MAX: none reached the
+ * phase), then those --plot-container matches, BOOTCHART_MAX_CHOSEN at
+ * most; @idx has room for BOOTCHART_MAX_CHOSEN + 1. Returns how many
+ * entries it set (at least 1). Needs no timeline: main.c reads a regular
+ * file twice for --plot, first without the timeline to pick these, then
+ * keeping the rows of these only.
+ */
+size_t bootchart_pick(const struct analysis *a, size_t *idx);
 
 #endif /* ANALYZE_BOOTCHART_H */

@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/critpath.h"
 #include "analyze/analysis.h"
+#include "analyze/array.h"
+#include "analyze/critpath.h"
 
 /* Syscalls the walk looks at, by what their return can mean. */
 enum sc_class {
@@ -90,15 +91,8 @@ static int emit(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t to, u
 		from = w->p->t0;
 	if (to <= from)
 		return 0;
-	if (w->p->nsegs == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 64;
-		struct cp_seg *n = realloc(w->p->segs, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		w->p->segs = n;
-		w->cap = cap;
-	}
+	if (array_grow((void **)&w->p->segs, &w->cap, w->p->nsegs + 1, sizeof(*s), 64) < 0)
+		return -1;
 	s = &w->p->segs[w->p->nsegs++];
 	memset(s, 0, sizeof(*s));
 	s->ts = from;
@@ -222,15 +216,8 @@ static int pipe_writes(struct walk *w)
 			if (classify(w, r->name) != SC_WRITE || !is_pipe(w, r->detail) ||
 			    r->dur == TL_NONE)
 				continue;
-			if (w->npw == cap) {
-				size_t cap2 = cap ? cap * 2 : 64;
-				struct pipe_write *n = realloc(w->pw, cap2 * sizeof(*n));
-
-				if (!n)
-					return -1;
-				w->pw = n;
-				cap = cap2;
-			}
+			if (array_grow((void **)&w->pw, &cap, w->npw + 1, sizeof(*w->pw), 64) < 0)
+				return -1;
 			w->pw[w->npw].detail = r->detail;
 			w->pw[w->npw].task = (uint32_t)i;
 			w->pw[w->npw].ts = r->ts;
@@ -309,6 +296,19 @@ static bool pipe_wake(struct walk *w, uint32_t ti, const struct tl_row *r, uint6
 	return false;
 }
 
+/* The wake-up by the exit of task @x (TL_NOTASK: none, 0). */
+static int exit_wake(const struct tl_container *c, uint32_t x, enum cp_match match,
+		     struct wake *wk)
+{
+	if (x == TL_NOTASK)
+		return 0;
+	wk->task = x;
+	wk->at = c->tasks[x].exit_ts;
+	wk->match = match;
+	wk->event = CP_EV_EXIT;
+	return 1;
+}
+
 /*
  * Did the syscall row @k of task @ti, which holds @cur, return because of
  * another task? See critpath.h for the rules. -1 out of memory, 0 no, 1 yes.
@@ -331,22 +331,12 @@ static int find_wake(struct walk *w, uint32_t ti, size_t k, uint64_t cur, struct
 		    (r->ret == 0 && classify(w, r->name) == SC_WAIT))
 			return 0; /* WNOHANG, EINTR, ECHILD */
 		x = find_exit(w, ti, t->pid, false, r->ts, cur, true, r->ret, &by_pid);
-		if (x == TL_NOTASK)
-			return 0;
-		wk->task = x;
-		wk->at = c->tasks[x].exit_ts;
-		wk->match = by_pid ? CP_MATCH_PID : CP_MATCH_TIME;
-		return 1;
+		return exit_wake(c, x, by_pid ? CP_MATCH_PID : CP_MATCH_TIME, wk);
 	case SC_SIGWAIT:
 		if (r->ret == TL_NORET || (r->ret <= 0 && r->ret != EINTR_RET))
 			return 0;
 		x = find_exit(w, ti, t->pid, false, r->ts, cur, true, 0, &by_pid);
-		if (x == TL_NOTASK)
-			return 0;
-		wk->task = x;
-		wk->at = c->tasks[x].exit_ts;
-		wk->match = CP_MATCH_TIME;
-		return 1;
+		return exit_wake(c, x, CP_MATCH_TIME, wk);
 	case SC_READ:
 		if (r->ret == TL_NORET || r->ret < 0)
 			return 0;
@@ -363,12 +353,9 @@ static int find_wake(struct walk *w, uint32_t ti, size_t k, uint64_t cur, struct
 		    (r->ret == 0 && classify(w, r->name) == SC_POLL))
 			return 0; /* a poll that timed out woke by itself */
 		x = find_exit(w, ti, t->pid, true, r->ts, cur, false, 0, &by_pid);
-		if (x == TL_NOTASK || end - c->tasks[x].exit_ts > pipe_slack(end - r->ts))
-			return 0;
-		wk->task = x;
-		wk->at = c->tasks[x].exit_ts;
-		wk->match = CP_MATCH_TIME;
-		return 1;
+		if (x != TL_NOTASK && end - c->tasks[x].exit_ts > pipe_slack(end - r->ts))
+			x = TL_NOTASK;
+		return exit_wake(c, x, CP_MATCH_TIME, wk);
 	case SC_CLONE:
 		/* a child made in this call that exec'd or exited before it returned */
 		for (i = 0; i < c->ntasks; i++) {
@@ -466,6 +453,8 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 	const struct tl_container *c = w->c;
 	enum cp_kind gap = w->lost ? CP_UNKNOWN : CP_CPU;
 	uint64_t steps = 0, limit = 16;
+	uint32_t last_ti = TL_NOTASK;	/* in one task the time only goes back: */
+	long last_k = -1;		/* step back from the last row, no search */
 	size_t i;
 
 	for (i = 0; i < c->ntasks; i++)
@@ -480,7 +469,14 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 		if (++steps > limit) /* a cycle in hostile input */
 			return emit(w, CP_UNKNOWN, w->p->t0, cur, TL_NOTASK, NULL);
 		t = &c->tasks[ti];
-		k = timeline_row_before(t, cur);
+		if (ti == last_ti) {
+			for (k = last_k; k >= 0 && t->rows[k].ts >= cur; k--)
+				;
+		} else {
+			k = timeline_row_before(t, cur);
+		}
+		last_ti = ti;
+		last_k = k;
 		if (k < 0) {
 			/* from its creation to its first syscall: running */
 			if (emit(w, gap, t->begin, cur, ti, NULL) < 0)

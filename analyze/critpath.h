@@ -8,7 +8,9 @@
  *   - in a syscall row that holds t: a segment "syscall NAME" up to t from
  *     the row's entry — unless the syscall returned because of another task
  *     (below): then the part from that task's event to t stays the
- *     syscall's, and the walk goes on in that task at that event;
+ *     syscall's, and the walk goes on in that task at that event (an
+ *     exit/exit_group row, which has no dur_ns, lasts until the process's
+ *     exit row when it is the task's last);
  *   - between two syscall rows of the task: "cpu" (running in user space,
  *     page faults, waiting for a CPU: a syscall-only trace cannot tell);
  *     "unknown" instead when the collector lost events in that file (a gap

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/array.h"
 #include "analyze/critpath.h"
 #include "analyze/critpath_report.h"
 #include "analyze/units.h"
@@ -102,34 +103,37 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 	return buf;
 }
 
+/*
+ * An item's key: its kind, the syscall and its detail (syscall) or the comm
+ * (the others), as ids: no string is built per segment (the 10M-row bench
+ * has 5M segments on its paths).
+ */
+struct item_key {
+	uint32_t kind, name, str;
+};
+
 /* Count @s of container @ci in the summary. -1 out of memory. */
-static int summary_add(struct summary *sm, const struct timeline *tl,
-		       const struct tl_container *c, size_t ci, const struct cp_seg *s)
+static int summary_add(struct summary *sm, const struct tl_container *c, size_t ci,
+		       const struct cp_seg *s)
 {
-	char key[DETAIL_MAX], what[96];
-	const char *d = s->kind == CP_SYSCALL ? timeline_str(tl, s->detail) : seg_comm(tl, c, s);
-	int n = snprintf(key, sizeof(key), "%s%s%s", seg_what(tl, s, what, sizeof(what)),
-			 *d ? " " : "", d);
+	struct item_key k = { .kind = s->kind, .name = TL_NOSTR };
 	int added;
 	long id;
 
-	if (n < 0)
-		return -1;
-	if ((size_t)n >= sizeof(key))
-		n = sizeof(key) - 1;
-	id = strtab_intern(sm->keys, key, (size_t)n, &added);
+	if (s->kind == CP_SYSCALL) {
+		k.name = s->name;
+		k.str = s->detail;
+	} else if (s->task != TL_NOTASK) {
+		k.str = timeline_comm_at(&c->tasks[s->task], s->ts);
+	} else {
+		k.str = c->nstarts ? c->starts[0].comm : TL_NOSTR;
+	}
+	id = strtab_intern(sm->keys, (const char *)&k, sizeof(k), &added);
 	if (id < 0)
 		return -1;
 	if (added) {
-		if ((size_t)id >= sm->cap) {
-			size_t cap = sm->cap ? sm->cap * 2 : 64;
-			struct item *it = realloc(sm->it, cap * sizeof(*it));
-
-			if (!it)
-				return -1;
-			sm->it = it;
-			sm->cap = cap;
-		}
+		if (array_grow((void **)&sm->it, &sm->cap, (size_t)id + 1, sizeof(*sm->it), 64) < 0)
+			return -1;
 		memset(&sm->it[id], 0, sizeof(sm->it[id]));
 	}
 	sm->it[id].total += s->dur;
@@ -138,6 +142,22 @@ static int summary_add(struct summary *sm, const struct timeline *tl,
 		sm->it[id].containers++;
 	}
 	return 0;
+}
+
+/* Item @id as text: "syscall:connect 10.0.0.5:5432", "cpu python3". */
+static const char *item_text(const struct summary *sm, const struct timeline *tl, uint32_t id,
+			     char *buf, size_t n)
+{
+	struct item_key k;
+	const char *d;
+
+	memcpy(&k, strtab_str(sm->keys, id, NULL), sizeof(k));
+	d = timeline_str(tl, k.str);
+	if (k.kind == CP_SYSCALL)
+		snprintf(buf, n, "syscall:%s%s%s", timeline_str(tl, k.name), *d ? " " : "", d);
+	else
+		snprintf(buf, n, "%s%s%s", critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+	return buf;
 }
 
 static const struct summary *sort_ctx;
@@ -149,7 +169,8 @@ static int cmp_item(const void *x, const void *y)
 
 	if (ia->total != ib->total)
 		return ia->total < ib->total ? 1 : -1;
-	return strcmp(strtab_str(sort_ctx->keys, a, NULL), strtab_str(sort_ctx->keys, b, NULL));
+	return memcmp(strtab_str(sort_ctx->keys, a, NULL), strtab_str(sort_ctx->keys, b, NULL),
+		      sizeof(struct item_key));
 }
 
 /* The items by total time, descending (caller frees); NULL out of memory. */
@@ -196,11 +217,86 @@ static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 	putc('|', f);
 }
 
+/*
+ * Time by task and comm (a shim that execs the real program is two), for
+ * a fold and for a container's path: TALLY_MAX of them, the rest summed.
+ */
+#define TALLY_MAX 256
+#define TALLY_SHOWN 4
+
+struct tally {
+	size_t n;
+	struct tally_e {
+		uint32_t task, comm;
+		uint64_t dur;
+	} e[TALLY_MAX];
+	uint64_t rest;
+};
+
+static void tally_add(struct tally *t, const struct timeline *tl, const struct tl_container *c,
+		      const struct cp_seg *s)
+{
+	uint32_t comm = s->task == TL_NOTASK ? TL_NOSTR :
+			timeline_comm_at(&c->tasks[s->task], s->ts);
+	size_t i;
+
+	(void)tl;
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].task == s->task && t->e[i].comm == comm) {
+			t->e[i].dur += s->dur;
+			return;
+		}
+	if (t->n == TALLY_MAX) {
+		t->rest += s->dur;
+		return;
+	}
+	t->e[t->n].task = s->task;
+	t->e[t->n].comm = comm;
+	t->e[t->n].dur = s->dur;
+	t->n++;
+}
+
+static int cmp_tally(const void *x, const void *y)
+{
+	const struct tally_e *a = x, *b = y;
+
+	if (a->dur != b->dur)
+		return a->dur < b->dur ? 1 : -1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* "bash 26950 61.0%, python3 26953 30.2%, 3 more 8.8%" of @total. */
+static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
+			const struct tl_container *c, uint64_t total)
+{
+	uint64_t more = t->rest;
+	size_t i, nmore = 0;
+
+	qsort(t->e, t->n, sizeof(t->e[0]), cmp_tally);
+	for (i = 0; i < t->n; i++) {
+		const struct tally_e *e = &t->e[i];
+
+		if (i >= TALLY_SHOWN) {
+			more += e->dur;
+			nmore++;
+			continue;
+		}
+		if (e->task == TL_NOTASK)
+			fprintf(f, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
+		else
+			fprintf(f, "%s%s %" PRId64 " %.1f%%", i ? ", " : "", timeline_str(tl, e->comm),
+				c->tasks[e->task].tid, pct(e->dur, total));
+	}
+	if (more)
+		fprintf(f, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
+}
+
 /* Consecutive segments under 1% of the boot, printed as one line. */
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
 	uint64_t from, to, cpu, sys, other;
+	struct tally who;
 };
 
 static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
@@ -237,8 +333,31 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
 	if (fd->other)
 		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
+	fprintf(f, "; ");
+	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
 	fprintf(f, ")\n");
 	memset(fd, 0, sizeof(*fd));
+}
+
+/*
+ * The execs of @s's task during @s (ending it or inside it), as lines of
+ * their own after the fold so far: where a shim hands over to the program.
+ */
+static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
+		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd)
+{
+	const struct tl_task *t = seg_task(c, s);
+	char b[UNITS_BUFSZ];
+	size_t k;
+
+	for (k = 0; t && k < t->nexecs; k++) {
+		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
+			continue;
+		fold_flush(f, fd, tl, c, p);
+		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
+			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
+			timeline_str(tl, t->execs[k].filename), t->tid);
+	}
 }
 
 static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
@@ -246,10 +365,14 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	struct fold fd = { 0 };
+	static struct fold fd;		/* 6 KiB: not on the stack */
+	static struct tally all;
 	uint64_t total = p->t1 - p->t0;
 	char b[UNITS_BUFSZ];
 	size_t i;
+
+	memset(&fd, 0, sizeof(fd));
+	memset(&all, 0, sizeof(all));
 
 	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
 		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
@@ -264,7 +387,9 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
 
+		tally_add(&all, tl, c, s);
 		if (s->dur * 100 < total) {
+			tally_add(&fd.who, tl, c, s);
 			if (!fd.n) {
 				fd.from = s->ts;
 				fd.first = s;
@@ -277,12 +402,18 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.sys += s->dur;
 			else
 				fd.other += s->dur;
+			exec_lines(f, tl, c, p, s, &fd);
 			continue;
 		}
 		fold_flush(f, &fd, tl, c, p);
 		seg_line(f, tl, c, p, s);
+		exec_lines(f, tl, c, p, s, &fd);
+		continue;
 	}
 	fold_flush(f, &fd, tl, c, p);
+	fprintf(f, "  by task on the path: ");
+	tally_print(f, &all, tl, c, total);
+	fprintf(f, "\n");
 	return done(f);
 }
 
@@ -341,12 +472,13 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	return done(f);
 }
 
-static int print_summary(FILE *f, const struct summary *sm, const char *phase,
+static int print_summary(FILE *f, const struct summary *sm, const struct timeline *tl,
+			 const char *phase,
 			 enum report_format fmt)
 {
 	size_t n, i, shown;
 	uint32_t *o = summary_order(sm, &n);
-	char b[UNITS_BUFSZ];
+	char b[UNITS_BUFSZ], key[DETAIL_MAX];
 
 	if (!o) {
 		errno = ENOMEM;
@@ -359,7 +491,7 @@ static int print_summary(FILE *f, const struct summary *sm, const char *phase,
 			const struct item *it = &sm->it[o[i]];
 
 			fprintf(f, "%s\n      {\"item\": ", i ? "," : "");
-			json_str(f, strtab_str(sm->keys, o[i], NULL));
+			json_str(f, item_text(sm, tl, o[i], key, sizeof(key)));
 			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
 				it->total, pct(it->total, sm->boot), it->containers);
 		}
@@ -372,7 +504,7 @@ static int print_summary(FILE *f, const struct summary *sm, const char *phase,
 			const struct item *it = &sm->it[o[i]];
 
 			fprintf(f, "  %5.1f%% %9s  %s  (%zu container%s)\n", pct(it->total, sm->boot),
-				units_format((int64_t)it->total, b), strtab_str(sm->keys, o[i], NULL),
+				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
 				it->containers, it->containers == 1 ? "" : "s");
 		}
 		fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
@@ -420,7 +552,7 @@ int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum repor
 		sm.paths++;
 		sm.boot += p.t1 - p.t0;
 		for (k = 0; k < p.nsegs; k++)
-			if (summary_add(&sm, tl, &tl->ctrs[i], i, &p.segs[k]) < 0) {
+			if (summary_add(&sm, &tl->ctrs[i], i, &p.segs[k]) < 0) {
 				critpath_release(&p);
 				errno = ENOMEM;
 				goto out;
@@ -435,7 +567,7 @@ int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum repor
 		if (got < 0)
 			goto out;
 	}
-	if (fmt != FMT_TSV && print_summary(f, &sm, pname, fmt) < 0)
+	if (fmt != FMT_TSV && print_summary(f, &sm, tl, pname, fmt) < 0)
 		goto out;
 	if (fmt == FMT_JSON)
 		fprintf(f, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);

@@ -125,6 +125,8 @@ static void phase_table(FILE *f, const struct analysis *a)
  * listen, or to exec when no container listened, when the analysis has a
  * timeline. Its summary across containers first, the path of each
  * container folded under <details> (HTML's own disclosure: no script).
+ * With --plot alone the timeline holds the charted containers only
+ * (main.c reads the file twice to keep memory low): the heading says so.
  * Without a timeline, or when no container reached the phase, a line says
  * so.
  */
@@ -143,6 +145,9 @@ static void html_critical_path(FILE *f, const struct analysis *a, FILE *err, int
 			"Not computed (no timeline)");
 		return;
 	}
+	if (a->opts.tl_keep)
+		fprintf(f, "<p class=\"note\">Of the containers in the boot charts only "
+			"(<code>analyze --plot DIR --critical-path</code>: of every container).</p>\n");
 	m = open_memstream(&buf, &len);
 	if (!m || critpath_print(m, a, phase, FMT_TEXT) < 0 || fclose(m) != 0) {
 		fprintf(err, "analyze: critical path for index.html: %s\n", strerror(errno));

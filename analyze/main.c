@@ -8,9 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/bootchart.h"
 #include "analyze/compare.h"
 #include "analyze/plot.h"
 #include "analyze/report.h"
@@ -65,8 +67,10 @@ static const char usage_text[] =
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
 "                          the online CPUs, at most 4); the output is the same;\n"
-"                          one with --until, --critical-path and --plot (they keep\n"
-"                          the rows in memory: 32 bytes per syscall row)\n"
+"                          one with --until and --critical-path (they keep the\n"
+"                          rows in memory: 32 bytes per syscall row); --plot reads\n"
+"                          a regular file a second time, keeping the rows of the\n"
+"                          charted containers only (a pipe: all of them, once)\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -191,6 +195,84 @@ static int phase_id(const struct analysis *a, const char *name, const char *opt,
 	return -1;
 }
 
+/* Can every one of @files be read twice (a regular file, not stdin)? */
+static bool all_regular(char **files, int nfiles)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < nfiles; i++)
+		if (strcmp(files[i], "-") == 0 || stat(files[i], &st) < 0 || !S_ISREG(st.st_mode))
+			return false;
+	return true;
+}
+
+/* The containers whose rows the second reading keeps: a->ctrs picked. */
+struct charted {
+	const struct analysis *a;
+	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n;
+};
+
+static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
+{
+	const struct charted *ch = ctx;
+	size_t i, len;
+
+	for (i = 0; i < ch->n; i++) {
+		const struct ctr_result *c;
+		const char *s;
+
+		if (ch->idx[i] == SIZE_MAX)
+			continue;
+		c = &ch->a->ctrs[ch->idx[i]];
+		s = strtab_str(ch->a->ctr_names, c->name, &len);
+		if (c->file == file && len == n && memcmp(s, name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read @files again into a new analysis whose timeline keeps only the
+ * containers that get a boot chart (bootchart_pick() on @a, which read
+ * them without one): --plot's memory is theirs, not the whole file's.
+ * Messages were said by the first reading: this one's go to a buffer,
+ * shown only if it fails (a file changed in between). NULL with *@rc set
+ * on failure.
+ */
+static struct analysis *read_charted(const struct analyze_opts *ao, const struct analysis *a,
+				     char **files, int nfiles, int *rc)
+{
+	struct analyze_opts o = *ao;
+	struct charted ch = { .a = a };
+	struct analysis *b;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&msg, &len);
+	int i;
+
+	ch.n = bootchart_pick(a, ch.idx);
+	o.timeline = true;
+	o.tl_keep = keep_charted;
+	o.tl_keep_ctx = &ch;
+	b = err ? analysis__new(&o) : NULL;
+	*rc = b ? 0 : 1;
+	for (i = 0; b && !*rc && i < nfiles; i++)
+		*rc = analysis_read(b, files[i], err);
+	if (!*rc && b && analysis_finish(b) < 0)
+		*rc = 1;
+	if (err)
+		fclose(err);
+	if (*rc || !b) {
+		fprintf(stderr, "analyze: reading the input again for the boot charts failed%s%s",
+			msg && *msg ? ":\n" : "\n", msg ? msg : "");
+		analysis__free(b);
+		b = NULL;
+	}
+	free(msg);
+	return b;
+}
+
 static int flush_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
@@ -216,7 +298,9 @@ int main(int argc, char **argv)
 	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
-	char *stdin_only[] = { "-" };
+	char *stdin_only[] = { "-" }, **files;
+	int nfiles;
+	bool twice;
 	bool compare = false;
 	int c, rc = 0;
 	char *end;
@@ -366,10 +450,21 @@ int main(int argc, char **argv)
 	/* 3. read */
 	if (optind == argc && isatty(0))
 		return usage_error("%s", "no input: give a <file>, or - for standard input");
-	if (optind == argc)
-		a = read_all(&ao, stdin_only, 1, &rc);
-	else
-		a = read_all(&ao, argv + optind, argc - optind, &rc);
+	if (optind == argc) {
+		files = stdin_only;
+		nfiles = 1;
+	} else {
+		files = argv + optind;
+		nfiles = argc - optind;
+	}
+	/* --plot alone needs the rows of the charted containers only: files
+	 * that can be read twice are, the second time keeping just those
+	 * (--format trace-event wants every row at once) */
+	twice = plot_dir && !critpath && !until && ro.format != FMT_TRACE_EVENT &&
+		all_regular(files, nfiles);
+	if (twice)
+		ao.timeline = false;
+	a = read_all(&ao, files, nfiles, &rc);
 	if (!a)
 		goto cleanup;
 	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
@@ -403,8 +498,13 @@ int main(int argc, char **argv)
 	rc = flush_stdout();
 
 	/* 5. plots */
+	if (!rc && twice) {
+		b = read_charted(&ao, a, files, nfiles, &rc);
+		if (!b)
+			goto cleanup;
+	}
 	if (!rc && plot_dir)
-		rc = plot_write(plot_dir, a, stderr);
+		rc = plot_write(plot_dir, b ? b : a, stderr);
 cleanup:
 	analysis__free(a);
 	analysis__free(b);

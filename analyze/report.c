@@ -207,7 +207,7 @@ static void window_note(FILE *f, const struct analysis *a, unsigned __int128 tot
 	if (w->not_reached)
 		fprintf(f, " (%zu that never reached it left out)", w->not_reached);
 	fprintf(f, ";\nsyscall time %s summed over every thread of every process (%.2fx the wall "
-		"time: threads run at once); %%time is of that sum\n",
+		"time; threads that run at once can make it more than 1x); %%time is of that sum\n",
 		units_format(clamp64(total), b[1]), w->wall ? (double)total / (double)w->wall : 0.0);
 }
 

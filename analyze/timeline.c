@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/array.h"
+#include "analyze/keycache.h"
 #include "analyze/timeline.h"
 
 /*
@@ -60,20 +62,7 @@ static int index_grow(struct tl_index *ix)
 
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t cap2;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	cap2 = *cap ? *cap : 4;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
+	return array_grow(p, cap, need, size, 4);
 }
 
 struct timeline *timeline__new(void)
@@ -84,7 +73,9 @@ struct timeline *timeline__new(void)
 		return NULL;
 	tl->strs = strtab__new();
 	tl->index = calloc(1, sizeof(*tl->index));
-	if (!tl->strs || !tl->index || index_grow(tl->index) < 0) {
+	tl->kc_ctr = calloc(1, sizeof(*tl->kc_ctr));
+	tl->kc_str = calloc(1, sizeof(*tl->kc_str));
+	if (!tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || index_grow(tl->index) < 0) {
 		timeline__free(tl);
 		return NULL;
 	}
@@ -123,6 +114,8 @@ void timeline__free(struct timeline *tl)
 	free(tl->index);
 	strtab__free(tl->fnames);
 	free(tl->fmap);
+	free(tl->kc_ctr);
+	free(tl->kc_str);
 	free(tl);
 }
 
@@ -130,6 +123,7 @@ int timeline_begin_file(struct timeline *tl)
 {
 	strtab__free(tl->fnames);
 	tl->fnames = strtab__new();
+	memset(tl->kc_ctr, 0, sizeof(*tl->kc_ctr));
 	return tl->fnames ? 0 : -1;
 }
 
@@ -143,12 +137,14 @@ void timeline_end_file(struct timeline *tl, uint64_t lost)
 	tl->nfiles++;
 }
 
-/* The id of the @n bytes at @s, or TL_NOSTR for \N; -1 out of memory. */
+/* The id of field @f (of a reader's row), or TL_NOSTR for \N; -1 out of memory. */
 static long str_id(struct timeline *tl, const struct tsv_field *f)
 {
+	int added;
+
 	if (tsv_is_null(f->p, f->n))
 		return TL_NOSTR;
-	return strtab_intern(tl->strs, f->p, f->n, NULL);
+	return kc_intern(tl->kc_str, tl->strs, f->p, f->n, &added);
 }
 
 static bool field_is(const struct tsv_field *f, const char *s, size_t n)
@@ -160,7 +156,7 @@ static bool field_is(const struct tsv_field *f, const char *s, size_t n)
 static long ctr_get(struct timeline *tl, const struct tsv_field *f)
 {
 	int added;
-	long id = strtab_intern(tl->fnames, f->p, f->n, &added);
+	long id = kc_intern(tl->kc_ctr, tl->fnames, f->p, f->n, &added);
 	struct tl_container *c;
 	long name;
 
@@ -262,7 +258,7 @@ static int add_start(struct timeline *tl, struct tl_container *c, const struct t
 
 static int add_syscall(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
 {
-	long name = strtab_intern(tl->strs, r->f[TSV_NAME].p, r->f[TSV_NAME].n, NULL);
+	long name = str_id(tl, &r->f[TSV_NAME]);
 	long detail = str_id(tl, &r->f[TSV_DETAIL]);
 	struct tl_row *w;
 
@@ -297,7 +293,7 @@ static int add_exec(struct timeline *tl, struct tl_task *t, const struct tsv_row
 static int add_mark(struct timeline *tl, struct tl_container *c, uint32_t task,
 		    const struct tsv_row *r)
 {
-	long label = strtab_intern(tl->strs, r->f[TSV_NAME].p, r->f[TSV_NAME].n, NULL);
+	long label = str_id(tl, &r->f[TSV_NAME]);
 	struct tl_mark *m;
 
 	if (label < 0 || grow((void **)&c->marks, &c->marks_cap, c->nmarks + 1, sizeof(*c->marks)) < 0)

@@ -26,10 +26,11 @@
  *   - tsv_parse_row() on each line in a buffer with exactly the 15 bytes of
  *     padding its contract asks for (ASan catches any read past them).
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
- * analysis_finish() and report_print() (text, tsv, json, histograms, --by)
+ * analysis_finish() and report_print() (text, tsv, json, histograms, --by;
+ * for 3 with the timeline: --critical-path, whose paths must tile each
+ * boot exactly, and --until listen, and --format trace-event)
  * and compare_print(), into /dev/null, and the PNG histograms' bins of each
- * phase are built (each value counted once, the count capped); the lenient
- * pass keeps a timeline, exported with trace_event_print(). Plots are
+ * phase are built (each value counted once, the count capped). Plots are
  * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
 #include <errno.h>
@@ -44,10 +45,12 @@
 #include "analyze/analysis.h"
 #include "analyze/bins.h"
 #include "analyze/compare.h"
+#include "analyze/critpath.h"
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
 #include "analyze/trace_event.h"
+#include "analyze/window.h"
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \
@@ -523,6 +526,8 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	ro.hist = true;
 	ro.hist_kind = HIST_LOG2;
 	ro.by = a->opts.by;
+	ro.critpath = a->tl != NULL;
+	ro.critpath_phase = PHASE_LISTEN;
 	(void)report_print(sink, a, &ro);
 	ro.format = FMT_JSON;
 	(void)report_print(sink, a, &ro);
@@ -547,6 +552,35 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	check_bins(a);
 	if (a->tl)
 		(void)trace_event_print(sink, a, PHASE_LISTEN);
+}
+
+/*
+ * The critical path of every container to every phase tiles [start, phase]
+ * exactly: contiguous, no empty segment, ending at the phase.
+ */
+static void check_paths(const struct analysis *a)
+{
+	size_t i, ph, k;
+
+	for (i = 0; i < a->tl->nctrs; i++)
+		for (ph = 0; ph < analysis_nphases(a); ph++) {
+			struct cp_path p;
+			int rc = critpath_build(a->tl, i, (uint32_t)ph, analysis_phase_name(a, ph), &p);
+
+			if (rc == 1) {
+				uint64_t at = p.t0;
+
+				for (k = 0; k < p.nsegs; k++) {
+					CHECK(p.segs[k].ts == at && p.segs[k].dur > 0,
+					      "critical path: segment %zu at %llu, not %llu", k,
+					      (unsigned long long)p.segs[k].ts, (unsigned long long)at);
+					at += p.segs[k].dur;
+				}
+				CHECK(at == p.t1, "critical path ends at %llu, not at the phase %llu",
+				      (unsigned long long)at, (unsigned long long)p.t1);
+			}
+			critpath_release(&p);
+		}
 }
 
 /* --- direct calls --------------------------------------------------------- */
@@ -627,7 +661,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct analyze_opts ao1 = { .by = BY_SYSCALL, .syscalls = true };
 	static const struct analyze_opts ao3 = {
 		.by = BY_COMM, .syscalls = true, .exec_pattern = "/usr/*",
-		.container_glob = "*", .reader_flags = TSV_LENIENT, .timeline = true,
+		.container_glob = "*", .reader_flags = TSV_LENIENT,
+		.timeline = true, .windowed = true,
 	};
 	struct analysis *a1, *a3;
 	struct outcome o1, o2, o3, o4;
@@ -663,8 +698,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (a1)
 		analysis_finish(a1);
-	if (a3)
-		analysis_finish(a3);
+	if (a3 && analysis_finish(a3) == 0) {
+		check_paths(a3);
+		(void)window_apply(a3, PHASE_LISTEN);
+	}
 	if (a1)
 		report_all(a1, a3 ? a3 : a1);
 	if (a3)

@@ -28,6 +28,8 @@ golden boot-small.txt "$S"
 golden boot-small.tsv.txt --format tsv "$S"
 golden boot-small-hist.txt --hist "$S"
 golden boot-small-by-syscall.txt --by syscall "$S"
+golden boot-small-critpath.tsv.txt --critical-path --format tsv "$S"
+golden boot-small-until.txt --by comm --until listen "$S"
 # the same file through a pipe and a FIFO
 golden boot-small.tsv.txt --format tsv - < "$S"
 mkfifo "$tmp/fifo"
@@ -87,10 +89,15 @@ expect 2 "unknown format" --format xml "$S"
 expect 2 "bad histogram" --hist=linear:1h "$S"
 expect 2 "unknown --by key" --by pid "$S"
 expect 2 "exactly two files" --compare "$S"
+expect 2 "no phase 'nope' in the input (phases: exec, listen, ready)" --critical-path=nope "$S"
+expect 2 "--until: no phase 'nope'" --until nope --by syscall "$S"
+expect 2 "one of --hist, --by and --critical-path" --format tsv --by syscall --critical-path "$S"
+expect 2 "--plot-container needs --plot" --plot-container 'x*' "$S"
 
 # --help: stdout, exit 0, every option; --version
 "$A" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; fail=1; }
-for o in --format --hist --by --container --exec --plot --compare --fail-if-slower --lenient --help --version EXAMPLES; do
+for o in --format --hist --by --container --exec --plot --plot-container --compare \
+	--fail-if-slower --lenient --critical-path --until --threads --help --version EXAMPLES; do
 	grep -q -- "$o" "$tmp/help" || { echo "FAIL: --help lacks $o"; fail=1; }
 done
 "$A" --version | grep -q "^analyze (boottrace) $(cat VERSION)$" || { echo "FAIL: --version"; fail=1; }

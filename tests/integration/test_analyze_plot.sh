@@ -131,6 +131,47 @@ if grep -q '[`$@{}]' "$tmp/run/out"/*.dat; then
 	echo "FAIL: unsanitized bytes in a data file"; grep -n '[`$@{}]' "$tmp/run/out"/*.dat; fail=1
 fi
 
+# A boot of 150 tasks: the chart keeps the path's and the long-lived ones,
+# at most 60 rows, says how many it hid, and stays within its size.
+{
+	printf '# boottrace-tsv 1\n# mode=cgroup\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	printf '1000000\tmany\t\\N\t100\t100\t1\trt\tstart\tspawn\t\\N\t\\N\t\\N\n'
+	printf '1000500\tmany\t\\N\t100\t100\t1\tsh\texec\t\\N\t\\N\t\\N\t/bin/sh\n'
+	for i in $(seq 1 150); do
+		t=$((1000000 + i * 100000))
+		printf '%d\tmany\t\\N\t100\t100\t1\tsh\tsyscall\tclone\t%d\t1000\t\\N\n' $t $((100 + i))
+		printf '%d\tmany\t\\N\t%d\t%d\t100\tsh\tfork\tprocess\t\\N\t\\N\t\\N\n' $((t + 500)) $((100 + i)) $((100 + i))
+		# every third one lives 5 ms (over 1% of the boot), the others 50 us
+		d=50000; [ $((i % 3)) = 0 ] && d=5000000
+		printf '%d\tmany\t\\N\t%d\t%d\t100\tjob\tsyscall\tnanosleep\t0\t%d\t\\N\n' $((t + 1000)) $((100 + i)) $((100 + i)) $d
+		printf '%d\tmany\t\\N\t%d\t%d\t100\tjob\texit\t\\N\t0\t\\N\t\\N\n' $((t + 1000 + d)) $((100 + i)) $((100 + i))
+	done
+	printf '%d\tmany\t\\N\t100\t100\t1\tsh\tsyscall\tlisten\t0\t1000\t0.0.0.0:80\n' 20000000
+	printf '# lost=0 events=602\n'
+} > "$tmp/many.tsv"
+"$A" "$tmp/many.tsv" --plot "$tmp/many" > /dev/null || { echo "FAIL: --plot of 150 tasks exit $?"; fail=1; }
+check_pngs "$tmp/many" bootchart
+rows=$(awk '/^# index 1/ { exit } /^[0-9]/ { n++ } END { print n }' "$tmp/many/bootchart.dat")
+# 50 long-lived jobs and sh (on the path); the 100 short ones hidden
+[ "$rows" = 52 ] || { echo "FAIL: bootchart rows: $rows, not 52 (51 tasks + the runtime)"; fail=1; }
+grep -q "51 of 151 tasks shown (100 hidden: alive under 1 percent of the boot and off the critical path)" \
+	"$tmp/many/bootchart.gp" || { echo "FAIL: bootchart title: $(grep title "$tmp/many/bootchart.gp")"; fail=1; }
+h=$(od -An -tu1 -j20 -N4 "$tmp/many/bootchart.png" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
+[ "$h" -le $((160 + 22 * 60)) ] || { echo "FAIL: bootchart.png is $h px high"; fail=1; }
+
+# A regular file is read twice for --plot (the second time keeping the rows
+# of the charted containers only); a pipe once, keeping all: the same charts.
+"$A" samples/boot-small.tsv --plot "$tmp/twice" --plot-container 'web-*' > "$tmp/twice.out" ||
+	{ echo "FAIL: --plot of a file exit $?"; fail=1; }
+"$A" - --plot "$tmp/once" --plot-container 'web-*' < samples/boot-small.tsv > "$tmp/once.out" ||
+	{ echo "FAIL: --plot of stdin exit $?"; fail=1; }
+cmp -s "$tmp/twice.out" "$tmp/once.out" || { echo "FAIL: --plot: the reports differ"; fail=1; }
+for f in bootchart bootchart-1 bootchart-2 bootchart-3; do
+	cmp -s "$tmp/twice/$f.dat" "$tmp/once/$f.dat" || { echo "FAIL: $f.dat differs read once and twice"; fail=1; }
+done
+[ -e "$tmp/twice/bootchart-4.dat" ] && { echo "FAIL: a chart for a container --plot-container does not match"; fail=1; }
+
 # gnuplot missing: the message says how to render later
 PATH=/nonexistent "$A" samples/boot-small.tsv --plot "$tmp/nognuplot" > /dev/null 2> "$tmp/err"
 if [ $? -ne 0 ] || ! grep -q "gnuplot not found; render with: cd $tmp/nognuplot && gnuplot \*.gp" "$tmp/err"; then
