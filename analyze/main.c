@@ -13,6 +13,7 @@
 
 #include "analyze/analysis.h"
 #include "analyze/bootchart.h"
+#include "analyze/compare.h"
 #include "analyze/plot.h"
 #include "analyze/report.h"
 #include "analyze/units.h"
@@ -26,7 +27,11 @@ static const char usage_text[] =
 "reads standard input) and print per-phase boot times across containers:\n"
 "start -> exec -> first successful listen() -> each mark label.\n"
 "\n"
-"    --format <fmt>        output: text (default), tsv (integers in ns) or json\n"
+"    --format <fmt>        output: text (default), tsv (integers in ns), json, or\n"
+"                          trace-event: every row as Chrome/Perfetto Trace Event\n"
+"                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
+"                          container, a thread per task, syscalls as slices, phases\n"
+"                          and the critical path as slices of their own\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
@@ -43,25 +48,35 @@ static const char usage_text[] =
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
-"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>;\n"
+"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>,\n"
+"                          and index.html showing them (no script, opens as a file);\n"
 "                          bootchart.png: the container of median time to listen\n"
 "    --plot-container <glob>\n"
 "                          with --plot, also a boot chart (bootchart-N.png) of each\n"
 "                          container whose name matches <glob> (20 at most)\n"
 "    --compare             B against A per phase: counts, medians, p90, difference\n"
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
-"                          approximation with tie correction), significant if p < 0.05\n"
+"                          approximation with tie correction), significant if p < 0.05;\n"
+"                          the shift B - A (Hodges-Lehmann, + is slower) with its\n"
+"                          exact distribution-free 95% confidence interval\n"
+"    --fail-if-slower <pct>\n"
+"                          with --compare: exit 3 when a phase regressed: its 95%\n"
+"                          interval lies above 0 and its shift is more than <pct> %\n"
+"                          of A's median; phases without a 95% interval (fewer than\n"
+"                          4 boots a side) are named inconclusive (exit 0)\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
 "                          the online CPUs, at most 4); the output is the same;\n"
-"                          one with --until and --critical-path (they keep the\n"
-"                          rows in memory: 32 bytes per syscall row); --plot reads\n"
-"                          a regular file a second time, keeping the rows of the\n"
-"                          charted containers only (a pipe: all of them, once)\n"
+"                          one with --until, --critical-path and --format\n"
+"                          trace-event (they keep the rows in memory: 32 bytes\n"
+"                          per syscall row); --plot reads a regular file a second\n"
+"                          time, keeping the rows of the charted containers only\n"
+"                          (a pipe: all of them, once)\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
-"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input.\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input,\n"
+"3 a phase regressed (--fail-if-slower).\n"
 "\n"
 "EXAMPLES\n"
 "    analyze boot.tsv                       per-phase table\n"
@@ -72,11 +87,14 @@ static const char usage_text[] =
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
 "    analyze boot.tsv --critical-path       where the time to listen went\n"
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
-"    analyze --compare before.tsv after.tsv is the change significant?\n";
+"    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
+"    analyze --compare before.tsv after.tsv is the change significant?\n"
+"    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
+	OPT_FAIL_IF_SLOWER,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -93,6 +111,7 @@ static const struct option long_opts[] = {
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
@@ -277,6 +296,7 @@ int main(int argc, char **argv)
 {
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
+	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
 	char *stdin_only[] = { "-" }, **files;
@@ -305,8 +325,11 @@ int main(int argc, char **argv)
 				ro.format = FMT_TSV;
 			else if (strcmp(optarg, "json") == 0)
 				ro.format = FMT_JSON;
+			else if (strcmp(optarg, "trace-event") == 0)
+				ro.format = FMT_TRACE_EVENT;
 			else
-				return usage_error("unknown format '%s' (text, tsv or json)", optarg);
+				return usage_error("unknown format '%s' (text, tsv, json or "
+						   "trace-event)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -341,6 +364,12 @@ int main(int argc, char **argv)
 			break;
 		case OPT_COMPARE:
 			compare = true;
+			break;
+		case OPT_FAIL_IF_SLOWER:
+			if (compare_parse_pct(optarg, &co.pct_milli) < 0)
+				return usage_error("bad --fail-if-slower '%s' (a percentage: 5, "
+						   "2.5, 0.125; at most 3 decimals)", optarg);
+			co.gate = true;
 			break;
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
@@ -380,6 +409,12 @@ int main(int argc, char **argv)
 
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
+	if (ro.format == FMT_TRACE_EVENT) {
+		if (ro.hist || ro.by != BY_NONE || compare || until)
+			return usage_error("%s", "--format trace-event exports every row: no --hist, "
+					   "--by, --until or --compare");
+		ao.timeline = true;
+	}
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {
@@ -393,16 +428,25 @@ int main(int argc, char **argv)
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
 		if (a && b) {
-			if (report_compare(stdout, a, b, argv[optind], argv[optind + 1],
-					   ro.format) < 0) {
-				fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			int regressed;
+
+			co.format = ro.format;
+			regressed = compare_print(stdout, stderr, a, b, argv[optind],
+						  argv[optind + 1], &co);
+			if (regressed < 0) {
+				fprintf(stderr, "analyze: %s: %s\n", errno == ENOMEM ?
+					"out of memory" : "write error", strerror(errno));
 				rc = 1;
 			} else {
 				rc = flush_stdout();
+				if (!rc && regressed)
+					rc = 3;
 			}
 		}
 		goto cleanup;
 	}
+	if (co.gate)
+		return usage_error("%s", "--fail-if-slower goes with --compare A B");
 
 	/* 3. read */
 	if (optind == argc && isatty(0))
@@ -415,8 +459,10 @@ int main(int argc, char **argv)
 		nfiles = argc - optind;
 	}
 	/* --plot alone needs the rows of the charted containers only: files
-	 * that can be read twice are, the second time keeping just those */
-	twice = plot_dir && !critpath && !until && all_regular(files, nfiles);
+	 * that can be read twice are, the second time keeping just those
+	 * (--format trace-event wants every row at once) */
+	twice = plot_dir && !critpath && !until && ro.format != FMT_TRACE_EVENT &&
+		all_regular(files, nfiles);
 	if (twice)
 		ao.timeline = false;
 	a = read_all(&ao, files, nfiles, &rc);

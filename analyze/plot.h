@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * plot: --plot DIR, gnuplot data files, one script per figure and the PNGs
- * gnuplot renders from them (pngcairo).
+ * plot: --plot DIR, gnuplot data files, one script per figure, the PNGs
+ * gnuplot renders from them (pngcairo) and index.html showing them all
+ * (html.h).
  *
  * Security: container names, comms, syscall names and mark labels come from
  * traced processes. gnuplot runs system() and `backquotes` and expands
@@ -55,5 +56,7 @@ FILE *plot_script(struct plot *p, const char *base, int w, int h);
 const char *plot_safe(const char *s, char *buf);
 /* plot_failed - mark the run failed (out of memory in a figure). */
 void plot_failed(struct plot *p);
+/* plot_err - the stream for the run's messages. */
+FILE *plot_err(struct plot *p);
 
 #endif /* ANALYZE_PLOT_H */

@@ -8,9 +8,11 @@
 # the target of the issue: analyze FILE --hist --by syscall within 5x of
 # wc -l (0.35 s on the 2-core reference machine) and 64 MiB; then
 # --critical-path (and --by syscall --until listen), which keep every row in
-# memory: their time against wc -l and their peak RSS per row; and --plot,
+# memory: their time against wc -l and their peak RSS per row; --plot,
 # which reads the file twice (the second time keeping the charted
-# containers' rows only). Not a test.
+# containers' rows only); then --format trace-event (every row in memory
+# too, then out as JSON, into /dev/null) and the size of its JSON (one more
+# run, into wc -c). Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -46,6 +48,7 @@ once() {
 
 threads=$("$A" --help | grep -q -- --threads && echo yes)
 critpath=$("$A" --help | grep -q -- --critical-path && echo yes)
+traceev=$("$A" --help | grep -q -- trace-event && echo yes)
 for _ in $(seq "$RUNS"); do
 	once 1 "wc -l" wc -l "$F"
 	once 2 "analyze F" "$A" "$F"
@@ -57,6 +60,7 @@ for _ in $(seq "$RUNS"); do
 		rm -rf "$tmp/plot"
 		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
 	fi
+	[ -n "$traceev" ] && once 10 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
 once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
 once 6 "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
@@ -85,3 +89,8 @@ END {
 		printf "critical path (every row kept in memory, one thread): %.3f s = %.1fx wc -l, %.1f MiB = %.1f bytes per row\n",
 			cp, (base > 0 ? cp / base : 0), cprss, cprss * 1048576 / rows
 }' rows="$(grep -vc '^#' "$F")"
+if [ -n "$traceev" ]; then
+	rows=$(($(grep -vc '^#' "$F") - 1))	# less the header line
+	json=$("$A" "$F" --format trace-event | wc -c)
+	printf 'trace-event JSON: %s bytes, %s bytes per row of %s\n' "$json" "$((json / (rows > 0 ? rows : 1)))" "$rows"
+fi

@@ -28,9 +28,10 @@
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
  * analysis_finish() and report_print() (text, tsv, json, histograms, --by;
  * for 3 with the timeline: --critical-path, whose paths must tile each
- * boot exactly, and --until listen)
- * and report_compare(), into /dev/null. Plots are not drawn (gnuplot is too
- * slow for a fuzzer); plot_sanitize() is.
+ * boot exactly, and --until listen, and --format trace-event)
+ * and compare_print(), into /dev/null, and the PNG histograms' bins of each
+ * phase are built (each value counted once, the count capped). Plots are
+ * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -42,10 +43,13 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/bins.h"
+#include "analyze/compare.h"
 #include "analyze/critpath.h"
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
+#include "analyze/trace_event.h"
 #include "analyze/window.h"
 
 #define CHECK(cond, ...)                                                    \
@@ -493,9 +497,31 @@ static void check_ranges(const uint8_t *data, size_t size, unsigned flags,
 
 /* --- the analysis and the reports ------------------------------------------ */
 
+/* The PNG histograms' bins of every phase: every value counted once. */
+static void check_bins(const struct analysis *a)
+{
+	size_t i, k;
+
+	for (i = 0; i < analysis_nphases(a); i++) {
+		struct bins bn;
+		uint64_t total = 0;
+
+		if (bins_build(a->phases[i].v, a->phases[i].n, &bn) < 0)
+			continue;
+		for (k = 0; k < bn.n; k++)
+			total += bn.count[k];
+		CHECK(total == a->phases[i].n, "bins hold %llu of %zu values",
+		      (unsigned long long)total, a->phases[i].n);
+		CHECK(bn.n <= bins_cap(a->phases[i].n) + 4, "%zu bins for %zu values", bn.n,
+		      a->phases[i].n);
+		bins_release(&bn);
+	}
+}
+
 static void report_all(const struct analysis *a, const struct analysis *b)
 {
 	struct report_opts ro = { .format = FMT_TEXT };
+	struct compare_opts co = { .format = FMT_TEXT };
 
 	ro.hist = true;
 	ro.hist_kind = HIST_LOG2;
@@ -516,10 +542,16 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	ro.hist_step = 1000000;
 	ro.format = FMT_TEXT;
 	(void)report_print(sink, a, &ro);	/* may fail with E2BIG: fine */
-	(void)report_compare(sink, a, b, "a", "b", FMT_TEXT);
-	(void)report_compare(sink, b, a, "b", "a", FMT_TSV);
+	(void)compare_print(sink, sink, a, b, "a", "b", &co);
+	co.format = FMT_TSV;
+	co.gate = true;
+	co.pct_milli = 5000;
+	(void)compare_print(sink, sink, b, a, "b", "a", &co);
 	(void)report_phases_text(sink, a);
 	(void)report_phases_tsv(sink, a);
+	check_bins(a);
+	if (a->tl)
+		(void)trace_event_print(sink, a, PHASE_LISTEN);
 }
 
 /*

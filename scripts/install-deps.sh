@@ -9,7 +9,8 @@ set -eu
 # build: clang + bpftool make the BPF objects and skeletons; libbpf, libelf,
 # zlib and libcgroup are linked; linux-libc-dev has asm/unistd_64.h.
 # tests: cmocka; util-linux has unshare; postgresql checks the TSV loads.
-# runtime: gnuplot renders the PNG plots.
+# runtime: gnuplot renders the PNG plots; chromium (headless) takes a
+# screenshot of analyze --plot's index.html in a test.
 # hardening (make test): valgrind; libclang-rt-dev has libFuzzer and clang's
 # sanitizer runtimes (make fuzz); time (/usr/bin/time) measures peak RSS.
 # marks: systemtap-sdt-dev has <sys/sdt.h> (samples/bootsvc's USDT probes);
@@ -24,7 +25,7 @@ set -eu
 # need with a state of their own; the system's is never started (below).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
-gnuplot-nox postgresql valgrind libclang-rt-dev time
+gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2
 runc docker.io podman busybox-static $*"
 

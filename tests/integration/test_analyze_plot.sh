@@ -33,6 +33,64 @@ check_pngs "$tmp/report" hist-exec hist-listen hist-mark-2 cdf timeline syscalls
 (cd "$tmp/report" && rm -f ./*.png && gnuplot ./*.gp) || { echo "FAIL: re-running gnuplot"; fail=1; }
 check_pngs "$tmp/report" cdf timeline
 
+# The issue's case: 10 boots whose listen() lies within 1.5 ms (one log2
+# bucket). The PNG histogram has bins from the data: at least 5, the edges
+# in the data file are what the script draws, and each bin's count is the
+# number of boots whose listen time (computed here, in awk) lies in it.
+# Syscall totals span six decades: the data file is sorted by total and
+# equals an awk sum, the axis is logarithmic, each bar has its value.
+listen_us=(45000 45200 45300 45500 45700 45800 46000 46100 46300 46500)
+{
+	printf '# boottrace-tsv 1\n# mode=pidtree\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	for i in $(seq 0 9); do
+		b=$(( (i + 1) * 1000000000 )) l=$(( listen_us[i] * 1000 ))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n' $b $i $((100 + i)) $((100 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\texec\t\\N\t\\N\t\\N\t/bin/sh\n' $((b + 10000000 + i * 37000)) $i $((100 + i)) $((100 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tsyscall\twait4\t0\t%d\t\\N\n' $((b + 11000000)) $i $((100 + i)) $((100 + i)) $((30000000 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tsyscall\trseq\t0\t%d\t\\N\n' $((b + 12000000)) $i $((100 + i)) $((100 + i)) $((600 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tsyscall\tmmap\t0\t%d\t\\N\n' $((b + 13000000)) $i $((100 + i)) $((100 + i)) $((7000 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tsyscall\tlisten\t0\t1000\t0.0.0.0:80\n' $((b + l - 1000)) $i $((100 + i)) $((100 + i))
+		printf '%d\tc%d\t\\N\t%d\t%d\t1\tsh\tsyscall\texit_group\t\\N\t\\N\t\\N\n' $((b + 50000000)) $i $((100 + i)) $((100 + i))
+	done
+	printf '# lost=0 events=70\n'
+} > "$tmp/close.tsv"
+"$A" "$tmp/close.tsv" --plot "$tmp/close" > /dev/null || { echo "FAIL: --plot close.tsv exit $?"; fail=1; }
+check_pngs "$tmp/close" hist-exec hist-listen syscalls
+d=$tmp/close/hist-listen.dat
+nb=$(grep -vc '^#' "$d")
+[ "$nb" -ge 5 ] || { echo "FAIL: $nb bins for 10 distinct listen times (want >= 5)"; cat "$d"; fail=1; }
+# contiguous bins of one width, counts summing to 10
+awk -F'\t' '!/^#/ { if (n && $1 != hi) bad = 1; if (n && $2 - $1 != w) bad = 1
+	w = $2 - $1; hi = $2; n++; s += $3 } END { exit !(bad == 0 && s == 10 && w > 0) }' "$d" \
+	|| { echo "FAIL: bins not contiguous, of unequal width, or not 10 values"; cat "$d"; fail=1; }
+# every bin's count from the TSV: listen completion - start, per container
+awk -F'\t' 'NR == FNR { if (!/^#/) { lo[++n] = $1; hi[n] = $2; want[n] = $3 }; next }
+	/^#/ || $1 == "ts_ns" { next }
+	$8 == "start" { st[$2] = $1 }
+	$8 == "syscall" && $9 == "listen" && $10 == 0 { v = $1 + $11 - st[$2]
+		for (k = 1; k <= n; k++) if (v >= lo[k] && v < hi[k]) got[k]++ }
+	END { for (k = 1; k <= n; k++) if (got[k] + 0 != want[k]) { print "bin " k ": " got[k] + 0 " != " want[k]; bad = 1 }
+		exit bad }' "$d" "$tmp/close.tsv" || { echo "FAIL: hist-listen.dat counts differ from the TSV"; fail=1; }
+# the script draws boxes from each lower edge to its upper edge, tics on edges
+first=$(awk '!/^#/ { print $1; exit }' "$d")
+grep -q "using ((\$1 + \$2) / 2 / 1000000.0):3:((\$2 - \$1) / 1000000.0) with boxes" "$tmp/close/hist-listen.gp" \
+	|| { echo "FAIL: hist-listen.gp does not draw the edges of the data file"; fail=1; }
+grep -q "^set xtics $(awk "BEGIN { printf \"%.2f\", $first / 1e6 }")," "$tmp/close/hist-listen.gp" \
+	|| { echo "FAIL: hist-listen.gp: tics do not start at the first edge $first"; grep xtics "$tmp/close/hist-listen.gp"; fail=1; }
+grep -q 'bins=\|smooth freq' "$tmp/close"/hist-*.gp && { echo "FAIL: gnuplot bins its own data"; fail=1; }
+# syscalls.dat: sorted by total, totals and calls as awk sums them
+awk -F'\t' '/^#/ || $1 == "ts_ns" { next } $8 == "syscall" { c[$9]++; t[$9] += ($11 == "\\N" ? 0 : $11) }
+	END { for (k in c) printf "\"%s\"\t%d\t%d\n", k, t[k], c[k] }' "$tmp/close.tsv" | sort > "$tmp/sys.awk"
+grep -v '^#' "$tmp/close/syscalls.dat" | cut -f2-4 | sort > "$tmp/sys.ours"
+diff -u "$tmp/sys.awk" "$tmp/sys.ours" || { echo "FAIL: syscalls.dat totals differ from the TSV"; fail=1; }
+grep -v '^#' "$tmp/close/syscalls.dat" | cut -f3 | sort -c -n -r || { echo "FAIL: syscalls.dat not sorted by total"; fail=1; }
+grep -q $'^0\t"wait4"\t300000045\t10\t"300.0ms, 10 calls"$' "$tmp/close/syscalls.dat" \
+	|| { echo "FAIL: syscalls.dat: wait4's row or label"; cat "$tmp/close/syscalls.dat"; fail=1; }
+grep -q '"no duration, 10 calls"' "$tmp/close/syscalls.dat" || { echo "FAIL: exit_group's label"; fail=1; }
+grep -q '^set logscale x' "$tmp/close/syscalls.gp" && grep -q 'with labels' "$tmp/close/syscalls.gp" \
+	|| { echo "FAIL: syscalls.gp: no log axis or no printed values"; fail=1; }
+
 # Hostile strings, as the collector would write them (escaped where the
 # contract says so: TAB, LF, backslash).
 {
@@ -40,7 +98,8 @@ check_pngs "$tmp/report" cdf timeline
 	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
 	i=0
 	for name in 'x"; system("touch pwned"); "' '`touch pwned2`' "it's'); system('touch pwned3" \
-		'a\nb\\n`touch pwned4`' '@pwned5 $(touch pwned6) ${x}' 'é{\\x}^_&#x'; do
+		'a\nb\\n`touch pwned4`' '@pwned5 $(touch pwned6) ${x}' 'é{\\x}^_&#x' \
+		"%s%d'%.2f'"; do
 		i=$((i + 1))
 		b=$((i * 1000000000))
 		printf '%d\t%s\t\\N\t%d\t%d\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n' $b "$name" $i $i
@@ -63,7 +122,9 @@ check_pngs "$tmp/run/out" cdf timeline syscalls hist-exec hist-listen bootchart
 if sed "s/'[^']*'//g" "$tmp/run/out"/*.gp | grep -n '`\|system\|pwned\|"'; then
 	echo "FAIL: hostile text outside quotes in a script"; fail=1
 fi
-if grep -o "'[^']*'" "$tmp/run/out"/*.gp | cut -d: -f2- | grep -v "^'[A-Za-z0-9 ._:/+=,()#?-]*'$"; then
+# (and our own printf formats: '%.2f', '%d', '%g', the only strings with a %)
+if grep -o "'[^']*'" "$tmp/run/out"/*.gp | cut -d: -f2- | grep -v "^'%[.0-9]*[dfg]'$" |
+	grep -v "^'[A-Za-z0-9 ._:/+=,()#?-]*'$"; then
 	echo "FAIL: a quoted string with bytes off the whitelist"; fail=1
 fi
 if grep -q '[`$@{}]' "$tmp/run/out"/*.dat; then

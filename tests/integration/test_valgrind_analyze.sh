@@ -45,6 +45,7 @@ for f in "${files[@]}"; do
 	vg 0 --by comm "$f"
 	vg 0 --format json --hist --by syscall "$f"
 	vg 0 --format tsv "$f"
+	vg 0 --format trace-event "$f"
 	vg 0 --exec '/usr/*' --container '*' "$f"
 	vg 0 --critical-path "$f"
 	vg 0 --critical-path=exec --format tsv "$f"
@@ -69,6 +70,7 @@ ok "a file read by 2 threads: no valgrind report, the same report as 1 thread"
 
 vg 0 --compare "${files[0]}" "$TMP/gen.tsv"
 vg 0 --compare --format tsv "$TMP/gen.tsv" "${files[0]}"
+vg 0 --compare --fail-if-slower 5 "$TMP/gen.tsv" "$TMP/gen.tsv"
 vg 0 "${files[@]}"
 VG_STDIN=${files[0]} vg 0 --format tsv -
 ok "--compare, several files, stdin"
