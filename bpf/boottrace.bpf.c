@@ -494,6 +494,7 @@ static __always_inline void fill_syscall(struct bt_syscall_event *e, __u64 dur_n
 	e->flags = flags;
 	e->detail_kind = detail_kind;
 	e->detail_len = detail_len;
+	e->pad2 = 0;	/* the other half of ino (a slot of a batch is reused) */
 }
 
 static __always_inline bool syscall_wanted(long nr)
@@ -519,6 +520,72 @@ static __always_inline int path_arg(long nr)
 		return 1;
 	}
 	return -1;
+}
+
+/*
+ * The file behind fd @fd of task @t, or NULL. Its fd table may grow
+ * meanwhile (expand_fdtable() copies, and frees the old one after an RCU
+ * grace period, which the tracepoint's RCU read lock holds off).
+ */
+static __always_inline struct file *task_fd_file(struct task_struct *t, unsigned long fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds, *f;
+
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
+#define S_IFMT 00170000
+#define S_IFIFO 0010000
+#define PIPEFS_MAGIC 0x50495045
+
+/* Syscalls whose row tells the pipe behind their fd (pipe_detail()). */
+static __always_inline bool pipe_syscall(__u32 nr)
+{
+	/* read 0, write 1, readv 19, writev 20, pipe 22: one test for the low ones */
+	return (nr < 32 && ((1u << nr) & ((1u << __NR_read) | (1u << __NR_write) |
+					    (1u << __NR_readv) | (1u << __NR_writev) |
+					    (1u << __NR_pipe)))) ||
+	       nr == __NR_pipe2;
+}
+
+/*
+ * The row of syscall @nr (pipe_syscall()) gets the pipe behind its fd:
+ * BT_DETAIL_PIPE or BT_DETAIL_FIFO in e->detail_kind and the inode number
+ * in e->ino, or nothing when the fd is not a pipe. Looked up at exit, with
+ * the fd still in the registers: a read that blocked is written then, and
+ * pipe and pipe2 have made their fds only then. A read's file is pinned
+ * while it runs, so the fd still names it at exit, unless another thread
+ * of the process closed or replaced that fd meanwhile.
+ */
+static __always_inline void pipe_detail(struct bt_syscall_event *e, struct pt_regs *regs,
+					__u32 nr, long ret)
+{
+	unsigned long fd = syscall_arg(regs, 0);
+	struct inode *in;
+	struct file *f;
+	int fds[2];
+
+	if (nr == __NR_pipe || nr == __NR_pipe2) {
+		/* both ends share the inode: the first is enough */
+		if (ret != 0 || bpf_probe_read_user(fds, sizeof(fds), (const void *)fd))
+			return;
+		fd = fds[0];
+	}
+	f = task_fd_file(bpf_get_current_task_btf(), fd);
+	if (!f)
+		return;
+	in = BPF_CORE_READ(f, f_inode);
+	if ((BPF_CORE_READ(in, i_mode) & S_IFMT) != S_IFIFO)
+		return;
+	e->ino = BPF_CORE_READ(in, i_ino);
+	e->detail_kind = BPF_CORE_READ(in, i_sb, s_magic) == PIPEFS_MAGIC ?
+			 BT_DETAIL_PIPE : BT_DETAIL_FIFO;
 }
 
 static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, long nr,
@@ -662,17 +729,12 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
  */
 static __always_inline void read_listen_addr(struct task_struct *t, struct sc_state *st)
 {
-	struct file **fds, *f;
+	struct file *f = task_fd_file(t, (unsigned int)st->arg0);
 	struct socket *sock;
 	struct sock *sk;
-	unsigned int fd = st->arg0, max;
 	__u16 family, port;
 
-	max = BPF_CORE_READ(t, files, fdt, max_fds);
-	if (fd >= max)
-		return;
-	fds = BPF_CORE_READ(t, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (!f)
 		return;
 	sock = BPF_CORE_READ(f, private_data);
 	sk = BPF_CORE_READ(sock, sk);
@@ -747,6 +809,8 @@ static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
 			goto lost;
 		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
 		fill_syscall(e, now - st->ts, ret, st->nr, 0, BT_DETAIL_NONE, 0);
+		if (pipe_syscall(st->nr))
+			pipe_detail(e, regs, st->nr, ret);
 		submit(e);
 	} else {
 		struct bt_syscall_detail_event *e;
@@ -790,6 +854,8 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		e->hdr = f->hdr;
 		fill_syscall(e, bpf_ktime_get_ns() - f->hdr.ts_ns, ret, f->nr, 0,
 			     BT_DETAIL_NONE, 0);
+		if (pipe_syscall(f->nr))
+			pipe_detail(e, regs, f->nr, ret);
 		b->count = n + 1;
 		if (n + 1 >= BT_BATCH_MAX)
 			batch_flush(b);
@@ -915,6 +981,31 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * BT_EXEC_NS_INIT when task @t is pid 1 of its own pid namespace and that
+ * namespace is below the host's: the pid's number at its deepest level,
+ * numbers[level] (a flexible array: one struct upid per level). Probe
+ * reads (BPF_CORE_READ()): a load through a trusted pointer costs the
+ * verifier a scan of the kernel's BTF (see current_cgroup_id_direct()),
+ * and exec is rare. The relocations name struct pid only, which bt_fork()
+ * relocates already: a new type would cost a scan at every start, and
+ * numbers[1] would not relocate where numbers is declared [1] (before 6.5).
+ */
+static __always_inline __u32 exec_flags(struct task_struct *t)
+{
+	struct pid *pid = BPF_CORE_READ(t, thread_pid);
+	unsigned int level = BPF_CORE_READ(pid, level);
+	__u32 off = bpf_core_field_offset(pid->numbers[0].nr);
+	__u32 size = bpf_core_field_size(pid->numbers[0]);
+	int nr;
+
+	if (!pid || level == 0)
+		return 0;
+	if (bpf_probe_read_kernel(&nr, sizeof(nr), (const char *)pid + off + level * size))
+		return 0;
+	return nr == 1 ? BT_EXEC_NS_INIT : 0;
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -937,6 +1028,7 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	}
 	fill_hdr(&e->hdr, t, BT_EV_EXEC, bpf_ktime_get_ns(), cgid);
 	e->old_tid = old_pid;
+	e->flags = exec_flags(t);
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), bprm->filename);
 	submit(e);
 	return 0;
