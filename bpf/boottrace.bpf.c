@@ -777,17 +777,27 @@ static __always_inline void read_listen_addr(struct task_struct *t, struct sc_st
 	st->detail_kind = BT_DETAIL_SOCKADDR;
 }
 
-/* The slow way out: the state is in the task's storage, if it has any. */
-static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
+/*
+ * The slow way out: the state is in the task's storage, if it has any.
+ * A row with a detail (a path, an address) is written here. A plain row
+ * gets its header in @e, the next record of this CPU's batch, and its
+ * syscall number in @nr, and bt_sys_exit() finishes it as it does the
+ * rows of the fast way: one copy of that code (pipe_detail() above all)
+ * for the verifier to check.
+ * Returns -1: the task has no syscall in its storage; 0: the row is
+ * written (or lost, and counted); 1: @e waits to be finished.
+ */
+static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
+					struct bt_syscall_event *e, __u32 *nr)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	struct bt_syscall_detail_event *d;
 	struct sc_state *st;
-	__u64 now, cgid;
+	__u64 cgid;
 
 	st = traced_state(t, &cgid, false);
 	if (!st || !st->ts)
-		return false;
-	now = bpf_ktime_get_ns();
+		return -1;
 
 	if (st->nr == __NR_listen && ret == 0)
 		read_listen_addr(t, st);
@@ -802,34 +812,24 @@ static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
 		read_path(st, regs, st->nr);
 
 	if (st->detail_kind == BT_DETAIL_NONE) {
-		struct bt_syscall_event *e;
-
-		e = reserve(sizeof(*e));
-		if (!e)
-			goto lost;
+		/* header at exit: exec and prctl change comm and pid */
 		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
-		fill_syscall(e, now - st->ts, ret, st->nr, 0, BT_DETAIL_NONE, 0);
-		if (pipe_syscall(st->nr))
-			pipe_detail(e, regs, st->nr, ret);
-		submit(e);
+		*nr = st->nr;
+		st->ts = 0;
+		return 1;
+	}
+	d = reserve(sizeof(*d));
+	if (d) {
+		fill_hdr(&d->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
+		fill_syscall(&d->sc, bpf_ktime_get_ns() - st->ts, ret, st->nr, 0,
+			     st->detail_kind, st->detail_len);
+		bpf_probe_read_kernel(d->detail, sizeof(d->detail), st->detail);
+		submit(d);
 	} else {
-		struct bt_syscall_detail_event *e;
-
-		e = reserve(sizeof(*e));
-		if (!e)
-			goto lost;
-		fill_hdr(&e->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
-		fill_syscall(&e->sc, now - st->ts, ret, st->nr, 0, st->detail_kind,
-			     st->detail_len);
-		bpf_probe_read_kernel(e->detail, sizeof(e->detail), st->detail);
-		submit(e);
+		count_lost();
 	}
 	st->ts = 0;
-	return true;
-lost:
-	st->ts = 0;
-	count_lost();
-	return true;
+	return 0;
 }
 
 SEC("tp_btf/sys_exit")
@@ -839,30 +839,44 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	struct bt_inflight *f = inflight_slot(id);
 	struct bt_syscall_event *e;
 	struct bt_batch *b;
-	__u32 n;
+	__u64 owner = READ_ONCE(f->regs);
+	__u32 n, nr;
+	int done;
 
-	if (f->regs != id) {
-		/* not ours: an untraced task, or one whose state is in the task */
-		if (f->in_task && exit_in_task(regs, ret))
-			__sync_fetch_and_add(&f->in_task, -1);
-		return 0;
-	}
+	if (owner != id && !f->in_task)
+		return 0;	/* an untraced task */
 	b = pending_batch();
-	if (b) {
+	if (owner == id) {
+		/* the fast way: the row from the slot, then the slot is free */
+		if (b) {
+			n = b->count;
+			e = &b->rec[n & (BT_BATCH_MAX - 1)];
+			e->hdr = f->hdr;
+			nr = f->nr;
+		}
+		/* every read of the slot above comes before it is free again */
+		barrier();
+		WRITE_ONCE(f->regs, 0);
+		if (!b)
+			return 0;
+	} else {
+		/* not ours: a task whose state is in its storage, maybe this one */
+		if (!b)
+			return 0;
 		n = b->count;
 		e = &b->rec[n & (BT_BATCH_MAX - 1)];
-		e->hdr = f->hdr;
-		fill_syscall(e, bpf_ktime_get_ns() - f->hdr.ts_ns, ret, f->nr, 0,
-			     BT_DETAIL_NONE, 0);
-		if (pipe_syscall(f->nr))
-			pipe_detail(e, regs, f->nr, ret);
-		b->count = n + 1;
-		if (n + 1 >= BT_BATCH_MAX)
-			batch_flush(b);
+		done = exit_in_task(regs, ret, e, &nr);
+		if (done >= 0)
+			__sync_fetch_and_add(&f->in_task, -1);
+		if (done <= 0)
+			return 0;
 	}
-	/* every read of the slot above comes before it is free again */
-	barrier();
-	WRITE_ONCE(f->regs, 0);
+	fill_syscall(e, bpf_ktime_get_ns() - e->hdr.ts_ns, ret, nr, 0, BT_DETAIL_NONE, 0);
+	if (pipe_syscall(nr))
+		pipe_detail(e, regs, nr, ret);
+	b->count = n + 1;
+	if (n + 1 >= BT_BATCH_MAX)
+		batch_flush(b);
 	return 0;
 }
 
