@@ -56,6 +56,28 @@ static __always_inline unsigned long syscall_arg(const struct pt_regs *regs, int
 	return i == 0 ? r->di : i == 1 ? r->si : r->dx;
 }
 
+/*
+ * Reading kernel memory the cheap way: bpf_rdonly_cast() (6.2) makes a
+ * pointer an untrusted BTF pointer, through which fields are plain loads
+ * (a fault reads 0), where BPF_CORE_READ() makes a helper call per field
+ * (a call and a return: dear under return-stack mitigations). Not loads
+ * through a trusted pointer (bpf_get_current_task_btf()'s): the verifier
+ * checks each of those by looking type names up in the kernel's BTF, a
+ * scan each (see current_cgroup_id_direct()), which untrusted ones skip.
+ * The kernel version (.kconfig, which libbpf fills from uname) is a
+ * constant to the verifier: it checks one of the two ways, and drops the
+ * other, with the call that is missing before 6.2.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+#define HAVE_RDONLY_CAST (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 2, 0))
+/* @p as an untrusted pointer to @type (HAVE_RDONLY_CAST), else as it is */
+#define KCAST(p, type) \
+	((type *)(HAVE_RDONLY_CAST ? bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : \
+				     (void *)(p)))
+/* @p->@field, @p from KCAST(): a plain load, else a helper call */
+#define KREAD(p, field) (HAVE_RDONLY_CAST ? (p)->field : BPF_CORE_READ((p), field))
+
 #define barrier() asm volatile("" ::: "memory")
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -529,12 +551,14 @@ static __always_inline int path_arg(long nr)
  */
 static __always_inline struct file *task_fd_file(struct task_struct *t, unsigned long fd)
 {
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct task_struct *u = KCAST(t, struct task_struct);
+	struct files_struct *files = KREAD(u, files);
+	struct fdtable *fdt = KREAD(files, fdt);
 	struct file **fds, *f;
 
-	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+	if (!fdt || fd >= KREAD(fdt, max_fds))
 		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
+	fds = KREAD(fdt, fd);
 	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
 		return NULL;
 	return f;
@@ -567,6 +591,7 @@ static __always_inline void pipe_detail(struct bt_syscall_event *e, struct pt_re
 					__u32 nr, long ret)
 {
 	unsigned long fd = syscall_arg(regs, 0);
+	struct super_block *sb;
 	struct inode *in;
 	struct file *f;
 	int fds[2];
@@ -580,12 +605,13 @@ static __always_inline void pipe_detail(struct bt_syscall_event *e, struct pt_re
 	f = task_fd_file(bpf_get_current_task_btf(), fd);
 	if (!f)
 		return;
-	in = BPF_CORE_READ(f, f_inode);
-	if ((BPF_CORE_READ(in, i_mode) & S_IFMT) != S_IFIFO)
+	f = KCAST(f, struct file);
+	in = KREAD(f, f_inode);
+	if ((KREAD(in, i_mode) & S_IFMT) != S_IFIFO)
 		return;
-	e->ino = BPF_CORE_READ(in, i_ino);
-	e->detail_kind = BPF_CORE_READ(in, i_sb, s_magic) == PIPEFS_MAGIC ?
-			 BT_DETAIL_PIPE : BT_DETAIL_FIFO;
+	e->ino = KREAD(in, i_ino);
+	sb = KREAD(in, i_sb);
+	e->detail_kind = KREAD(sb, s_magic) == PIPEFS_MAGIC ? BT_DETAIL_PIPE : BT_DETAIL_FIFO;
 }
 
 static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, long nr,
@@ -997,23 +1023,26 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 
 /*
  * BT_EXEC_NS_INIT when task @t is pid 1 of its own pid namespace and that
- * namespace is below the host's: the pid's number at its deepest level,
- * numbers[level] (a flexible array: one struct upid per level). Probe
- * reads (BPF_CORE_READ()): a load through a trusted pointer costs the
- * verifier a scan of the kernel's BTF (see current_cgroup_id_direct()),
- * and exec is rare. The relocations name struct pid only, which bt_fork()
- * relocates already: a new type would cost a scan at every start, and
- * numbers[1] would not relocate where numbers is declared [1] (before 6.5).
+ * namespace is below the host's: its pid's number at the deepest level,
+ * numbers[level] (a flexible array, one struct upid per level, which the
+ * verifier lets no load index by a variable: a probe read at the offset).
+ * The relocations name struct pid only, which bt_fork() relocates already
+ * (a new type costs libbpf a scan of the kernel's BTF at every start), and
+ * numbers[0] only: numbers[1] would not relocate on kernels that declare
+ * numbers[1]. Exec is rare: helper calls, not KREAD().
  */
 static __always_inline __u32 exec_flags(struct task_struct *t)
 {
 	struct pid *pid = BPF_CORE_READ(t, thread_pid);
-	unsigned int level = BPF_CORE_READ(pid, level);
 	__u32 off = bpf_core_field_offset(pid->numbers[0].nr);
 	__u32 size = bpf_core_field_size(pid->numbers[0]);
+	unsigned int level;
 	int nr;
 
-	if (!pid || level == 0)
+	if (!pid)
+		return 0;
+	level = BPF_CORE_READ(pid, level);
+	if (level == 0)
 		return 0;
 	if (bpf_probe_read_kernel(&nr, sizeof(nr), (const char *)pid + off + level * size))
 		return 0;
