@@ -56,6 +56,28 @@ static __always_inline unsigned long syscall_arg(const struct pt_regs *regs, int
 	return i == 0 ? r->di : i == 1 ? r->si : r->dx;
 }
 
+/*
+ * Reading kernel memory the cheap way: bpf_rdonly_cast() (6.2) makes a
+ * pointer an untrusted BTF pointer, through which fields are plain loads
+ * (a fault reads 0), where BPF_CORE_READ() makes a helper call per field
+ * (a call and a return: dear under return-stack mitigations). Not loads
+ * through a trusted pointer (bpf_get_current_task_btf()'s): the verifier
+ * checks each of those by looking type names up in the kernel's BTF, a
+ * scan each (see current_cgroup_id_direct()), which untrusted ones skip.
+ * The kernel version (.kconfig, which libbpf fills from uname) is a
+ * constant to the verifier: it checks one of the two ways, and drops the
+ * other, with the call that is missing before 6.2.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+#define HAVE_RDONLY_CAST (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 2, 0))
+/* @p as an untrusted pointer to @type (HAVE_RDONLY_CAST), else as it is */
+#define KCAST(p, type) \
+	((type *)(HAVE_RDONLY_CAST ? bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : \
+				     (void *)(p)))
+/* @p->@field, @p from KCAST(): a plain load, else a helper call */
+#define KREAD(p, field) (HAVE_RDONLY_CAST ? (p)->field : BPF_CORE_READ((p), field))
+
 #define barrier() asm volatile("" ::: "memory")
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -494,6 +516,7 @@ static __always_inline void fill_syscall(struct bt_syscall_event *e, __u64 dur_n
 	e->flags = flags;
 	e->detail_kind = detail_kind;
 	e->detail_len = detail_len;
+	e->pad2 = 0;	/* the other half of ino (a slot of a batch is reused) */
 }
 
 static __always_inline bool syscall_wanted(long nr)
@@ -519,6 +542,76 @@ static __always_inline int path_arg(long nr)
 		return 1;
 	}
 	return -1;
+}
+
+/*
+ * The file behind fd @fd of task @t, or NULL. Its fd table may grow
+ * meanwhile (expand_fdtable() copies, and frees the old one after an RCU
+ * grace period, which the tracepoint's RCU read lock holds off).
+ */
+static __always_inline struct file *task_fd_file(struct task_struct *t, unsigned long fd)
+{
+	struct task_struct *u = KCAST(t, struct task_struct);
+	struct files_struct *files = KREAD(u, files);
+	struct fdtable *fdt = KREAD(files, fdt);
+	struct file **fds, *f;
+
+	if (!fdt || fd >= KREAD(fdt, max_fds))
+		return NULL;
+	fds = KREAD(fdt, fd);
+	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]))
+		return NULL;
+	return f;
+}
+
+#define S_IFMT 00170000
+#define S_IFIFO 0010000
+#define PIPEFS_MAGIC 0x50495045
+
+/* Syscalls whose row tells the pipe behind their fd (pipe_detail()). */
+static __always_inline bool pipe_syscall(__u32 nr)
+{
+	/* read 0, write 1, readv 19, writev 20, pipe 22: one test for the low ones */
+	return (nr < 32 && ((1u << nr) & ((1u << __NR_read) | (1u << __NR_write) |
+					    (1u << __NR_readv) | (1u << __NR_writev) |
+					    (1u << __NR_pipe)))) ||
+	       nr == __NR_pipe2;
+}
+
+/*
+ * The row of syscall @nr (pipe_syscall()) gets the pipe behind its fd:
+ * BT_DETAIL_PIPE or BT_DETAIL_FIFO in e->detail_kind and the inode number
+ * in e->ino, or nothing when the fd is not a pipe. Looked up at exit, with
+ * the fd still in the registers: a read that blocked is written then, and
+ * pipe and pipe2 have made their fds only then. A read's file is pinned
+ * while it runs, so the fd still names it at exit, unless another thread
+ * of the process closed or replaced that fd meanwhile.
+ */
+static __always_inline void pipe_detail(struct bt_syscall_event *e, struct pt_regs *regs,
+					__u32 nr, long ret)
+{
+	unsigned long fd = syscall_arg(regs, 0);
+	struct super_block *sb;
+	struct inode *in;
+	struct file *f;
+	int fds[2];
+
+	if (nr == __NR_pipe || nr == __NR_pipe2) {
+		/* both ends share the inode: the first is enough */
+		if (ret != 0 || bpf_probe_read_user(fds, sizeof(fds), (const void *)fd))
+			return;
+		fd = fds[0];
+	}
+	f = task_fd_file(bpf_get_current_task_btf(), fd);
+	if (!f)
+		return;
+	f = KCAST(f, struct file);
+	in = KREAD(f, f_inode);
+	if ((KREAD(in, i_mode) & S_IFMT) != S_IFIFO)
+		return;
+	e->ino = KREAD(in, i_ino);
+	sb = KREAD(in, i_sb);
+	e->detail_kind = KREAD(sb, s_magic) == PIPEFS_MAGIC ? BT_DETAIL_PIPE : BT_DETAIL_FIFO;
 }
 
 static __always_inline void emit_noreturn(struct task_struct *t, __u64 cgid, long nr,
@@ -662,17 +755,12 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
  */
 static __always_inline void read_listen_addr(struct task_struct *t, struct sc_state *st)
 {
-	struct file **fds, *f;
+	struct file *f = task_fd_file(t, (unsigned int)st->arg0);
 	struct socket *sock;
 	struct sock *sk;
-	unsigned int fd = st->arg0, max;
 	__u16 family, port;
 
-	max = BPF_CORE_READ(t, files, fdt, max_fds);
-	if (fd >= max)
-		return;
-	fds = BPF_CORE_READ(t, files, fdt, fd);
-	if (bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]) || !f)
+	if (!f)
 		return;
 	sock = BPF_CORE_READ(f, private_data);
 	sk = BPF_CORE_READ(sock, sk);
@@ -715,17 +803,27 @@ static __always_inline void read_listen_addr(struct task_struct *t, struct sc_st
 	st->detail_kind = BT_DETAIL_SOCKADDR;
 }
 
-/* The slow way out: the state is in the task's storage, if it has any. */
-static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
+/*
+ * The slow way out: the state is in the task's storage, if it has any.
+ * A row with a detail (a path, an address) is written here. A plain row
+ * gets its header in @e, the next record of this CPU's batch, and its
+ * syscall number in @nr, and bt_sys_exit() finishes it as it does the
+ * rows of the fast way: one copy of that code (pipe_detail() above all)
+ * for the verifier to check.
+ * Returns -1: the task has no syscall in its storage; 0: the row is
+ * written (or lost, and counted); 1: @e waits to be finished.
+ */
+static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
+					struct bt_syscall_event *e, __u32 *nr)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	struct bt_syscall_detail_event *d;
 	struct sc_state *st;
-	__u64 now, cgid;
+	__u64 cgid;
 
 	st = traced_state(t, &cgid, false);
 	if (!st || !st->ts)
-		return false;
-	now = bpf_ktime_get_ns();
+		return -1;
 
 	if (st->nr == __NR_listen && ret == 0)
 		read_listen_addr(t, st);
@@ -740,32 +838,24 @@ static __always_inline bool exit_in_task(struct pt_regs *regs, long ret)
 		read_path(st, regs, st->nr);
 
 	if (st->detail_kind == BT_DETAIL_NONE) {
-		struct bt_syscall_event *e;
-
-		e = reserve(sizeof(*e));
-		if (!e)
-			goto lost;
+		/* header at exit: exec and prctl change comm and pid */
 		fill_hdr(&e->hdr, t, BT_EV_SYSCALL, st->ts, cgid);
-		fill_syscall(e, now - st->ts, ret, st->nr, 0, BT_DETAIL_NONE, 0);
-		submit(e);
+		*nr = st->nr;
+		st->ts = 0;
+		return 1;
+	}
+	d = reserve(sizeof(*d));
+	if (d) {
+		fill_hdr(&d->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
+		fill_syscall(&d->sc, bpf_ktime_get_ns() - st->ts, ret, st->nr, 0,
+			     st->detail_kind, st->detail_len);
+		bpf_probe_read_kernel(d->detail, sizeof(d->detail), st->detail);
+		submit(d);
 	} else {
-		struct bt_syscall_detail_event *e;
-
-		e = reserve(sizeof(*e));
-		if (!e)
-			goto lost;
-		fill_hdr(&e->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
-		fill_syscall(&e->sc, now - st->ts, ret, st->nr, 0, st->detail_kind,
-			     st->detail_len);
-		bpf_probe_read_kernel(e->detail, sizeof(e->detail), st->detail);
-		submit(e);
+		count_lost();
 	}
 	st->ts = 0;
-	return true;
-lost:
-	st->ts = 0;
-	count_lost();
-	return true;
+	return 0;
 }
 
 SEC("tp_btf/sys_exit")
@@ -775,28 +865,44 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	struct bt_inflight *f = inflight_slot(id);
 	struct bt_syscall_event *e;
 	struct bt_batch *b;
-	__u32 n;
+	__u64 owner = READ_ONCE(f->regs);
+	__u32 n, nr;
+	int done;
 
-	if (f->regs != id) {
-		/* not ours: an untraced task, or one whose state is in the task */
-		if (f->in_task && exit_in_task(regs, ret))
-			__sync_fetch_and_add(&f->in_task, -1);
-		return 0;
-	}
+	if (owner != id && !f->in_task)
+		return 0;	/* an untraced task */
 	b = pending_batch();
-	if (b) {
+	if (owner == id) {
+		/* the fast way: the row from the slot, then the slot is free */
+		if (b) {
+			n = b->count;
+			e = &b->rec[n & (BT_BATCH_MAX - 1)];
+			e->hdr = f->hdr;
+			nr = f->nr;
+		}
+		/* every read of the slot above comes before it is free again */
+		barrier();
+		WRITE_ONCE(f->regs, 0);
+		if (!b)
+			return 0;
+	} else {
+		/* not ours: a task whose state is in its storage, maybe this one */
+		if (!b)
+			return 0;
 		n = b->count;
 		e = &b->rec[n & (BT_BATCH_MAX - 1)];
-		e->hdr = f->hdr;
-		fill_syscall(e, bpf_ktime_get_ns() - f->hdr.ts_ns, ret, f->nr, 0,
-			     BT_DETAIL_NONE, 0);
-		b->count = n + 1;
-		if (n + 1 >= BT_BATCH_MAX)
-			batch_flush(b);
+		done = exit_in_task(regs, ret, e, &nr);
+		if (done >= 0)
+			__sync_fetch_and_add(&f->in_task, -1);
+		if (done <= 0)
+			return 0;
 	}
-	/* every read of the slot above comes before it is free again */
-	barrier();
-	WRITE_ONCE(f->regs, 0);
+	fill_syscall(e, bpf_ktime_get_ns() - e->hdr.ts_ns, ret, nr, 0, BT_DETAIL_NONE, 0);
+	if (pipe_syscall(nr))
+		pipe_detail(e, regs, nr, ret);
+	b->count = n + 1;
+	if (n + 1 >= BT_BATCH_MAX)
+		batch_flush(b);
 	return 0;
 }
 
@@ -915,6 +1021,34 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/*
+ * BT_EXEC_NS_INIT when task @t is pid 1 of its own pid namespace and that
+ * namespace is below the host's: its pid's number at the deepest level,
+ * numbers[level] (a flexible array, one struct upid per level, which the
+ * verifier lets no load index by a variable: a probe read at the offset).
+ * The relocations name struct pid only, which bt_fork() relocates already
+ * (a new type costs libbpf a scan of the kernel's BTF at every start), and
+ * numbers[0] only: numbers[1] would not relocate on kernels that declare
+ * numbers[1]. Exec is rare: helper calls, not KREAD().
+ */
+static __always_inline __u32 exec_flags(struct task_struct *t)
+{
+	struct pid *pid = BPF_CORE_READ(t, thread_pid);
+	__u32 off = bpf_core_field_offset(pid->numbers[0].nr);
+	__u32 size = bpf_core_field_size(pid->numbers[0]);
+	unsigned int level;
+	int nr;
+
+	if (!pid)
+		return 0;
+	level = BPF_CORE_READ(pid, level);
+	if (level == 0)
+		return 0;
+	if (bpf_probe_read_kernel(&nr, sizeof(nr), (const char *)pid + off + level * size))
+		return 0;
+	return nr == 1 ? BT_EXEC_NS_INIT : 0;
+}
+
 SEC("tp_btf/sched_process_exec")
 int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
 {
@@ -937,6 +1071,7 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	}
 	fill_hdr(&e->hdr, t, BT_EV_EXEC, bpf_ktime_get_ns(), cgid);
 	e->old_tid = old_pid;
+	e->flags = exec_flags(t);
 	bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), bprm->filename);
 	submit(e);
 	return 0;

@@ -40,6 +40,13 @@ enum bt_detail_kind {
 	BT_DETAIL_NONE,
 	BT_DETAIL_PATH,		/* NUL-terminated string from the task */
 	BT_DETAIL_SOCKADDR,	/* detail_len bytes of a struct sockaddr */
+	/*
+	 * No bytes: the fd (read, readv, write, writev) or the new fds
+	 * (pipe, pipe2) are a pipe, and bt_syscall_event.ino is its inode
+	 * number. In plain records (BT_EV_SYSCALL), so they stay batched.
+	 */
+	BT_DETAIL_PIPE,
+	BT_DETAIL_FIFO,		/* the same, a named FIFO (not pipefs) */
 };
 
 /* Flags in bt_syscall_event.flags. */
@@ -97,10 +104,17 @@ struct bt_syscall_event {
 	__u16 flags;			/* BT_SC_* */
 	__u8 detail_kind;		/* enum bt_detail_kind */
 	__u8 pad;
-	__u32 detail_len;
-	__u32 pad2;
+	union {
+		struct {
+			__u32 detail_len;
+			__u32 pad2;
+		};
+		__u64 ino;	/* BT_DETAIL_PIPE, BT_DETAIL_FIFO */
+	};
 };
 _Static_assert(sizeof(struct bt_syscall_event) == 80, "bt_syscall_event layout");
+_Static_assert(__builtin_offsetof(struct bt_syscall_event, ino) % 8 == 0,
+	       "bt_syscall_event.ino aligned");
 
 /*
  * Plain syscall records, batched per CPU by both objects: up to
@@ -145,10 +159,18 @@ _Static_assert(sizeof(struct bt_fork_event) == 56, "bt_fork_event layout");
 struct bt_exec_event {
 	struct bt_event_hdr hdr;
 	__u32 old_tid;		/* a non-leader thread that exec'd takes the pid */
-	__u32 pad;
+	__u32 flags;		/* BT_EXEC_* */
 	char filename[BT_DETAIL_MAX];
 };
 _Static_assert(sizeof(struct bt_exec_event) == 312, "bt_exec_event layout");
+
+/*
+ * bt_exec_event.flags. BT_EXEC_NS_INIT: after the exec the task is pid 1 of
+ * its own (deepest) pid namespace, and that namespace is not the host's
+ * (its level is > 0): a container's init, as runtimes start it. The
+ * legacy object cannot tell (no BTF) and leaves flags 0.
+ */
+#define BT_EXEC_NS_INIT 1
 
 /* The last thread of a process exited. */
 struct bt_exit_event {

@@ -1052,7 +1052,7 @@ int bt_exec(void *ctx)
 	}
 	fill_hdr(&r->exec.hdr, BT_EV_EXEC, bpf_ktime_get_ns(), t->key, t->ppid);
 	r->exec.old_tid = old;
-	r->exec.pad = 0;
+	r->exec.flags = 0;
 	/* __data_loc: the string's offset in the record in the low 16 bits */
 	ctx_read(ctx, cfg->exec_filename, &loc, sizeof(loc));
 	if (bpf_probe_read_str(r->exec.filename, sizeof(r->exec.filename),

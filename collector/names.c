@@ -181,6 +181,20 @@ size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n)
 	return (size_t)w < n ? (size_t)w : n - 1;
 }
 
+size_t pipe_format(bool fifo, unsigned long long ino, char *out, size_t n)
+{
+	int w;
+
+	if (n == 0)
+		return 0;
+	w = snprintf(out, n, "%s:[%llu]", fifo ? "fifo" : "pipe", ino);
+	if (w < 0) {
+		out[0] = '\0';
+		return 0;
+	}
+	return (size_t)w < n ? (size_t)w : n - 1;
+}
+
 bool name_of_dead_collector(const char *name, const char *prefix)
 {
 	size_t n = strlen(prefix);

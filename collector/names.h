@@ -52,6 +52,15 @@ int syscall_nr(const char *name);
 size_t sockaddr_format(const void *addr, size_t len, char *out, size_t n);
 
 /*
+ * pipe_format - the name of a pipe (@fifo false) or a named FIFO (@fifo
+ * true) by its inode number @ino, in @out (@n bytes, NUL-terminated,
+ * truncated if needed): "pipe:[INO]" as readlink(2) of /proc/PID/fd/N
+ * shows a pipe, "fifo:[INO]" for a FIFO (its number is its own file
+ * system's, which a pipe's could equal). Returns the length written.
+ */
+size_t pipe_format(bool fifo, unsigned long long ino, char *out, size_t n);
+
+/*
  * name_of_dead_collector - whether @name is @prefix followed by the pid of
  * a process that is gone: what a collector killed by SIGKILL left behind
  * (its cgroup parent "boottrace.<pid>", its uprobe event group

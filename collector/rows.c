@@ -123,7 +123,12 @@ int rows_on_event(void *ctx, void *data, size_t size)
 			r.ret = e->ret;
 			r.dur_ns = e->dur_ns;
 		}
-		if (h->type == BT_EV_SYSCALL_DETAIL && size >= sizeof(struct bt_syscall_detail_event)) {
+		if (e->detail_kind == BT_DETAIL_PIPE || e->detail_kind == BT_DETAIL_FIFO) {
+			r.detail.s = addr;
+			r.detail.n = pipe_format(e->detail_kind == BT_DETAIL_FIFO, e->ino, addr,
+						 sizeof(addr));
+		} else if (h->type == BT_EV_SYSCALL_DETAIL &&
+			   size >= sizeof(struct bt_syscall_detail_event)) {
 			const struct bt_syscall_detail_event *d = data;
 			size_t len = e->detail_len < BT_DETAIL_MAX ? e->detail_len : BT_DETAIL_MAX;
 
@@ -151,6 +156,9 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		const struct bt_exec_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exec");
+		/* the container's init, not a runtime's re-exec of itself (issue 13) */
+		if (e->flags & BT_EXEC_NS_INIT)
+			r.name = field_str("init");
 		r.detail = field_strn(e->filename, sizeof(e->filename));
 		output_row(c->out, &r);
 		lifecycle_until_reached(c, k, UNTIL_EXEC);

@@ -52,12 +52,15 @@ on_exit() {
 	local h d
 	for h in "${cleanup_hooks[@]}"; do eval "$h"; done
 	if [ -n "$CGPARENT" ] && [ -d "$CGPARENT" ]; then
+		# the whole tree, deepest first (a test that failed midway leaves nested ones)
 		for d in "$CGPARENT"/*/; do
-			[ -d "$d" ] || continue
 			[ -f "$d/cgroup.kill" ] && echo 1 > "$d/cgroup.kill" 2>/dev/null
-			rmdir "$d" 2>/dev/null
 		done
-		rmdir "$CGPARENT" 2>/dev/null
+		for _ in 1 2 3 4 5 6 7 8 9 10; do
+			find "$CGPARENT" -depth -type d -exec rmdir {} + 2>/dev/null
+			[ -d "$CGPARENT" ] || break
+			sleep 0.1
+		done
 	fi
 	[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"
 }

@@ -659,7 +659,10 @@ static void check_map_args(struct obj *o, struct prog *p, const char *where,
 				cur.slot[sl] = cls == BPF_STX && BPF_SIZE(in->code) == BPF_DW ?
 					cur.r[in->src_reg] : (struct vreg){ V_SCALAR, 0 };
 		} else if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
-			int is_map = reloc_sym(o, p->shndx, p->first + i, &sym) && sym.st_shndx < o->nsecs &&
+			/* an extern (.kconfig, __ksym) is in no section: SHN_UNDEF, no name */
+			int is_map = reloc_sym(o, p->shndx, p->first + i, &sym) &&
+				     sym.st_shndx != SHN_UNDEF && sym.st_shndx < o->nsecs &&
+				     o->secs[sym.st_shndx].name &&
 				     (!strcmp(o->secs[sym.st_shndx].name, ".maps") ||
 				      !strcmp(o->secs[sym.st_shndx].name, "maps"));
 

@@ -359,6 +359,39 @@ static void test_sockaddr_other(void **state)
 }
 
 /* A name made of a prefix and the pid of a process that is gone. */
+static void test_pipe_format(void **state)
+{
+	char out[64];
+	size_t n;
+
+	(void)state;
+	n = pipe_format(false, 112318, out, sizeof(out));
+	assert_string_equal(out, "pipe:[112318]");
+	assert_int_equal(n, strlen("pipe:[112318]"));
+	n = pipe_format(true, 10963016, out, sizeof(out));
+	assert_string_equal(out, "fifo:[10963016]");
+	assert_int_equal(n, strlen(out));
+	/* a FIFO's number is its file system's: any 64-bit value */
+	n = pipe_format(true, 18446744073709551615ULL, out, sizeof(out));
+	assert_string_equal(out, "fifo:[18446744073709551615]");
+	assert_int_equal(n, strlen(out));
+	n = pipe_format(false, 0, out, sizeof(out));
+	assert_string_equal(out, "pipe:[0]");
+	/* truncated: the length is what was written, NUL-terminated */
+	memset(out, 'Z', sizeof(out));
+	n = pipe_format(false, 123456, out, 8);
+	assert_string_equal(out, "pipe:[1");
+	assert_int_equal(n, 7);
+	assert_int_equal(out[8], 'Z');
+	n = pipe_format(false, 1, out, 1);
+	assert_string_equal(out, "");
+	assert_int_equal(n, 0);
+	/* no room at all: nothing written */
+	out[0] = 'Z';
+	assert_int_equal(pipe_format(false, 1, out, 0), 0);
+	assert_int_equal(out[0], 'Z');
+}
+
 static void test_name_of_dead_collector(void **state)
 {
 	char name[64];
@@ -397,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_sockaddr_unix),
 		cmocka_unit_test(test_sockaddr_unix_abstract),
 		cmocka_unit_test(test_sockaddr_other),
+		cmocka_unit_test(test_pipe_format),
 		cmocka_unit_test(test_name_of_dead_collector),
 	};
 
