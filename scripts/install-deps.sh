@@ -17,10 +17,13 @@ set -eu
 # a config of their own on a loopback port (its system service is never
 # started, see below); binutils' objcopy makes a stripped binary for a
 # test; iproute2's ss finds a free port.
+# vmtest (make vmtest, in make test): qemu-system-x86 boots Debian's kernels
+# (TCG, no KVM needed), busybox-static is the initramfs' /init and its tools,
+# cpio packs it.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox postgresql valgrind libclang-rt-dev time
-systemtap-sdt-dev nginx binutils iproute2 $*"
+systemtap-sdt-dev nginx binutils iproute2 qemu-system-x86 busybox-static cpio $*"
 
 missing=
 for p in $pkgs; do

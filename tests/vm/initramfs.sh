@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/vm/initramfs.sh OUT.cpio CONF: the initramfs make vmtest boots every
+# kernel with (tests/vm/vmtest.sh). It holds:
+#   - busybox (static, Debian's busybox-static): mount, ip, poweroff, and
+#     every other command below that the host does not provide;
+#   - the host's own copies, with their shared libraries, of the commands
+#     the integration tests run (bash, dash as /bin/sh, mawk as awk, grep,
+#     sed, coreutils, unshare): busybox's differ (od, sort, timeout, awk's
+#     regexps), and the tests were written against these;
+#   - /init (tests/vm/init) and CONF, its settings, as /bt/vmtest.conf;
+#   - the build at the same places the tests find it natively, under /bt:
+#     build/collector, build/analyze, the test programs (tests/tools) and
+#     the samples, with their shared libraries; tests/run.sh and
+#     tests/integration/ (lib.sh and the tests);
+#   - /etc/ld.so.cache made for this root (--mark uprobe:libc:... reads
+#     it), /etc/hosts, /etc/passwd, /etc/group.
+# The tree is made in OUT.root (not OUT.d: the Makefile reads *.d) and packed uncompressed (newc): QEMU hands
+# it to the kernel as it is, and unpacking costs less than inflating under
+# TCG.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+OUTPUT=${OUTPUT:-build}
+out=$1 conf=$2
+root=$out.root
+bb=/bin/busybox
+
+die() { echo "vmtest: $*" >&2; exit 1; }
+[ -x "$bb" ] && "$bb" --list | grep -qx poweroff ||
+	die "no static busybox at $bb (apt-get install busybox-static; make deps)"
+[ -x "$OUTPUT/collector" ] || die "no $OUTPUT/collector (make all first)"
+
+rm -rf "$root"
+mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,usr/lib64,bt,etc,proc,sys,dev,tmp,run,root}
+ln -s usr/bin "$root/bin"
+ln -s usr/sbin "$root/sbin"
+ln -s usr/lib "$root/lib"
+ln -s usr/lib64 "$root/lib64"
+chmod 1777 "$root/tmp"
+
+# copy FILE...: each file at its own path in the root (symlinks followed
+# into their targets, kept as links) and every shared library it loads,
+# as ldd resolves them on the host.
+copy() {
+	local f lib
+	for f in "$@"; do
+		copy_path "$f"
+		# (ldd fails on a static binary: it has no libraries)
+		{ ldd "$f" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
+			while read -r lib; do copy_path "$lib"; done
+	done
+}
+copy_path() { # copy_path PATH: PATH (and what its links lead to) into the root
+	local p=$1 t
+	p=$(realpath -s "$p")
+	case $p in /bin/*|/sbin/*|/lib/*|/lib64/*) p=/usr$p ;; esac # merged /usr, as on Debian 12
+	[ -e "$root$p" ] || [ -L "$root$p" ] && return 0
+	mkdir -p "$(dirname "$root$p")"
+	if [ -L "$1" ]; then
+		t=$(readlink "$1")
+		ln -s "$t" "$root$p"
+		case $t in /*) copy_path "$t" ;; *) copy_path "$(dirname "$1")/$t" ;; esac
+	else
+		cp "$1" "$root$p"
+	fi
+}
+
+# The commands the chosen tests, lib.sh and run.sh run, from the host.
+host_cmds="bash dash awk mawk grep sed cat cut sort head tail wc seq tr od
+timeout mktemp realpath readlink sleep mkdir rmdir rm cp mv ln touch date id
+printf env dirname basename chmod ls tee uname stat unshare kill xargs find
+true false test expr nproc"
+for c in $host_cmds; do
+	p=$(command -v "$c" 2>/dev/null) && [ "${p#/}" != "$p" ] || p=$(type -P "$c") ||
+		die "no $c on the host"
+	copy "$p"
+done
+ln -sf dash "$root/usr/bin/sh"
+
+# busybox for the rest (mount, ip, poweroff, ...), never over a host copy
+cp "$bb" "$root/usr/bin/busybox"
+for a in $("$bb" --list); do
+	[ -e "$root/usr/bin/$a" ] || [ -e "$root/usr/sbin/$a" ] || ln -s busybox "$root/usr/bin/$a"
+done
+
+# the build: binaries at the paths the tests use, with their libraries
+mkdir -p "$root/bt/$OUTPUT/tests" "$root/bt/$OUTPUT/samples" "$root/bt/tests"
+cp "$OUTPUT/collector" "$OUTPUT/analyze" "$root/bt/$OUTPUT/"
+copy "$OUTPUT/collector" "$OUTPUT/analyze"
+for s in tests/tools/*.c; do
+	b=$OUTPUT/tests/$(basename "$s" .c)
+	cp "$b" "$root/bt/$OUTPUT/tests/" && copy "$b"
+done
+for s in samples/*.c; do
+	b=$OUTPUT/samples/$(basename "$s" .c)
+	cp "$b" "$root/bt/$OUTPUT/samples/" && copy "$b"
+done
+cp -r tests/run.sh tests/integration "$root/bt/tests/"
+cp tests/vm/init "$root/init"
+cp "$conf" "$root/bt/vmtest.conf"
+
+# /etc: what the tests and their programs read
+printf '/lib/x86_64-linux-gnu\n/usr/lib/x86_64-linux-gnu\n' > "$root/etc/ld.so.conf"
+ldconfig -r "$root"
+printf '127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n' > "$root/etc/hosts"
+printf 'root:x:0:0:root:/root:/bin/bash\nnobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n' > "$root/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' > "$root/etc/group"
+
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort | cpio --quiet -o -H newc -R 0:0) > "$out.tmp"
+mv "$out.tmp" "$out"
