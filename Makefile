@@ -186,8 +186,9 @@ $(OUTPUT):
 deps:
 	$(Q)scripts/install-deps.sh
 
-# make test: unit + integration tests + fuzz regression inputs, then the same
-# again built with ASan + UBSan (test-asan), then the fuzz targets for
+# make test: unit + integration tests + fuzz regression inputs, the kernel
+# matrix (vmtest), then the first again built with ASan + UBSan (test-asan),
+# then the fuzz targets for
 # $(TEST_FUZZ_SECONDS) s each (60 with CI=true, else 10; FUZZ_SECONDS=N to
 # choose). Valgrind runs on analyze in the first stage
 # (tests/integration/test_valgrind_analyze.sh), and so does the soak

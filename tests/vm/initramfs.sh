@@ -26,7 +26,7 @@ root=$out.root
 bb=/bin/busybox
 
 die() { echo "vmtest: $*" >&2; exit 1; }
-[ -x "$bb" ] && "$bb" --list | grep -qx poweroff ||
+{ [ -x "$bb" ] && "$bb" --list | grep -qx poweroff; } ||
 	die "no static busybox at $bb (apt-get install busybox-static; make deps)"
 [ -x "$OUTPUT/collector" ] || die "no $OUTPUT/collector (make all first)"
 
@@ -38,28 +38,26 @@ ln -s usr/lib "$root/lib"
 ln -s usr/lib64 "$root/lib64"
 chmod 1777 "$root/tmp"
 
-# copy FILE...: each file at its own path in the root (symlinks followed
-# into their targets, kept as links) and every shared library it loads,
-# as ldd resolves them on the host.
+# copy FILE...: the files at their own paths in the root (symlinks kept,
+# and followed to their targets) and every shared library they load, as
+# ldd resolves them on the host.
 copy() {
-	local f lib
-	for f in "$@"; do
-		copy_path "$f"
-		# (ldd fails on a static binary: it has no libraries)
-		{ ldd "$f" 2>/dev/null || true; } | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
-			while read -r lib; do copy_path "$lib"; done
-	done
+	local f
+	for f in "$@"; do copy_path "$f"; done
+	# one ldd for all (it fails on a static binary: no libraries)
+	{ ldd "$@" 2> /dev/null || true; } | awk '/=> \// { print $3 } /^\t\// { print $1 }' |
+		sort -u | while read -r f; do copy_path "$f"; done
 }
 copy_path() { # copy_path PATH: PATH (and what its links lead to) into the root
 	local p=$1 t
 	p=$(realpath -s "$p")
 	case $p in /bin/*|/sbin/*|/lib/*|/lib64/*) p=/usr$p ;; esac # merged /usr, as on Debian 12
 	[ -e "$root$p" ] || [ -L "$root$p" ] && return 0
-	mkdir -p "$(dirname "$root$p")"
+	mkdir -p "${root}${p%/*}"
 	if [ -L "$1" ]; then
 		t=$(readlink "$1")
 		ln -s "$t" "$root$p"
-		case $t in /*) copy_path "$t" ;; *) copy_path "$(dirname "$1")/$t" ;; esac
+		case $t in /*) copy_path "$t" ;; *) copy_path "${1%/*}/$t" ;; esac
 	else
 		cp "$1" "$root$p"
 	fi
@@ -70,11 +68,12 @@ host_cmds="bash dash awk mawk grep sed cat cut sort head tail wc seq tr od
 timeout mktemp realpath readlink sleep mkdir rmdir rm cp mv ln touch date id
 printf env dirname basename chmod ls tee uname stat unshare kill xargs find
 true false test expr nproc"
+paths=()
 for c in $host_cmds; do
-	p=$(command -v "$c" 2>/dev/null) && [ "${p#/}" != "$p" ] || p=$(type -P "$c") ||
-		die "no $c on the host"
-	copy "$p"
+	p=$(type -P "$c") || die "no $c on the host"
+	paths+=("$p")
 done
+copy "${paths[@]}"
 ln -sf dash "$root/usr/bin/sh"
 
 # busybox for the rest (mount, ip, poweroff, ...), never over a host copy
@@ -84,17 +83,15 @@ for a in $("$bb" --list); do
 done
 
 # the build: binaries at the paths the tests use, with their libraries
-mkdir -p "$root/bt/$OUTPUT/tests" "$root/bt/$OUTPUT/samples" "$root/bt/tests"
-cp "$OUTPUT/collector" "$OUTPUT/analyze" "$root/bt/$OUTPUT/"
-copy "$OUTPUT/collector" "$OUTPUT/analyze"
-for s in tests/tools/*.c; do
-	b=$OUTPUT/tests/$(basename "$s" .c)
-	cp "$b" "$root/bt/$OUTPUT/tests/" && copy "$b"
+bins=("$OUTPUT/collector" "$OUTPUT/analyze")
+for s in tests/tools/*.c; do bins+=("$OUTPUT/tests/$(basename "$s" .c)"); done
+for s in samples/*.c; do bins+=("$OUTPUT/samples/$(basename "$s" .c)"); done
+for b in "${bins[@]}"; do
+	mkdir -p "$root/bt/${b%/*}"
+	cp "$b" "$root/bt/$b" || die "no $b (make all first)"
 done
-for s in samples/*.c; do
-	b=$OUTPUT/samples/$(basename "$s" .c)
-	cp "$b" "$root/bt/$OUTPUT/samples/" && copy "$b"
-done
+copy "${bins[@]}"
+mkdir -p "$root/bt/tests"
 cp -r tests/run.sh tests/integration "$root/bt/tests/"
 cp tests/vm/init "$root/init"
 cp "$conf" "$root/bt/vmtest.conf"

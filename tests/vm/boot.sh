@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# tests/vm/boot.sh VMLINUZ INITRAMFS OUT: boot one kernel under QEMU with
+# make vmtest's initramfs (its /init runs the tests and powers off), the
+# serial console in OUT.log, /usr/bin/time's "wall user system" seconds in
+# OUT.time. Killed after VMTEST_TIMEOUT seconds (default 300): then, or
+# when the VM stops without the init's end line, OUT.why says so (and
+# tests/vm/matrix.sh counts each test it did not report as failed).
+# VMTEST_SMP: vCPUs (default 1: two VMs at once fill two cores, and MTTCG
+# with 2 vCPUs each cost 45% more CPU time for the same tests, measured).
+set -u
+kernel=$1 initramfs=$2 out=$3
+timeout=${VMTEST_TIMEOUT:-300}
+
+# TCG: no KVM needed (and this machine's nested KVM cannot run QEMU).
+# -cpu qemu64,-cx16: Debian 12's QEMU (7.2) gets the flags wrong around
+# cmpxchg16b under TCG, which the 6.12 kernel's slab allocator uses on its
+# fast path (this_cpu_try_cmpxchg128): it died at boot with a #GP at random
+# places (do_sync_core's iretq, kmem_cache_alloc) 6 times out of 6;
+# without CX16 the kernel takes its fallback and boots every time.
+# The command line:
+#   norandmaps: TCG translates code per virtual address, so with ASLR every
+#     exec translates ld.so, libc and bash again (measured: a fork+exec of
+#     /bin/true 43 ms -> 10 ms; the whole set on one kernel 163 s -> 86 s);
+#   mitigations=off, init_on_alloc=0: page-table isolation and the zeroing
+#     of every page allocated were most of what was left of the kernel's
+#     time; transparent_hugepage=never: nor 2 MiB pages zeroed at the first
+#     touch of a large mapping.
+# None changes what a BPF program may do: the verifier's Spectre
+# sanitising is off for root anyway (bpf_bypass_spec_v1/v4:
+# perfmon_capable()).
+append="console=ttyS0 panic=-1 quiet norandmaps mitigations=off init_on_alloc=0"
+append="$append transparent_hugepage=never"
+
+# (--foreground: in the process group tests/vm/vmtest.sh kills on an
+# interrupt, not one of its own)
+rm -f "$out.why"
+/usr/bin/time -f '%e %U %S' -o "$out.time" timeout --foreground -k 5 "$timeout" \
+	qemu-system-x86_64 -accel tcg -cpu qemu64,-cx16 -m 1G -smp "${VMTEST_SMP:-1}" \
+	-nographic -nic none -no-reboot -kernel "$kernel" -initrd "$initramfs" \
+	-append "$append" < /dev/null > "$out.log" 2>&1
+rc=$?
+if ! tr -d '\r' < "$out.log" | grep -aq '^vmtest: end '; then
+	case $rc in
+	124|137) echo "timed out after ${timeout}s (VMTEST_TIMEOUT)" ;;
+	*) echo "the VM stopped before its end line (qemu exit $rc)" ;;
+	esac > "$out.why"
+fi
+exit $rc
