@@ -7,7 +7,7 @@
 # when the VM stops without the init's end line, OUT.why says so (and
 # tests/vm/matrix.sh counts each test it did not report as failed).
 # VMTEST_SMP: vCPUs (default 1: two VMs at once fill two cores, and MTTCG
-# with 2 vCPUs each cost 45% more CPU time for the same tests, measured).
+# with 2 vCPUs each cost 45 to 70% more CPU time for the same tests).
 set -u
 kernel=$1 initramfs=$2 out=$3
 timeout=${VMTEST_TIMEOUT:-300}
@@ -21,11 +21,13 @@ timeout=${VMTEST_TIMEOUT:-300}
 # The command line:
 #   norandmaps: TCG translates code per virtual address, so with ASLR every
 #     exec translates ld.so, libc and bash again (measured: a fork+exec of
-#     /bin/true 43 ms -> 10 ms; the whole set on one kernel 163 s -> 86 s);
-#   mitigations=off, init_on_alloc=0: page-table isolation and the zeroing
-#     of every page allocated were most of what was left of the kernel's
-#     time; transparent_hugepage=never: nor 2 MiB pages zeroed at the first
-#     touch of a large mapping.
+#     /bin/true 43 ms -> 16 ms);
+#   mitigations=off, init_on_alloc=0: page-table isolation (a CR3 write, so
+#     a full TLB flush in QEMU, at every kernel entry and exit) and the
+#     zeroing of every page allocated were most of what was left of the
+#     kernel's time (-> 10 ms; with norandmaps, the whole set on one kernel
+#     163 s -> 86 s); transparent_hugepage=never: nor 2 MiB pages zeroed at
+#     the first touch of a large mapping.
 # None changes what a BPF program may do: the verifier's Spectre
 # sanitising is off for root anyway (bpf_bypass_spec_v1/v4:
 # perfmon_capable()).

@@ -94,8 +94,8 @@ for k in "${kernels[@]}"; do
 	done
 	if [ -s "$dir/$k.why" ]; then
 		printf ' %s' "$(cat "$dir/$k.why")"
-	elif [ -s "$dir/$k.time" ]; then
-		awk '{ printf " %.0f s, %.0f CPU-s", $1, $2 + $3 }' "$dir/$k.time"
+	elif [ -s "$dir/$k.time" ]; then # (after the command's exit status, if not 0)
+		tail -1 "$dir/$k.time" | awk '{ printf " %.0f s, %.0f CPU-s", $1, $2 + $3 }'
 	fi
 	echo
 done
