@@ -12,16 +12,19 @@
 # a log (not fetched) counts its tests as skipped, as failed with CI=true.
 # Prints the output of each failed test, the matrix kernel x mode and one
 # closing line "N passed, N failed, N skipped"; exits 1 if any failed.
+# VMTEST_TEST_DIR: where the tests and lib.sh are (default
+# tests/integration; tests/integration/test_vmtest_matrix.sh has its own).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 dir=$1 tests=$2
 shift 2
 kernels=("$@")
+tdir=${VMTEST_TEST_DIR:-tests/integration}
 
 expected=() # NAME or NAME[MODE], as tests/run.sh prints them
 modes=()    # the matrix's columns, in the order the tests name them
 for t in $tests; do
-	f=tests/integration/$t.sh
+	f=$tdir/$t.sh
 	[ -f "$f" ] || { echo "vmtest: no test $f" >&2; exit 2; }
 	ms=$(sed -n 's/^# modes: //p' "$f")
 	if [ -z "$ms" ]; then
@@ -40,9 +43,9 @@ declare -A cell_pass cell_all cell_fail cell_skip results
 failures=()
 for k in "${kernels[@]}"; do
 	log=$dir/$k.log
-	# NAME RESULT per line, the first result of each
+	# RESULT NAME per line
 	[ -f "$log" ] && while read -r r n; do
-		[ -n "${results[$k/$n]:-}" ] || results[$k/$n]=$r
+		results[$k/$n]=$r
 	done < <(tr -d '\r' < "$log" | awk '$1 == "---" && $2 ~ /^(PASS|FAIL|SKIP)$/ { sub(/:$/, "", $3); print $2, $3 }')
 	for e in "${expected[@]}"; do
 		case $e in *\]) m=${e##*[}; m=${m%]} ;; *) m=auto ;; esac
@@ -104,7 +107,7 @@ for m in "${modes[@]}"; do
 	if [ "$m" = auto ]; then
 		echo "  auto: collector without --mode or --object (a test without modes)"
 	else
-		sed -n "s/^$m) mode_opts=\"\\(.*\\)\" ;;\$/  $m: collector \\1/p" tests/integration/lib.sh
+		sed -n "s/^$m) mode_opts=\"\\(.*\\)\" ;;\$/  $m: collector \\1/p" "$tdir/lib.sh"
 	fi
 done
 echo "  tests: $tests"

@@ -38,6 +38,9 @@ test_marks_bootsvc test_collector_watch}
 tests=$(printf "%s " $tests) tests=${tests% }
 
 die() { echo "vmtest: $*" >&2; exit 1; }
+for t in $tests; do
+	[ -f "tests/integration/$t.sh" ] || die "no test tests/integration/$t.sh (VMTEST_TESTS)"
+done
 for c in qemu-system-x86_64 cpio /usr/bin/time; do
 	command -v $c > /dev/null || die "no $c (make deps installs it)"
 done
