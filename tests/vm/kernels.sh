@@ -51,10 +51,13 @@ host_targets() {
 }
 
 # The private sources: the host's, and <release>-backports at the mirror
-# of <release>.
+# of <release>; their lists fetched anew once a run (a run fetches only a
+# kernel it does not have: lists kept from an older run may name versions
+# the mirror no longer has).
+apt_ready=
 apt_setup() {
 	local targets base
-	[ -s "$apt/sources.list" ] && [ -d "$apt/lists" ] && return 0
+	[ -n "$apt_ready" ] && return 0
 	targets=$(host_targets)
 	if [ -z "$targets" ]; then # the host's lists were never fetched
 		apt-get update -qq || die "apt-get update failed"
@@ -68,11 +71,15 @@ apt_setup() {
 		echo "$targets" | awk '{ print "deb " $1 " " $2 " main" }'
 		echo "deb $base $codename-backports main"
 	} > "$apt/sources.list"
-	apt-get "${apt_opts[@]}" update || { rm -f "$apt/sources.list"; die "apt-get update of $apt failed"; }
+	apt-get "${apt_opts[@]}" update || die "apt-get update of $apt failed"
+	apt_ready=1
 }
 
+tmp= # the kernel being fetched, removed if the fetch fails
+trap 'rm -rf "$tmp"' EXIT
+
 fetch() { # fetch LABEL
-	local label=$1 meta image deb tmp
+	local label=$1 meta image deb
 	case $label in
 	stock) meta=linux-image-cloud-amd64 ;;
 	backports) meta=linux-image-cloud-amd64/$codename-backports ;;
@@ -96,6 +103,7 @@ fetch() { # fetch LABEL
 	rm -rf "$tmp/root" "$deb"
 	rm -rf "${dir:?}/$label"
 	mv "$tmp" "$dir/$label"
+	tmp=
 }
 
 mkdir -p "$dir"

@@ -52,10 +52,12 @@ for k in $kernels; do rm -f "$vm/$k".{log,why,time,release}; done
 for k in $kernels; do
 	if [ "$k" = host ]; then
 		uname -r > "$vm/$k.release"
-	elif tests/vm/kernels.sh "$vm/kernels" "$k" 2> "$vm/$k.err"; then
+		continue
+	fi
+	tests/vm/kernels.sh "$vm/kernels" "$k" 2>&1 | tee "$vm/$k.err" >&2
+	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		cp "$vm/kernels/$k/release" "$vm/$k.release"
 	else
-		cat "$vm/$k.err" >&2
 		echo "not fetched: $(tail -1 "$vm/$k.err" | sed "s/^vmtest: //")" > "$vm/$k.why"
 	fi
 	rm -f "$vm/$k.err"
