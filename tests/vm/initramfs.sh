@@ -26,7 +26,7 @@ root=$out.root
 bb=/bin/busybox
 
 die() { echo "vmtest: $*" >&2; exit 1; }
-{ [ -x "$bb" ] && "$bb" --list | grep -qx poweroff; } ||
+{ [ -x "$bb" ] && "$bb" --list | grep -x poweroff > /dev/null; } || # (not -q: pipefail)
 	die "no static busybox at $bb (apt-get install busybox-static; make deps)"
 [ -x "$OUTPUT/collector" ] || die "no $OUTPUT/collector (make all first)"
 

@@ -14,7 +14,7 @@
 # The cloud flavour: it boots faster than the generic one (fewer drivers to
 # probe) and has everything the tests need built in, no module to load;
 # need_config below checks that on each kernel's own config.
-set -euo pipefail
+set -euo pipefail # (so no reader in a pipe here stops before its input ends)
 dir=$1
 shift
 
@@ -33,6 +33,7 @@ need_config() { # need_config CONFIG-FILE
 	[ -z "$missing" ] || die "$1: not built in:$missing"
 }
 
+# shellcheck disable=SC1091 # (the host's own file)
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 [ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release: not a Debian host"
 apt=$(realpath -m "$dir/apt")
@@ -63,7 +64,7 @@ apt_setup() {
 		apt-get update -qq || die "apt-get update failed"
 		targets=$(host_targets)
 	fi
-	base=$(echo "$targets" | awk -v c="$codename" '$2 == c { print $1; exit }')
+	base=$(echo "$targets" | awk -v c="$codename" '$2 == c && !f { print $1; f = 1 }')
 	[ -n "$base" ] || die "no '$codename main' in the host's apt sources"
 	mkdir -p "$apt/lists/partial" "$apt/cache/archives/partial"
 	: > "$apt/status"
@@ -88,7 +89,7 @@ fetch() { # fetch LABEL
 	apt_setup
 	# the meta-package's one dependency is the image of the current version
 	image=$(apt-cache "${apt_opts[@]}" depends "$meta" 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ && !f { print $2; f = 1 }')
 	[ -n "$image" ] || die "$meta: no linux-image-* dependency in $apt/sources.list"
 	echo "vmtest: fetching $image ($label)" >&2
 	tmp=$(mktemp -d "$dir/$label.XXXXXX")
