@@ -6,8 +6,9 @@
 #     every other command below that the host does not provide;
 #   - the host's own copies, with their shared libraries, of the commands
 #     the integration tests run (bash, dash as /bin/sh, mawk as awk, grep,
-#     sed, coreutils, unshare): busybox's differ (od, sort, timeout, awk's
-#     regexps), and the tests were written against these;
+#     sed, coreutils, unshare): busybox's are other programs, with fewer
+#     options (realpath has no -s, for one) and an awk of their own, and
+#     the tests were written against these;
 #   - /init (tests/vm/init) and CONF, its settings, as /bt/vmtest.conf;
 #   - the build at the same places the tests find it natively, under /bt:
 #     build/collector, build/analyze, the test programs (tests/tools) and
@@ -15,9 +16,9 @@
 #     tests/integration/ (lib.sh and the tests);
 #   - /etc/ld.so.cache made for this root (--mark uprobe:libc:... reads
 #     it), /etc/hosts, /etc/passwd, /etc/group.
-# The tree is made in OUT.root (not OUT.d: the Makefile reads *.d) and packed uncompressed (newc): QEMU hands
-# it to the kernel as it is, and unpacking costs less than inflating under
-# TCG.
+# The tree is made in OUT.root (not OUT.d: the Makefile reads *.d) and
+# packed uncompressed (newc): QEMU hands it to the kernel as it is, and
+# copying costs less than inflating under TCG.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-build}

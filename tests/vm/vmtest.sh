@@ -29,8 +29,8 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 #   spawn    start, exec, a child's fork and listen; socket addresses
 #            (IPv4, IPv6) read in the kernel; --runs; stale cgroups
 #   watch    watch mode: containers seen from their cgroup's mkdir
-# Left out, and why: docs/vmtest.md (test_marks_bootsvc for time: a
-# quarter more).
+# Left out, and why: docs/vmtest.md (test_marks_bootsvc, for time: it
+# would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree test_collector_spawn
 test_collector_watch}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
