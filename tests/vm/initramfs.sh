@@ -18,7 +18,8 @@
 #     it), /etc/hosts, /etc/passwd, /etc/group.
 # The tree is made in OUT.root (not OUT.d: the Makefile reads *.d) and
 # packed uncompressed (newc): QEMU hands it to the kernel as it is, and
-# copying costs less than inflating under TCG.
+# copying costs less than inflating under TCG (gzip -1: 0.8 s more a
+# boot, measured).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUTPUT=${OUTPUT:-build}
