@@ -11,9 +11,11 @@
 # their own in DIR/apt (its sources made from the host's: same mirrors, the
 # backports suite added), and are unpacked with `dpkg-deb -x`: nothing is
 # installed, the host's sources and /boot are untouched.
-# The cloud flavour: it boots faster than the generic one (fewer drivers to
-# probe) and has everything the tests need built in, no module to load;
-# need_config below checks that on each kernel's own config.
+# The cloud flavour: it boots in half the time of the generic one under TCG
+# (4.5 s against 9 s to power-off, measured on 6.1, the difference before
+# the kernel's clock starts: inflating its image) and has everything the
+# tests need built in, no module to load; need_config below checks that on
+# each kernel's own config.
 set -euo pipefail # (so no reader in a pipe here stops before its input ends)
 dir=$1
 shift
