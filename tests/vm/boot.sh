@@ -13,12 +13,13 @@ kernel=$1 initramfs=$2 out=$3
 timeout=${VMTEST_TIMEOUT:-300}
 
 # TCG: no KVM needed (and this machine's nested KVM cannot run QEMU).
-# -cpu qemu64,-cx16: Debian 12's QEMU (7.2) gets the flags wrong around
-# cmpxchg16b under TCG, which the 6.12 kernel's slab allocator uses on its
-# fast path (this_cpu_try_cmpxchg128): it died with a #GP at random
-# places, at boot or soon after (do_sync_core's iretq, kmem_cache_alloc),
-# 8 boots out of 8; without CX16 the kernel takes its fallback and has
-# booted and run every time since (over 15 boots).
+# -cpu qemu64,-cx16: under Debian 12's QEMU (7.2), TCG, the 6.12 kernel
+# died with a #GP at random places, at boot or soon after (do_sync_core's
+# iretq with junk in the upper bits of the flags it pushed,
+# kmem_cache_alloc), 8 boots out of 8. Without CX16 its slab allocator
+# leaves cmpxchg16b (this_cpu_try_cmpxchg128) for its fallback, and the
+# kernel has booted and run every time since (over 15 boots): TCG's
+# cmpxchg16b, as far as we can tell.
 # The command line:
 #   norandmaps: TCG translates code per virtual address, so with ASLR every
 #     exec translates ld.so, libc and bash again (measured: a fork+exec of
