@@ -3,7 +3,9 @@
 # boottrace: everything generated goes under $(OUTPUT); `make clean` removes it.
 #   make            build build/collector and build/analyze
 #   make test       install missing packages, build, run unit + integration tests,
-#                   then again under ASan+UBSan, then the fuzzers (see test:)
+#                   the kernel matrix (vmtest), then again under ASan+UBSan, then
+#                   the fuzzers (see test:)
+#   make vmtest     the integration tests that matter on other kernels, under QEMU
 #   make demo       install missing packages, build, boot the samples, report
 #   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
 #   V=1             show the commands
@@ -43,7 +45,7 @@ msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
 .DELETE_ON_ERROR:
-.PHONY: all clean test unit integration demo deps install uninstall bench
+.PHONY: all clean test unit integration vmtest demo deps install uninstall bench
 .PHONY: test-asan test-valgrind fuzz fuzz-build fuzz-replay
 
 COMMON_SRCS := $(wildcard common/*.c)
@@ -184,8 +186,9 @@ $(OUTPUT):
 deps:
 	$(Q)scripts/install-deps.sh
 
-# make test: unit + integration tests + fuzz regression inputs, then the same
-# again built with ASan + UBSan (test-asan), then the fuzz targets for
+# make test: unit + integration tests + fuzz regression inputs, the kernel
+# matrix (vmtest), then the first again built with ASan + UBSan (test-asan),
+# then the fuzz targets for
 # $(TEST_FUZZ_SECONDS) s each (60 with CI=true, else 10; FUZZ_SECONDS=N to
 # choose). Valgrind runs on analyze in the first stage
 # (tests/integration/test_valgrind_analyze.sh), and so does the soak
@@ -268,6 +271,14 @@ unit: all
 
 integration: all
 	$(Q)OUTPUT=$(OUTPUT) tests/run.sh integration
+
+# vmtest: the kernel matrix (docs/vmtest.md): integration tests in each of
+# their modes on Debian 12's stock kernel and the backports one under QEMU
+# (fetched once into $(OUTPUT)/vm/kernels) and on the host's; part of make
+# test (tests/stages.sh).
+vmtest: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)OUTPUT=$(OUTPUT) tests/vm/vmtest.sh
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -23,11 +23,14 @@ set -eu
 # runc, as crun refuses hybrid cgroup hosts); busybox-static is the image
 # they boot, made by scripts/runtimes.sh. The tests start the daemon they
 # need with a state of their own; the system's is never started (below).
+# vmtest (make vmtest, in make test): qemu-system-x86 boots Debian's kernels
+# (TCG, no KVM needed), busybox-static is the initramfs' /init and its tools,
+# cpio packs it.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2
-runc docker.io podman busybox-static $*"
+runc docker.io podman busybox-static qemu-system-x86 cpio $*"
 
 missing=
 for p in $pkgs; do

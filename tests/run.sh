@@ -9,7 +9,9 @@
 # (pass), 77 (skip: it printed why) or anything else (fail). In CI (CI=true) a
 # skip is a failure: tests that need root or BPF must run there.
 # TESTS_EXCLUDE='GLOB...': integration tests not to run at all (make
-# test-asan leaves out the valgrind and soak ones). SANITIZER_REPORTS=DIR: where
+# test-asan leaves out the valgrind and soak ones). TESTS_ONLY='GLOB...':
+# the only integration tests to run (make vmtest's set, tests/vm/vmtest.sh).
+# SANITIZER_REPORTS=DIR: where
 # ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
 # end is one more failure, shown.
 #
@@ -68,6 +70,7 @@ run_integration() {
 		name=$(basename "$t" .sh)
 		[ -n "$pattern" ] && [[ "$name" != *$pattern* ]] && continue
 		excluded "$name" && { echo "=== $name: not run here (TESTS_EXCLUDE)"; continue; }
+		[ -n "${TESTS_ONLY:-}" ] && ! matches "$name" "$TESTS_ONLY" && continue
 		modes=$(sed -n 's/^# modes: //p' "$t")
 		if [ -z "$modes" ]; then
 			run_one "$t" "$name"
@@ -79,9 +82,11 @@ run_integration() {
 	done
 }
 
-excluded() {
+excluded() { matches "$1" "${TESTS_EXCLUDE:-}"; }
+
+matches() { # matches NAME 'GLOB...': NAME matches one of the globs
 	local g
-	for g in ${TESTS_EXCLUDE:-}; do
+	for g in $2; do
 		# shellcheck disable=SC2053
 		[[ "$1" == $g ]] && return 0
 	done

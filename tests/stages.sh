@@ -5,9 +5,15 @@
 # adding up the stages' own closing lines:
 #   1. tests/run.sh: unit suites, integration tests (valgrind on analyze
 #      and the soak among them), fuzz regression inputs;
-#   2. make test-asan: all of that built with ASan + UBSan, again (but
-#      valgrind and the soak);
-#   3. make fuzz: each fuzz target for FUZZ_SECONDS.
+#   2. tests/vm/vmtest.sh (make vmtest): the kernel matrix, the integration
+#      tests that matter on Debian's 6.1 and 6.12 kernels under QEMU and on
+#      the host's, one result per kernel x test x mode;
+#   3. make test-asan: stage 1 built with ASan + UBSan, again (but valgrind
+#      and the soak; and not the matrix: the sanitizers check user-space
+#      code, which is the same on every kernel and is checked on the host's
+#      here, while the kernel side, which differs, gets nothing from them;
+#      and ASan's binaries under TCG would cost minutes more);
+#   4. make fuzz: each fuzz target for FUZZ_SECONDS.
 # A stage that fails without a closing line of its own (a build error)
 # counts as one failure. Exit 0 only when nothing failed.
 set -u
@@ -40,6 +46,7 @@ stage() { # stage NAME COMMAND...
 }
 
 stage "unit+integration+regress" tests/run.sh
+stage "vmtest (kernel matrix)" tests/vm/vmtest.sh
 # shellcheck disable=SC2086 # $MAKE may hold arguments
 stage "asan+ubsan" $MAKE --no-print-directory test-asan
 # shellcheck disable=SC2086
