@@ -104,7 +104,7 @@ $(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
 
-# loads the legacy object through collector/backend_legacy.c
+# loads the legacy object through collector/backend_perf.c
 $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

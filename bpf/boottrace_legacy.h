@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * What only the legacy object (bpf/boottrace_legacy.bpf.c) and its backend
- * (collector/backend_legacy.c) share: the configuration map and the values
+ * (collector/backend_perf.c) share: the configuration map and the values
  * of the maps user space writes into. The records are those of
  * bpf/boottrace.h, which must be included first (a task's entry holds the
  * record of its syscall in progress). Fixed-size fields only and no

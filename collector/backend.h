@@ -5,7 +5,7 @@
  *
  *   backend_modern.c  bpf/boottrace.bpf.c: CO-RE, tp_btf, ring buffer;
  *                     cgroup or pidtree attribution (kernels with BTF)
- *   backend_legacy.c  bpf/boottrace_legacy.bpf.c: classic tracepoints,
+ *   backend_perf.c    bpf/boottrace_legacy.bpf.c: classic tracepoints,
  *                     perf event array, config in a map; pidtree only
  *                     (loads on 4.15)
  *
@@ -93,7 +93,7 @@ struct boottrace_bpf *backend_modern_skel(struct backend *b);
  * uprobe_events, perf_event_open on its id. destroy() closes the perf
  * events, then removes the uprobe events. 0, or -errno after a message.
  */
-int backend_legacy_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
+int backend_perf_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
 				 unsigned long long offset, bool retprobe);
 
 #endif /* COLLECTOR_BACKEND_H */

@@ -1024,7 +1024,7 @@ static int attach_legacy(struct backend *b, struct marks *m)
 			return err;
 		}
 		for (j = 0, err = 0; j < n && !err; j++)
-			err = backend_legacy_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
+			err = backend_perf_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
 							   k->kind == MARK_URETPROBE);
 		if (sites != &one)
 			free(sites);

@@ -89,7 +89,7 @@ int marks_legacy_check(const struct marks *m, char *err, size_t errlen);
  * USDT attach, the cookie the index (with BT_MARK_START for --start), and
  * the start-time inheritance armed when there is a --start. Legacy: copy i
  * of the mark program on a uprobe event per probe site (uprobe_events,
- * collector/backend_legacy.c); its start mask was set at open. 0, or
+ * collector/backend_perf.c); its start mask was set at open. 0, or
  * -errno after a message on stderr.
  */
 int marks_attach(struct backend *b, struct marks *m);

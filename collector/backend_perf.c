@@ -640,7 +640,7 @@ static int attach_trace_event(struct bpf_program *prog, long id, const char *eve
 	return 0;
 }
 
-int backend_legacy_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
+int backend_perf_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
 				 unsigned long long offset, bool retprobe)
 {
 	struct legacy *l = to_legacy(b);
