@@ -217,8 +217,9 @@ struct {
 } lost SEC(".maps");
 
 /*
- * Records other than syscalls' are built here: the biggest is 336 bytes,
- * the stack has 512 (syscall records are built in the task's entry).
+ * Records other than syscalls' are built here: the biggest is 336 bytes
+ * (576 in the compat object: a cgroup's), the stack has 512 (syscall
+ * records are built in the task's entry).
  */
 union record {
 	struct bt_event_hdr hdr;
@@ -229,6 +230,9 @@ union record {
 	struct bt_exit_event exit;
 	struct bt_root_event root;
 	struct bt_mark_event mark;
+#ifdef BT_COMPAT
+	struct bt_cgroup_event cg;
+#endif
 };
 
 struct {
@@ -252,6 +256,16 @@ static __always_inline union record *get_record(void)
 
 	return bpf_map_lookup_elem(&scratch, &zero);
 }
+
+/*
+ * cgroup mode, which only the compat build has (bpf/cgroups_compat.bpf.h):
+ * in the legacy build a constant 0, and the code it guards is not built.
+ */
+#ifdef BT_COMPAT
+#define cgroup_mode(cfg) ((cfg)->flags & BT_LEGACY_CGROUP)
+#else
+#define cgroup_mode(cfg) 0
+#endif
 
 /*
  * A field of the tracepoint record at a run-time offset: the verifier only
@@ -531,13 +545,13 @@ union stack_buf {
 };
 
 /*
- * Task @tid joins container @key, charged to process @tgid (@new_proc: it
+ * Task @tid joins container @key (pidtree: and counts in `live`), charged to process @tgid (@new_proc: it
  * is that process's first task), with parent @ppid (@pending: 0 until user
  * space finds it). @buf: stack space. False when a map is full: the task
  * goes untraced, which the lost count says.
  */
-static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, int new_proc,
-				 int pending, union stack_buf *buf)
+static __always_inline int adopt(struct bt_legacy_config *cfg, __u32 tid, __u64 key, __u32 tgid,
+				 __u32 ppid, int new_proc, int pending, union stack_buf *buf)
 {
 	struct bt_legacy_task *t = &buf->task;
 	struct bt_legacy_proc *p = &buf->proc, *pp;
@@ -552,7 +566,8 @@ static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, i
 		count_lost();
 		return 0;
 	}
-	live_inc(key);
+	if (!cgroup_mode(cfg))
+		live_inc(key);
 	if (!new_proc) {
 		pp = bpf_map_lookup_elem(&procs, &tgid);
 		if (pp) {
@@ -586,6 +601,46 @@ static __always_inline __u64 new_root_key(void)
 	       (*seq & ((1ULL << 40) - 1));
 }
 
+#ifdef BT_COMPAT
+#include "bpf/cgroups_compat.bpf.h"
+#endif
+
+/*
+ * The entry of the current task (thread @tid of process @tgid) if it is
+ * traced. pidtree mode: its entry in `tasks`, which only adopt() makes.
+ * cgroup mode (compat): its cgroup is tracked, and the entry is made on
+ * first use (its parent, unknown here, comes from user space through
+ * ppid_fix) and keyed by that cgroup. @buf: stack space.
+ */
+static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_config *cfg, __u32 tid,
+							   __u32 tgid, union stack_buf *buf)
+{
+#ifdef BT_COMPAT
+	struct bt_legacy_task *t;
+	__u64 cgid;
+
+	if (cgroup_mode(cfg)) {
+		cgid = current_tracked_cgroup();
+		if (!cgid)
+			return NULL;
+		t = bpf_map_lookup_elem(&tasks, &tid);
+		if (!t) {
+			if (!adopt(cfg, tid, cgid, tgid, 0, 0, 1, buf))
+				return NULL;
+			t = bpf_map_lookup_elem(&tasks, &tid);
+			if (!t)
+				return NULL;
+		}
+		/* where the task is now: it may have moved (a nested cgroup) */
+		t->key = cgid;
+		return t;
+	}
+#endif
+	(void)buf;
+	(void)tgid;
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
 #include "bpf/marks_legacy.bpf.h"
 
 /*
@@ -610,7 +665,7 @@ static __always_inline void make_root(void *ctx, struct bt_legacy_config *cfg, _
 		if (!pi)
 			bpf_map_delete_elem(&ppid_fix, &tgid);
 	}
-	if (!key || !adopt(tid, key, tgid, ppid, 1, self && !pi, buf))
+	if (!key || !adopt(cfg, tid, key, tgid, ppid, 1, self && !pi, buf))
 		return;
 	r = get_record();
 	if (!r) {
@@ -717,6 +772,7 @@ int bt_sys_enter(void *ctx)
 	struct bt_legacy_task *t;
 	struct bt_legacy_proc *p;
 	unsigned long args[3] = {};
+	union stack_buf buf;
 	__u64 id, ts;
 	__u32 tid, tgid;
 	long nr;
@@ -727,7 +783,7 @@ int bt_sys_enter(void *ctx)
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
 	tgid = id >> 32;
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = current_task(cfg, tid, tgid, &buf);
 	if (!t) {
 		if (cfg->flags & BT_LEGACY_WATCH)
 			watch_enter(ctx, cfg, tid);
@@ -881,6 +937,15 @@ int bt_sys_exit(void *ctx)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
+#ifdef BT_COMPAT
+	/*
+	 * cgroup mode: the rest of the host pays one helper call and an
+	 * inlined load here, not a hash look-up; a task that left its
+	 * tracked cgroup during the syscall loses that syscall's row.
+	 */
+	if (cgroup_mode(cfg) && tid != cfg->flush_tid && !current_tracked_cgroup())
+		return 0;
+#endif
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
 		if (tid == cfg->flush_tid)
@@ -967,7 +1032,7 @@ int bt_fork(void *ctx)
 	/* first: a root made below may report the time its child inherits */
 	if (cfg->flags & BT_LEGACY_START)
 		mark_start_inherit(ptid, child);
-	t = bpf_map_lookup_elem(&tasks, &ptid);
+	t = current_task(cfg, ptid, ptgid, &buf);
 	if (!t) {
 		if (!(cfg->flags & BT_LEGACY_WATCH))
 			return 0;
@@ -990,7 +1055,7 @@ int bt_fork(void *ctx)
 	/* a thread's (and CLONE_PARENT's) parent is its creator's parent */
 	ppid = is_thread || (flags & CLONE_PARENT) ? t->ppid : ptgid;
 	/* before the child can run: it is traced from its first instruction */
-	if (!adopt(child, key, ctgid, ppid, !is_thread, is_thread && t->ppid_pending, &buf))
+	if (!adopt(cfg, child, key, ctgid, ppid, !is_thread, is_thread && t->ppid_pending, &buf))
 		return 0;
 
 	r = get_record();
@@ -1015,7 +1080,8 @@ SEC("tracepoint/sched/sched_process_exec")
 int bt_exec(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
-	struct bt_legacy_task *t, tv;
+	struct bt_legacy_task *t;
+	union stack_buf buf;
 	union record *r;
 	__u32 pid = 0, old = 0, loc = 0;
 
@@ -1033,16 +1099,19 @@ int bt_exec(void *ctx)
 		 * execve returns.
 		 */
 		t = bpf_map_lookup_elem(&tasks, &old);
-		if (!t)
-			return 0;
-		tv = *t;
-		if (bpf_map_update_elem(&tasks, &pid, &tv, BPF_ANY)) {
-			count_lost();
+		if (t) {
+			buf.task = *t;
+			if (bpf_map_update_elem(&tasks, &pid, &buf.task, BPF_ANY)) {
+				count_lost();
+				return 0;
+			}
+			bpf_map_delete_elem(&tasks, &old);
+		} else if (!cgroup_mode(cfg)) {
 			return 0;
 		}
-		bpf_map_delete_elem(&tasks, &old);
 	}
-	t = bpf_map_lookup_elem(&tasks, &pid);
+	/* after an exec the task leads its process: pid is the tgid */
+	t = current_task(cfg, pid, pid, &buf);
 	if (!t)
 		return 0;
 	r = get_record();
@@ -1064,7 +1133,7 @@ int bt_exec(void *ctx)
 
 /*
  * A traced task exits: the process with its last traced thread, the
- * container with its last task. Decrements use no fetch result (see the
+ * container with its last task (pidtree mode). Decrements use no fetch result (see the
  * top): a count read back at 0 by two CPUs at once is decided by which of
  * them deletes the entry.
  */
@@ -1094,12 +1163,17 @@ int bt_exit(void *ctx)
 	tgid = t->tgid;
 	ppid = t->ppid;
 	bpf_map_delete_elem(&tasks, &tid);
+#ifdef BT_COMPAT
+	/* cgroup mode: the exit row is the cgroup's where the task dies, if it is tracked */
+	if (cgroup_mode(cfg))
+		key = current_tracked_cgroup();
+#endif
 
 	p = bpf_map_lookup_elem(&procs, &tgid);
 	if (p) {
 		__sync_fetch_and_add(&p->threads, -1);
 		code = p->exit_code;
-		if (p->threads <= 0 && bpf_map_delete_elem(&procs, &tgid) == 0) {
+		if (p->threads <= 0 && bpf_map_delete_elem(&procs, &tgid) == 0 && key) {
 			r = get_record();
 			if (r) {
 				fill_hdr(&r->exit.hdr, BT_EV_EXIT, bpf_ktime_get_ns(), key, ppid);
@@ -1112,6 +1186,8 @@ int bt_exit(void *ctx)
 		}
 	}
 
+	if (cgroup_mode(cfg))
+		return 0;	/* containers end with their cgroups */
 	v = bpf_map_lookup_elem(&live, &key);
 	if (!v)
 		return 0;
