@@ -8,8 +8,10 @@
  * So we use libcgroup only to describe the host (which v1 controllers are
  * mounted) and do the v2 work directly on cgroupfs: it is a few files.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <libcgroup.h>
 #include <linux/types.h>
 #include <signal.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "collector/cgroup.h"
+#include "collector/names.h"
 
 int cgroup2_mount(char *out, size_t n)
 {
@@ -154,4 +157,67 @@ int cgroup_populated(const char *dir)
 			populated = atoi(line + 10);
 	fclose(f);
 	return populated;
+}
+
+/*
+ * Remove the cgroup @path and every cgroup under it, depth first. Tasks
+ * still in them (a container that outlived its collector) are killed
+ * first: nobody traces them any more, and a boottrace cgroup is ours.
+ */
+static int remove_tree(const char *path, int depth)
+{
+	char child[PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+	int i;
+
+	if (depth > 32)
+		return -1;
+	dir = opendir(path);
+	while (dir && (e = readdir(dir))) {
+		if (e->d_type != DT_DIR || e->d_name[0] == '.')
+			continue;
+		snprintf(child, sizeof(child), "%s/%s", path, e->d_name);
+		remove_tree(child, depth + 1);
+	}
+	if (dir)
+		closedir(dir);
+	if (cgroup_populated(path) > 0 && cgroup_write(path, "cgroup.kill", "1") < 0)
+		cgroup_signal(path, SIGKILL);
+	/* a killed task leaves its cgroup soon, not at once */
+	for (i = 0; i < 200 && rmdir(path) < 0 && errno == EBUSY; i++)
+		usleep(5000);
+	return access(path, F_OK) == 0 ? -1 : 0;
+}
+
+
+int cgroup_remove_tree(const char *path)
+{
+	return remove_tree(path, 0);
+}
+
+/*
+ * A collector killed by SIGKILL leaves its boottrace.<pid> parent (and the
+ * container directories in it, perhaps still running) behind. Remove those
+ * whose collector is gone.
+ */
+void cgroup_remove_stale(const char *cg2)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir = opendir(cg2);
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		if (!name_of_dead_collector(d->d_name, "boottrace."))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", cg2, d->d_name);
+		if (cgroup_remove_tree(path) == 0)
+			fprintf(stderr, "collector: removed %s, left by a collector that was killed\n", path);
+		else
+			fprintf(stderr, "collector: cannot remove %s, left by a collector that was killed: %s\n",
+				path, strerror(errno));
+	}
+	closedir(dir);
 }

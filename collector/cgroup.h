@@ -23,5 +23,15 @@ int cgroup_write(const char *dir, const char *file, const char *value);
 int cgroup_signal(const char *dir, int sig);
 /* cgroup_populated - 1 if @dir (or a descendant) has tasks, 0 if not, -errno. */
 int cgroup_populated(const char *dir);
+/*
+ * cgroup_remove_tree - remove @path and every cgroup under it, depth
+ * first, killing the tasks still in them; 0, or -1 when @path stays.
+ */
+int cgroup_remove_tree(const char *path);
+/*
+ * cgroup_remove_stale - remove the boottrace.<pid> parents under @cg2 of
+ * collectors that were killed (SIGKILL), saying so on stderr.
+ */
+void cgroup_remove_stale(const char *cg2);
 
 #endif /* COLLECTOR_CGROUP_H */

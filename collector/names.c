@@ -40,24 +40,60 @@ static int runtime_name(const char *base, const char *prefix, const char *shortp
 	return 1;
 }
 
-char *container_name_from_path(const char *path, char *out, size_t n)
+/* Whether a directory of path[0, @end) is "kubepods" or starts with "kubepods-" or ".". */
+static int under_kubepods(const char *path, const char *end)
+{
+	const char *p = path;
+
+	while (p < end) {
+		const char *q = memchr(p, '/', (size_t)(end - p));
+		size_t len = q ? (size_t)(q - p) : (size_t)(end - p);
+
+		if (len >= 8 && strncmp(p, "kubepods", 8) == 0 &&
+		    (len == 8 || p[8] == '-' || p[8] == '.'))
+			return 1;
+		p += len + 1;
+	}
+	return 0;
+}
+
+int container_runtime_name(const char *path, char *out, size_t n)
 {
 	const char *base = strrchr(path, '/');
 	const char *parent_end = base;
+	size_t h;
 
 	base = base ? base + 1 : path;
 	if (runtime_name(base, "docker-", "docker-", out, n) ||
 	    runtime_name(base, "libpod-", "podman-", out, n) ||
 	    runtime_name(base, "cri-containerd-", "containerd-", out, n) ||
 	    runtime_name(base, "crio-", "crio-", out, n))
-		return out;
-	/* cgroupfs driver: /docker/<64 hex> */
-	if (parent_end && parent_end - path >= 7 &&
-	    strncmp(parent_end - 7, "/docker", 7) == 0 &&
-	    hex_run(base) >= SHORT_ID && base[hex_run(base)] == '\0') {
-		snprintf(out, n, "docker-%.*s", SHORT_ID, base);
-		return out;
+		return 1;
+	/*
+	 * cgroupfs drivers name a container's cgroup by its bare id: docker
+	 * under /docker or any --cgroup-parent (podman always writes
+	 * libpod-<id>), the kubelet's containerd under
+	 * /kubepods[/<qos>]/pod<uid>. Under a directory docker, 12 hex digits
+	 * will do; elsewhere only a whole 64-digit id counts.
+	 */
+	h = hex_run(base);
+	if (base[h] == '\0' && parent_end &&
+	    ((h >= SHORT_ID && parent_end - path >= 7 && strncmp(parent_end - 7, "/docker", 7) == 0) ||
+	     h == 64)) {
+		snprintf(out, n, "%s%.*s", under_kubepods(path, parent_end) ? "containerd-" : "docker-",
+			 SHORT_ID, base);
+		return 1;
 	}
+	return 0;
+}
+
+char *container_name_from_path(const char *path, char *out, size_t n)
+{
+	const char *base = strrchr(path, '/');
+
+	if (container_runtime_name(path, out, n))
+		return out;
+	base = base ? base + 1 : path;
 	snprintf(out, n, "%s", *base ? base : "/");
 	return out;
 }

@@ -15,12 +15,21 @@
  * @path (relative to the cgroup2 mount, e.g. "/system.slice/docker-<id>.scope"),
  * written to @out (@n bytes, NUL-terminated, truncated if needed).
  * docker-<64 hex>.scope and /docker/<64 hex> give "docker-<12 hex>",
- * libpod-<id>.scope "podman-<12>", cri-containerd-<id>.scope
- * "containerd-<12>", crio-<id>.scope "crio-<12>"; anything else is the last
- * path component (a systemd unit keeps its suffix: "nginx.service").
+ * libpod-<id>[.scope] "podman-<12>", cri-containerd-<id>.scope
+ * "containerd-<12>", crio-<id>.scope "crio-<12>"; a bare 64-hex id (a
+ * cgroupfs driver's) "docker-<12>" under any parent (a --cgroup-parent),
+ * "containerd-<12>" under kubepods; anything else is the last path
+ * component (a systemd unit keeps its suffix: "nginx.service").
  * Returns @out.
  */
 char *container_name_from_path(const char *path, char *out, size_t n);
+
+/*
+ * container_runtime_name - as container_name_from_path() when @path is a
+ * container runtime's cgroup (the docker-, podman-, containerd-, crio-
+ * names): 1; else 0 and @out untouched.
+ */
+int container_runtime_name(const char *path, char *out, size_t n);
 
 /*
  * syscall_name - the name of x86-64 syscall @nr from the build machine's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The TSV row writer: see output.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -218,4 +219,13 @@ void output_meta(struct output *o, const char *key, const char *value)
 	p += tsv_escape(value, vn, p);
 	*p++ = '\n';
 	o->len = (size_t)(p - o->buf);
+}
+
+void output_trailer(struct output *o, unsigned long long lost)
+{
+	char t[96];
+	int n = snprintf(t, sizeof(t), "# lost=%llu events=%llu\n", lost,
+			 (unsigned long long)o->rows);
+
+	output_raw(o, t, (size_t)n);
 }

@@ -52,6 +52,8 @@ void output_row(struct output *o, const struct row *r);
 void output_meta(struct output *o, const char *key, const char *value);
 /* output_raw - append @n bytes as they are (header lines). */
 void output_raw(struct output *o, const char *s, size_t n);
+/* output_trailer - append the last line, "# lost=@lost events=<rows written>". */
+void output_trailer(struct output *o, unsigned long long lost);
 /*
  * output_flush - write out what is buffered. Returns 0, or -errno of the
  * first write that failed (the error is sticky: later rows are dropped).

@@ -18,8 +18,13 @@ boot() { # boot NAME K: a container running getppid_loop K
 	mkdir "$CGPARENT/$1" || exit 1
 	sh -c "echo \$\$ > $CGPARENT/$1/cgroup.procs && exec $TOOLS/getppid_loop $2"
 }
-# a cgroup made, removed and made again under the same name is two boots
-mkdir "$CGPARENT/again" && rmdir "$CGPARENT/again" && mkdir "$CGPARENT/again" || fail "mkdir again"
+# a cgroup made, run in, removed and made again under the same name is two
+# boots; one that no task enters is no container (as a runtime's parent)
+for _ in 1 2; do
+	boot again 1 || fail "boot again"
+	rmdir "$CGPARENT/again" || fail "rmdir again"
+done
+mkdir "$CGPARENT/empty" || fail "mkdir empty"
 boot alpha 3000 & a=$!
 boot beta 7000 & b=$!
 "$TOOLS/getppid_loop" 4000 # a stranger, in no container
@@ -42,4 +47,32 @@ done
 ok "watch: alpha 3000, beta 7000, no stranger"
 
 # removing a container's cgroup ends it
-rmdir "$CGPARENT/alpha" "$CGPARENT/beta" "$CGPARENT/again"
+rmdir "$CGPARENT/alpha" "$CGPARENT/beta" "$CGPARENT/empty"
+
+# Without --cgroup: a parent made during the watch that never holds a task
+# is no container (a runtime's /docker, a --cgroup-parent); each cgroup a
+# task enters is one, unless an ancestor is one already: the cgroups a
+# container makes inside itself (systemd, docker-in-docker) stay in it.
+"$COLLECTOR" -o "$TMP/p.tsv" & col=$!
+cleanup_hooks+=("kill $col 2>/dev/null")
+for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/p.tsv" 2>/dev/null && break; sleep 0.05; done
+grep -q '^ts_ns' "$TMP/p.tsv" || fail "collector did not start"
+mkdir -p "$CGPARENT/p/c1" "$CGPARENT/p/c2" || fail "mkdir p/c1 p/c2"
+sh -c "echo \$\$ > $CGPARENT/p/c1/cgroup.procs && $TOOLS/getppid_loop 1100 &&
+	mkdir $CGPARENT/p/c1/inner && sh -c 'echo \$\$ > $CGPARENT/p/c1/inner/cgroup.procs && exec $TOOLS/getppid_loop 1300'" & a=$!
+sh -c "echo \$\$ > $CGPARENT/p/c2/cgroup.procs && exec $TOOLS/getppid_loop 2200" & b=$!
+wait $a $b
+sleep 0.2
+kill -INT $col; wait $col || fail "collector exited $? on SIGINT"
+check_tsv "$TMP/p.tsv"
+# only what this test made (the watch sees the whole host)
+awk -F'\t' -v r="$rel/p" '!/^#/ && $8 == "start" && index($12, r) == 1 { print $2, $12 }' "$TMP/p.tsv" | sort > "$TMP/starts"
+printf '%s\n' "c1 $rel/p/c1" "c2 $rel/p/c2" > "$TMP/want"
+diff "$TMP/want" "$TMP/starts" > /dev/null || fail "start rows: $(tr '\n' ';' < "$TMP/starts"), not c1 and c2"
+# (getppid_loop's own: the shells call getppid too)
+n1=$(rows "$TMP/p.tsv" syscall getppid | awk -F'\t' '$2 == "c1" && $7 == "getppid_loop"' | wc -l)
+n2=$(rows "$TMP/p.tsv" syscall getppid | awk -F'\t' '$2 == "c2" && $7 == "getppid_loop"' | wc -l)
+[ "$n1" -eq 2400 ] || fail "c1 has $n1 getppid rows, not 1100 + 1300 (its own cgroup inner included)"
+[ "$n2" -eq 2200 ] || fail "c2 has $n2 getppid rows, not 2200"
+ok "a parent made during the watch is no container; c1 (with inner) and c2 are"
+rmdir "$CGPARENT/p/c1/inner" "$CGPARENT/p/c1" "$CGPARENT/p/c2" "$CGPARENT/p"

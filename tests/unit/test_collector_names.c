@@ -47,6 +47,17 @@ static void test_runtimes(void **state)
 		   "crio-" ID12);
 	/* without the .scope suffix too */
 	check_name("/system.slice/docker-" ID64, "docker-" ID12);
+	/* cgroupfs drivers: a bare 64-hex id under any parent */
+	check_name("/p/" ID64, "docker-" ID12);
+	check_name("/a/b/" ID64, "docker-" ID12);
+	check_name("/x/docker/" ID12, "docker-" ID12);
+	check_name("/libpod_parent/libpod-" ID64, "podman-" ID12);
+	check_name("/p/libpod-" ID64, "podman-" ID12);
+	check_name("/kubepods/burstable/pod0f4e6a1c-2b7d-4c8e-9a1b-3c5d7e9f1a2b/" ID64,
+		   "containerd-" ID12);
+	check_name("/kubepods/pod1/" ID64, "containerd-" ID12);
+	check_name("/kubepods.slice/kubepods-burstable.slice/x/" ID64, "containerd-" ID12);
+	check_name("/kubepodsx/pod1/" ID64, "docker-" ID12);
 	/* exactly 12 hex digits is enough */
 	check_name("/system.slice/docker-" ID12 ".scope", "docker-" ID12);
 }
@@ -61,6 +72,19 @@ static void test_plain_names(void **state)
 	check_name("/", "/");
 }
 
+static void test_runtime_or_not(void **state)
+{
+	char out[64] = "untouched";
+
+	(void)state;
+	assert_int_equal(container_runtime_name("/system.slice/nginx.service", out, sizeof(out)), 0);
+	assert_int_equal(container_runtime_name("/docker", out, sizeof(out)), 0);
+	assert_int_equal(container_runtime_name("/p/" ID12, out, sizeof(out)), 0);
+	assert_string_equal(out, "untouched");
+	assert_int_equal(container_runtime_name("/docker/" ID64, out, sizeof(out)), 1);
+	assert_string_equal(out, "docker-" ID12);
+}
+
 static void test_not_a_runtime_id(void **state)
 {
 	(void)state;
@@ -72,8 +96,10 @@ static void test_not_a_runtime_id(void **state)
 	check_name("/system.slice/docker-" ID64 ".mount", "docker-" ID64 ".mount");
 	check_name("/system.slice/docker-" ID64 "x", "docker-" ID64 "x");
 	check_name("/docker/" ID64 "x", ID64 "x");
-	/* the cgroupfs rule needs the parent to be /docker exactly */
-	check_name("/notdocker/" ID64, ID64);
+	/* a short bare id counts under /docker only, exactly that directory */
+	check_name("/notdocker/" ID12, ID12);
+	check_name("/x/mydocker/" ID12, ID12);
+	check_name("/" ID64 "0", ID64 "0");
 	/* the prefix must start the basename */
 	check_name("/x/mydocker-" ID64 ".scope", "mydocker-" ID64 ".scope");
 }
@@ -361,6 +387,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtimes),
 		cmocka_unit_test(test_plain_names),
+		cmocka_unit_test(test_runtime_or_not),
 		cmocka_unit_test(test_not_a_runtime_id),
 		cmocka_unit_test(test_truncation),
 		cmocka_unit_test(test_syscall_names),

@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The collector's state, and the calls between its rooms:
+ *
+ *   main.c        the numbered steps: options, host, object, output, trace,
+ *                 trailer, one cleanup
+ *   options.c     the command line → struct options
+ *   setup.c       what the host and the options allow: capabilities, mode,
+ *                 object and fallback, the backend's configuration
+ *   containers.c  the table of containers (pure)
+ *   lifecycle.c   what a container is, and its start and end rows
+ *   rows.c        records from the kernel → TSV rows, the header lines
+ *   loop.c        one poll turn, the status line, the stop flag
+ *   spawn.c       spawn mode: run a command as a container, N times
+ *   watch.c       watch mode, and --pid (attach to a running tree)
+ *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
+ *
+ * Dependencies point one way: main → options, setup, spawn, watch → loop,
+ * rows → lifecycle → containers; proc, cgroup, output, backend below.
+ */
+#ifndef COLLECTOR_COLLECTOR_H
+#define COLLECTOR_COLLECTOR_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "collector/backend.h"
+#include "collector/containers.h"
+#include "collector/options.h"
+#include "collector/output.h"
+
+struct bt_cgroup_event;
+struct bt_root_event;
+struct bt_event_hdr;
+
+struct collector {
+	struct options opt;
+	enum bt_mode mode;
+	struct backend *be;
+	int usage_error;		/* set-up failed on what the command line asks: exit 2 */
+	unsigned long long next_key;	/* pidtree: the next user-space key */
+	struct output *out;
+	char cg2[PATH_MAX];
+	struct container_table containers;
+	unsigned long long stray;	/* events of cgroups user space dropped */
+	int stdout_is_tsv;
+	/* the live status line (stderr is a terminal) */
+	int status_line;
+	unsigned long long status_at, status_rows, started_ns;
+	/* spawn mode, the boot in progress */
+	struct container *spawned;
+	int spawned_gone;		/* pidtree: its last task exited */
+	unsigned long long until_at;	/* when to stop it, 0: not yet */
+	/* --start: the spawn time, kept until the probe's start row replaces it */
+	unsigned long long spawn_ts;
+	int start_written;		/* this boot's start row is out */
+};
+
+/* loop.c: set by SIGINT and SIGTERM (the only global). */
+extern volatile sig_atomic_t collector_exiting;
+
+/* --- lifecycle.c: what a container is, its start and end rows ------------ */
+
+/* track or untrack a cgroup id in the kernel (untrack: cgroup mode only) */
+int lifecycle_track(struct collector *c, unsigned long long id);
+void lifecycle_untrack(struct collector *c, unsigned long long id);
+/* a cgroup v2 directory was made or removed (cgroup mode) */
+void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e);
+/*
+ * the first record of candidate @k (a task entered it): it becomes a
+ * container (its start row is written) or a part of the container that
+ * is its ancestor; returns @k
+ */
+struct container *lifecycle_decide(struct collector *c, struct container *k);
+/* pidtree watch mode: the kernel found a task that starts a container */
+void lifecycle_on_root(struct collector *c, const struct bt_root_event *e);
+/* pidtree mode: the last task of a container exited */
+void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h);
+/* the start row of @k: @how it was seen, by task @pid/@comm, @detail */
+void lifecycle_write_start(struct collector *c, struct container *k, unsigned long long ts,
+			   const char *how, long pid, const char *comm, const char *detail);
+/* the end row of @k */
+void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts);
+/* container @k reached @what: spawn mode's --until may stop it */
+void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what);
+
+/* --- rows.c: records → TSV rows ------------------------------------------- */
+
+/* the backend's callback: one record (bpf/boottrace.h) from the kernel */
+int rows_on_event(void *ctx, void *data, size_t size);
+/* the metadata lines and the header line */
+void rows_write_header(struct collector *c);
+
+/* --- loop.c --------------------------------------------------------------- */
+
+/* deliver what the kernel has (waiting up to @timeout_ms), flush; 0 or -errno */
+int loop_poll_once(struct collector *c, int timeout_ms);
+/* the status line on a terminal: each second, or the @final one */
+void loop_show_status(struct collector *c, int final);
+/* when --duration ends (CLOCK_MONOTONIC ns), 0: never */
+unsigned long long loop_deadline(const struct collector *c);
+
+/* --- spawn.c, watch.c: the three ways to run ------------------------------ */
+
+/* spawn mode: the command N times; the collector's exit status */
+int spawn_run(struct collector *c);
+/* watch mode: until a signal or --duration; exit status */
+int watch_run(struct collector *c);
+/* --pid: the tree of an existing process until it ends; exit status */
+int watch_attach(struct collector *c);
+
+/* --- setup.c -------------------------------------------------------------- */
+
+/* the capabilities loading needs; 0, or -1 after saying what is missing */
+int setup_check_capabilities(void);
+/* --mode, or what auto picks; 0, or -1 after a message */
+int setup_mode(struct collector *c, int have_btf);
+/* @cfg from the options (syscall list included); 0, or -1 after a message */
+int setup_config(struct collector *c, struct backend_config *cfg);
+/* open, load and attach the object; 0 or -errno (c->usage_error: exit 2) */
+int setup_open_backend(struct collector *c, struct backend_config *cfg, int have_btf);
+
+#endif /* COLLECTOR_COLLECTOR_H */

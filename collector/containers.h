@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The container table: every cgroup (cgroup mode) or task tree (pidtree
+ * mode) the collector follows, found by the key the kernel puts in
+ * bt_event_hdr.cgroup_id, and the names given in this run. Pure: no I/O,
+ * no BPF; what makes something a container is lifecycle.c's.
+ */
+#ifndef COLLECTOR_CONTAINERS_H
+#define COLLECTOR_CONTAINERS_H
+
+#include <stddef.h>
+
+#define CONTAINER_NAME_MAX 256
+
+/*
+ * A cgroup made while the collector watches, that no task has entered yet:
+ * it becomes a container, or a part of one, with its first task (see
+ * lifecycle.c). What its start row will say is kept until then.
+ */
+struct candidate {
+	unsigned long long parent;	/* the parent cgroup's id */
+	unsigned long long ts;		/* when it was made */
+	long pid;			/* by whom */
+	int matched;			/* its path matches --cgroup's glob */
+	char comm[17];
+	char path[512];			/* relative to the cgroup2 mount */
+};
+
+/*
+ * A container, or a cgroup nested in one (then top points at it), or a
+ * candidate (cand set, top NULL). cgid is the cgroup id in cgroup mode,
+ * the container key in pidtree mode: what the kernel puts in
+ * bt_event_hdr.cgroup_id.
+ */
+struct container {
+	unsigned long long cgid;
+	struct container *top;
+	struct candidate *cand;
+	int start_marked;	/* watch, --pid: the --start probe's start row is out */
+	char name[CONTAINER_NAME_MAX];
+};
+
+/* How often a container name was used in this run. */
+struct name_use {
+	char *name;
+	unsigned int uses;
+};
+
+struct container_table {
+	struct container **v;
+	size_t n, cap;
+	/*
+	 * An index on cgid: open addressing, linear probing, tombstones;
+	 * every event looks its container up, and a host may boot thousands
+	 * at once.
+	 */
+	struct container **index;
+	size_t nindex, index_used;	/* slots (power of two), live + tombstones */
+	struct container *last;	/* the last one found: most events repeat it */
+	struct name_use *names;
+	size_t nnames;
+};
+
+/* containers_find - the entry of @cgid, or NULL. */
+struct container *containers_find(struct container_table *t, unsigned long long cgid);
+
+/*
+ * containers_add - a new entry for @cgid: nested in @top, or a container
+ * of its own (@top NULL) named @name (copied; NULL: ""). The table owns it.
+ * NULL on ENOMEM.
+ */
+struct container *containers_add(struct container_table *t, unsigned long long cgid,
+				 struct container *top, const char *name);
+
+/*
+ * containers_add_candidate - a new candidate for @cgid, taking @cand
+ * (malloc'd; freed with the entry). NULL on ENOMEM (@cand freed too).
+ */
+struct container *containers_add_candidate(struct container_table *t, unsigned long long cgid,
+					   struct candidate *cand);
+
+/*
+ * containers_decide - candidate @k becomes a container named @name (@top
+ * NULL) or a part of container @top; its candidate data is freed.
+ */
+void containers_decide(struct container *k, struct container *top, const char *name);
+
+/* containers_remove - drop @k from the table and free it. */
+void containers_remove(struct container_table *t, struct container *k);
+
+/* containers_count_top - how many entries are containers (not nested ones, not candidates). */
+size_t containers_count_top(const struct container_table *t);
+
+/*
+ * containers_unique_name - a name not given before in this run: @base,
+ * then "@base#2", "@base#3"... into @out. Counted over the whole run, not
+ * only live containers: a container that restarts in a cgroup of the same
+ * name is another boot, another name.
+ */
+void containers_unique_name(struct container_table *t, const char *base, char *out, size_t n);
+
+/* containers_free - free every entry and the table's memory; it is empty after. */
+void containers_free(struct container_table *t);
+
+#endif /* COLLECTOR_CONTAINERS_H */

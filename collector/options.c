@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The collector's command line: see options.h. */
+#include <errno.h>
+#include <getopt.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collector/marks.h"
+#include "collector/options.h"
+
+void options_usage(FILE *f)
+{
+	fprintf(f,
+"usage: collector [<options>] [-- <command> [<arg>...]]\n"
+"\n"
+"Trace every syscall of every process of a container, from its first\n"
+"instruction, and write one TSV row per event (see docs/tsv-format.md).\n"
+"Without <command>: watch every container (new cgroup v2 directory) that\n"
+"starts while the collector runs. With <command>: run it as a container\n"
+"(a fresh cgroup v2 directory, optional namespaces) and trace it.\n"
+"\n"
+"Modes: cgroup attributes by cgroup v2 id (kernel >= 4.18 with BTF);\n"
+"pidtree follows the process tree from the container's first process\n"
+"(kernel 4.15, cgroup-v1 hosts); in watch mode a container is then a\n"
+"process that makes a new pid or mount namespace. auto picks cgroup when\n"
+"it can.\n"
+"\n"
+"    -o, --output <file>        write the TSV to <file> (a FIFO works); default stdout\n"
+"    -m, --mode <mode>          auto, cgroup or pidtree (default auto)\n"
+"    -s, --syscalls <list>      all, none, or a comma list of names (default all)\n"
+"    -d, --duration <time>      stop after <time>: seconds, or 500ms, 2s, 100us\n"
+"    -c, --cgroup <glob>        watch: only cgroups whose path (relative to the\n"
+"                               cgroup2 mount) matches <glob>\n"
+"    -u, --until <when>         spawn: stop the container at exec, listen, exit or\n"
+"                               mark:<label> (the first --mark with that label),\n"
+"                               optionally +<duration> later (e.g. listen+500ms)\n"
+"        --mark <probe>[=<label>]\n"
+"                               a milestone: a `mark` row named <label> each time\n"
+"                               <probe> fires in a traced container; <probe> is\n"
+"                               uprobe:<binary>:<symbol>, uretprobe:<binary>:<symbol>\n"
+"                               or usdt:<binary>:<provider>:<name>; <binary> a path,\n"
+"                               a program on PATH or a library (libc); repeatable;\n"
+"                               <label> defaults to <symbol> or <name>; the legacy\n"
+"                               object takes 8 at most, USDT without semaphores\n"
+"        --start <probe>        the container starts when <probe> (as for --mark)\n"
+"                               fired in the runtime thread it descends from (the\n"
+"                               time is inherited across fork); spawn: the start\n"
+"                               row, the spawn time if it never fires; watch,\n"
+"                               --pid: a second start row\n"
+"    -n, --runs <n>             spawn: boot <n> times, one container each\n"
+"        --name <name>          spawn: container name (default: the command's\n"
+"                               basename); runs are named <name>-1..<name>-<n>\n"
+"        --unshare <ns,...>     spawn: new namespaces: pid,mount,net,uts,ipc\n"
+"        --user <user>          spawn: run the command as <user>, without root\n"
+"    -p, --pid <pid>            trace the existing process <pid> and its\n"
+"                               descendants until they end (like strace -p)\n"
+"        --root-exec <glob>     pidtree watch: only containers whose runtime's\n"
+"                               comm or command line matches <glob>\n"
+"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8); with the\n"
+"                               legacy object, the perf buffer per CPU\n"
+"        --object <obj>         auto, modern or legacy BPF object (default auto:\n"
+"                               modern where the kernel has BTF)\n"
+"    -v, --verbose              libbpf's messages\n"
+"    -h, --help                 this text\n"
+"    -V, --version              the version\n"
+"\n"
+"EXAMPLES\n"
+"    sudo collector > boot.tsv                     # every container that starts\n"
+"    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
+"    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
+"    sudo collector --mark usdt:./bootsvc:bootsvc:config_loaded=config \\\n"
+"        --mark uprobe:./bootsvc:bootsvc_ready=ready --until mark:ready -- ./bootsvc\n"
+"    mkfifo p; sudo collector -o p -- ./server & analyze p\n");
+}
+
+int parse_duration_ns(const char *s, unsigned long long *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (*end == '\0' || strcmp(end, "s") == 0)
+		v *= 1e9;
+	else if (strcmp(end, "ms") == 0)
+		v *= 1e6;
+	else if (strcmp(end, "us") == 0)
+		v *= 1e3;
+	else if (strcmp(end, "ns") != 0)
+		return -1;
+	if (v >= 18446744073709551615.0)
+		return -1;
+	*ns = (unsigned long long)v;
+	return 0;
+}
+
+static int parse_until(const char *s, struct options *o)
+{
+	char kind[16];
+	const char *plus = strchr(s, '+');
+	size_t n = plus ? (size_t)(plus - s) : strlen(s);
+
+	if (strncmp(s, "mark:", 5) == 0) {
+		/* mark:LABEL: labels have no '+' (collector/marks.c) */
+		if (n <= 5 || n - 5 >= sizeof(o->until_mark))
+			return -1;
+		memcpy(o->until_mark, s + 5, n - 5);
+		o->until_mark[n - 5] = '\0';
+		o->until = UNTIL_MARK;
+		o->until_delay_ns = 0;
+		return plus && parse_duration_ns(plus + 1, &o->until_delay_ns) < 0 ? -1 : 0;
+	}
+	if (n >= sizeof(kind))
+		return -1;
+	memcpy(kind, s, n);
+	kind[n] = '\0';
+	if (strcmp(kind, "exit") == 0)
+		o->until = UNTIL_EXIT;
+	else if (strcmp(kind, "exec") == 0)
+		o->until = UNTIL_EXEC;
+	else if (strcmp(kind, "listen") == 0)
+		o->until = UNTIL_LISTEN;
+	else
+		return -1;
+	o->until_delay_ns = 0;
+	if (plus && parse_duration_ns(plus + 1, &o->until_delay_ns) < 0)
+		return -1;
+	return 0;
+}
+
+static int parse_unshare(const char *s, int *flags)
+{
+	char buf[128], *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", s);
+	*flags = 0;
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (strcmp(tok, "pid") == 0)
+			*flags |= CLONE_NEWPID;
+		else if (strcmp(tok, "mount") == 0)
+			*flags |= CLONE_NEWNS;
+		else if (strcmp(tok, "net") == 0)
+			*flags |= CLONE_NEWNET;
+		else if (strcmp(tok, "uts") == 0)
+			*flags |= CLONE_NEWUTS;
+		else if (strcmp(tok, "ipc") == 0)
+			*flags |= CLONE_NEWIPC;
+		else
+			return -1;
+	}
+	return 0;
+}
+
+/* One message on stderr, git style, and OPTIONS_USAGE for the caller to return. */
+__attribute__((format(printf, 1, 2)))
+static enum options_result usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "collector: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'collector --help'.\n");
+	return OPTIONS_USAGE;
+}
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "syscalls", required_argument, NULL, 's' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "cgroup", required_argument, NULL, 'c' },
+	{ "until", required_argument, NULL, 'u' },
+	{ "runs", required_argument, NULL, 'n' },
+	{ "name", required_argument, NULL, 'N' },
+	{ "unshare", required_argument, NULL, 'U' },
+	{ "ringbuf-mb", required_argument, NULL, 'R' },
+	{ "object", required_argument, NULL, 'O' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "root-exec", required_argument, NULL, 'X' },
+	{ "user", required_argument, NULL, 'W' },
+	{ "mark", required_argument, NULL, 'K' },
+	{ "start", required_argument, NULL, 'S' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ 0 },
+};
+
+const char *const *options_long_names(void)
+{
+	static const char *names[sizeof(longopts) / sizeof(longopts[0])];
+	size_t i;
+
+	for (i = 0; longopts[i].name; i++)
+		names[i] = longopts[i].name;
+	names[i] = NULL;
+	return names;
+}
+
+/* One option; OPTIONS_OK or what options_parse() returns. */
+static enum options_result parse_one(int c, const char *arg, struct options *o)
+{
+	char *end;
+
+	switch (c) {
+	case 'o': o->output = arg; break;
+	case 'm':
+		if (strcmp(arg, "auto") && strcmp(arg, "cgroup") && strcmp(arg, "pidtree"))
+			return usage_error("--mode takes auto, cgroup or pidtree, not '%s'", arg);
+		o->mode = arg;
+		break;
+	case 's': o->syscalls = arg; break;
+	case 'd':
+		if (parse_duration_ns(arg, &o->duration_ns) < 0 || o->duration_ns == 0)
+			return usage_error("--duration takes a duration (60, 1.5s, 500ms), not '%s'", arg);
+		break;
+	case 'c': o->cgroup_glob = arg; break;
+	case 'u':
+		if (parse_until(arg, o) < 0)
+			return usage_error("--until takes exec, listen, exit or mark:LABEL[+DURATION], not '%s'",
+					   arg);
+		break;
+	case 'n':
+		errno = 0;
+		o->runs = (int)strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->runs < 1 || o->runs > 100000)
+			return usage_error("--runs takes a number from 1 to 100000, not '%s'", arg);
+		break;
+	case 'N': o->name = arg; break;
+	case 'U':
+		if (parse_unshare(arg, &o->unshare_flags) < 0)
+			return usage_error("--unshare takes pid,mount,net,uts,ipc, not '%s'", arg);
+		break;
+	case 'R':
+		o->ringbuf_mb = strtoul(arg, &end, 10);
+		if (end == arg || *end || o->ringbuf_mb < 1 || o->ringbuf_mb > 2048 ||
+		    (o->ringbuf_mb & (o->ringbuf_mb - 1)))
+			return usage_error("--ringbuf-mb takes a power of two from 1 to 2048 (the ring buffer's size is 32-bit)");
+		break;
+	case 'O':
+		if (strcmp(arg, "auto") && strcmp(arg, "modern") && strcmp(arg, "legacy"))
+			return usage_error("--object takes auto, modern or legacy, not '%s'", arg);
+		o->object = arg;
+		break;
+	case 'p':
+		errno = 0;
+		o->pid = (pid_t)strtol(arg, &end, 10);
+		if (errno || end == arg || *end || o->pid <= 0)
+			return usage_error("--pid takes a process id, not '%s'", arg);
+		break;
+	case 'X': o->root_exec = arg; break;
+	case 'W': o->user = arg; break;
+	case 'K':
+	case 'S': {
+		char err[512];
+
+		if (!o->marks && !(o->marks = marks__new()))
+			return usage_error("out of memory");
+		if (c == 'S' && marks_have_start(o->marks))
+			return usage_error("--start may be given once");
+		if (marks_add(o->marks, arg, c == 'S', err, sizeof(err)) < 0)
+			return usage_error("%s", err);
+		break;
+	}
+	case 'v': o->verbose = 1; break;
+	case 'h': options_usage(stdout); return OPTIONS_DONE;
+	case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); return OPTIONS_DONE;
+	default:
+		fprintf(stderr, "Try 'collector --help'.\n");
+		return OPTIONS_USAGE;
+	}
+	return OPTIONS_OK;
+}
+
+enum options_result options_parse(int argc, char **argv, struct options *o)
+{
+	enum options_result r;
+	int c;
+
+	o->mode = "auto";
+	o->syscalls = "all";
+	o->runs = 1;
+	o->ringbuf_mb = 8;
+	o->object = "auto";
+	optind = 0;	/* GNU getopt: start over (tests parse many times) */
+	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
+		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)
+			return r;
+	if (optind < argc)
+		o->command = argv + optind;
+	if (!o->command && (o->runs != 1 || o->name || o->unshare_flags))
+		return usage_error("--runs, --name and --unshare need a command (after --)");
+	if (o->command && o->cgroup_glob)
+		return usage_error("--cgroup is for watch mode (no command)");
+	if (o->user && !o->command)
+		return usage_error("--user is for spawn mode (a command after --)");
+	if (o->command && o->pid > 0)
+		return usage_error("--pid and a command exclude each other");
+	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
+		return usage_error("--root-exec is for watch mode with --mode pidtree");
+	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
+		return usage_error("--until mark:%s: no --mark has the label '%s'",
+				   o->until_mark, o->until_mark);
+	return OPTIONS_OK;
+}

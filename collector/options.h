@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * The collector's command line: argv → struct options. Parsing is pure: it
+ * looks nothing up on the host (users, binaries and their symbols are
+ * resolved by main, step 1) and never exits; a mistake is one message on
+ * stderr and a return of -1, which main turns into exit status 2.
+ */
+#ifndef COLLECTOR_OPTIONS_H
+#define COLLECTOR_OPTIONS_H
+
+#include <stdio.h>
+#include <sys/types.h>
+
+enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
+
+struct marks;
+
+struct options {
+	const char *output;
+	const char *mode;
+	const char *syscalls;
+	const char *cgroup_glob;
+	const char *name;
+	unsigned long long duration_ns;	/* --duration, 0: none */
+	enum until_kind until;
+	unsigned long long until_delay_ns;
+	int runs;
+	int unshare_flags;
+	unsigned long ringbuf_mb;
+	const char *object;	/* auto, modern, legacy */
+	pid_t pid;		/* --pid: trace this existing process tree */
+	const char *root_exec;	/* pidtree watch: roots made by this runtime */
+	struct marks *marks;	/* --mark and --start probes */
+	char until_mark[128];	/* --until mark:LABEL */
+	const char *user;	/* spawn: run the command as this user */
+	uid_t uid;		/* --user's, filled in by main (getpwnam) */
+	gid_t gid;
+	int verbose;
+	char **command;
+};
+
+/* How options_parse() ended. */
+enum options_result {
+	OPTIONS_OK,		/* go on */
+	OPTIONS_DONE,		/* --help or --version printed: exit 0 */
+	OPTIONS_USAGE = -1,	/* a mistake, said on stderr: exit 2 */
+};
+
+/*
+ * options_parse - fill @o from @argv. --mark and --start probes are parsed
+ * into o->marks (not resolved in binaries: marks_resolve() does that).
+ * o->marks may be set even on OPTIONS_USAGE: free it with marks__free().
+ */
+enum options_result options_parse(int argc, char **argv, struct options *o);
+
+/* options_usage - the --help text on @f. */
+void options_usage(FILE *f);
+
+/*
+ * options_long_names - the long options the parser takes, NULL-terminated
+ * (for the test that checks --help and the man page against them).
+ */
+const char *const *options_long_names(void);
+
+/*
+ * parse_duration_ns - "1.5", "500ms", "2s", "100us", "10ns" → ns in *@ns;
+ * a bare number is in seconds. 0, or -1 when @s is not a duration.
+ */
+int parse_duration_ns(const char *s, unsigned long long *ns);
+
+#endif /* COLLECTOR_OPTIONS_H */

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* /proc readers: see proc.h. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collector/proc.h"
+
+pid_t proc_stat_ppid(const char *stat)
+{
+	/* skip comm: to the last ')', then " S PPID" */
+	const char *p = strrchr(stat, ')');
+	char *end;
+	long v;
+
+	if (!p || strlen(p) < 5)
+		return -1;
+	v = strtol(p + 4, &end, 10);
+	if (end == p + 4 || v < 0 || v > INT_MAX)
+		return -1;
+	return (pid_t)v;
+}
+
+pid_t proc_ppid(pid_t pid)
+{
+	char path[64], buf[512];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return proc_stat_ppid(buf);
+}
+
+ssize_t proc_cmdline(pid_t pid, char *out, size_t n)
+{
+	char path[64];
+	ssize_t len = 0, i;
+	int fd;
+
+	if (n == 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		len = read(fd, out, n - 1);
+		close(fd);
+	}
+	if (len <= 0)
+		return -1;
+	while (len > 0 && out[len - 1] == '\0')
+		len--;
+	for (i = 0; i < len; i++)
+		if (out[i] == '\0')
+			out[i] = ' ';
+	out[len] = '\0';
+	return len;
+}
+
+int proc_cgroup2_path(pid_t pid, char *out, size_t n)
+{
+	char path[64], line[PATH_MAX + 16];
+	FILE *f;
+	int found = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3) == 0) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(out, n, "%s", line + 3);
+			found = 0;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+int cgroup_file_pick(const char *text, char *out, size_t n)
+{
+	static const char *const prefer[] = { "0::", ":name=systemd:", ":pids:" };
+	size_t i;
+
+	for (i = 0; i < sizeof(prefer) / sizeof(prefer[0]); i++) {
+		const char *line = text;
+
+		while (line && *line) {
+			const char *end = strchr(line, '\n'), *p;
+			size_t len = end ? (size_t)(end - line) : strlen(line);
+
+			/* "0::/path" starts the line; "4:pids:/path" has a number first */
+			p = i == 0 ? (strncmp(line, prefer[i], 3) == 0 ? line : NULL) :
+				     memmem(line, len, prefer[i], strlen(prefer[i]));
+			if (p) {
+				const char *path = p + strlen(prefer[i]);
+				size_t plen = len - (size_t)(path - line);
+
+				if (!(i == 0 && plen == 1 && path[0] == '/')) {
+					snprintf(out, n, "%.*s", (int)plen, path);
+					return 0;
+				}
+			}
+			line = end ? end + 1 : NULL;
+		}
+	}
+	return -ENOENT;
+}
+
+int proc_runtime_cgroup(pid_t pid, char *out, size_t n)
+{
+	char path[64], text[4096];
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	len = read(fd, text, sizeof(text) - 1);
+	close(fd);
+	if (len < 0)
+		return -errno;
+	text[len] = '\0';
+	return cgroup_file_pick(text, out, n);
+}
+
+size_t descendants_of(pid_t root, const pid_t *pids, const pid_t *ppids, size_t n, pid_t *out)
+{
+	size_t nin = 1, i, j;
+	int changed;
+
+	out[0] = root;
+	/* a fixpoint over the parent links */
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++) {
+			int is_in = 0, parent_in = 0;
+
+			for (j = 0; j < nin; j++) {
+				is_in |= out[j] == pids[i];
+				parent_in |= out[j] == ppids[i];
+			}
+			if (!is_in && parent_in) {
+				out[nin++] = pids[i];
+				changed = 1;
+			}
+		}
+	} while (changed);
+	return nin;
+}
+
+int proc_descendants(pid_t root, pid_t **out, size_t *nout)
+{
+	pid_t *pids = NULL, *ppids = NULL, *in = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	int err = 0;
+	DIR *proc = opendir("/proc");
+
+	if (!proc)
+		return -errno;
+	while ((d = readdir(proc))) {
+		pid_t pid = (pid_t)strtol(d->d_name, NULL, 10);
+
+		if (pid <= 0)
+			continue;
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 1024;
+			pid_t *np = realloc(pids, ncap * sizeof(*np)), *npp;
+
+			if (!np) {
+				err = -ENOMEM;
+				break;
+			}
+			pids = np;
+			npp = realloc(ppids, ncap * sizeof(*npp));
+			if (!npp) {
+				err = -ENOMEM;
+				break;
+			}
+			ppids = npp;
+			cap = ncap;
+		}
+		pids[n] = pid;
+		ppids[n++] = proc_ppid(pid);
+	}
+	closedir(proc);
+	if (!err && !(in = calloc(n + 1, sizeof(*in))))
+		err = -ENOMEM;
+	if (!err) {
+		*nout = descendants_of(root, pids, ppids, n, in);
+		*out = in;
+	}
+	free(pids);
+	free(ppids);
+	return err;
+}

@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Records from the kernel (bpf/boottrace.h) → TSV rows
+ * (docs/tsv-format.md), and the header lines before them.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include <linux/types.h>
+
+#include "bpf/boottrace.h"
+#include "collector/cgroup.h"
+#include "collector/collector.h"
+#include "collector/marks.h"
+#include "collector/names.h"
+#include "common/tsv.h"
+
+static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
+			 const struct container *k, const char *event)
+{
+	memset(r, 0, sizeof(*r));
+	r->ts_ns = h->ts_ns;
+	r->container = field_str(k->top->name);
+	r->cgroup_id = c->mode == BT_MODE_CGROUP ? h->cgroup_id : 0;
+	r->pid = h->pid;
+	r->tid = h->tid;
+	r->ppid = h->ppid;
+	r->comm = field_strn(h->comm, sizeof(h->comm));
+	r->event = event;
+}
+
+
+
+/*
+ * A --mark fired in container @k: a mark row. A --start probe's time met
+ * the spawned container: its start row, once per boot (bpf/marks.bpf.h).
+ */
+static void on_mark(struct collector *c, struct container *k, const struct bt_mark_event *e)
+{
+	const struct mark *m = marks_get(c->opt.marks, e->mark_id);
+	struct row r;
+
+	if (!m || !m->spec)
+		return;
+	if (e->flags & BT_MARK_START) {
+		/*
+		 * Spawn mode: the start row, instead of the spawn time. Watch and
+		 * --pid: the container's start row (mkdir, namespace, attach) is
+		 * out already; a second one, name=mark, gives the earlier time the
+		 * analyzer takes (the runtime fires the probe before it mkdirs).
+		 */
+		if (c->spawned && c->spawned == k->top) {
+			if (!c->start_written)
+				lifecycle_write_start(c, k->top, e->hdr.ts_ns, "mark", e->hdr.pid,
+					    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, m->spec);
+			c->start_written = 1;
+		} else if (!c->opt.command && !k->top->start_marked) {
+			lifecycle_write_start(c, k->top, e->hdr.ts_ns, "mark", e->hdr.pid,
+				    field_strn(e->hdr.comm, sizeof(e->hdr.comm)).s, m->spec);
+			k->top->start_marked = 1;
+		}
+		return;
+	}
+	row_from_hdr(c, &r, &e->hdr, k, "mark");
+	r.name = field_str(m->label);
+	r.detail = field_str(m->spec);
+	output_row(c->out, &r);
+	if (c->opt.until == UNTIL_MARK && strcmp(m->label, c->opt.until_mark) == 0)
+		lifecycle_until_reached(c, k, UNTIL_MARK);
+}
+
+int rows_on_event(void *ctx, void *data, size_t size)
+{
+	struct collector *c = ctx;
+	const struct bt_event_hdr *h = data;
+	struct container *k;
+	struct row r;
+	char num[32], addr[BT_DETAIL_MAX * 2];
+
+	if (size < sizeof(*h))
+		return 0;
+	if (h->type == BT_EV_CGROUP_MKDIR || h->type == BT_EV_CGROUP_RMDIR) {
+		if (size >= sizeof(struct bt_cgroup_event))
+			lifecycle_on_cgroup(c, data);
+		return 0;
+	}
+	if (h->type == BT_EV_ROOT) {
+		if (size >= sizeof(struct bt_root_event))
+			lifecycle_on_root(c, data);
+		return 0;
+	}
+	if (h->type == BT_EV_GONE) {
+		lifecycle_on_gone(c, h);
+		return 0;
+	}
+	k = containers_find(&c->containers, h->cgroup_id);
+	if (!k) {
+		c->stray++;
+		return 0;
+	}
+	if (k->cand && !(k = lifecycle_decide(c, k))) {
+		c->stray++;
+		return 0;
+	}
+	switch (h->type) {
+	case BT_EV_SYSCALL:
+	case BT_EV_SYSCALL_DETAIL: {
+		const struct bt_syscall_event *e = data;
+		const char *sname = syscall_name(e->nr);
+
+		row_from_hdr(c, &r, h, k, "syscall");
+		if (!sname) {
+			snprintf(num, sizeof(num), "syscall_%u", e->nr);
+			sname = num;
+		}
+		r.name = field_str(sname);
+		if (!(e->flags & BT_SC_NORETURN)) {
+			r.has_ret = r.has_dur = true;
+			r.ret = e->ret;
+			r.dur_ns = e->dur_ns;
+		}
+		if (h->type == BT_EV_SYSCALL_DETAIL && size >= sizeof(struct bt_syscall_detail_event)) {
+			const struct bt_syscall_detail_event *d = data;
+			size_t len = e->detail_len < BT_DETAIL_MAX ? e->detail_len : BT_DETAIL_MAX;
+
+			if (e->detail_kind == BT_DETAIL_PATH) {
+				r.detail = field_strn(d->detail, len);
+			} else if (e->detail_kind == BT_DETAIL_SOCKADDR) {
+				r.detail.s = addr;
+				r.detail.n = sockaddr_format(d->detail, len, addr, sizeof(addr));
+			}
+		}
+		output_row(c->out, &r);
+		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN))
+			lifecycle_until_reached(c, k, UNTIL_LISTEN);
+		break;
+	}
+	case BT_EV_FORK: {
+		const struct bt_fork_event *e = data;
+
+		row_from_hdr(c, &r, h, k, "fork");
+		r.name = field_str(e->is_thread ? "thread" : "process");
+		output_row(c->out, &r);
+		break;
+	}
+	case BT_EV_EXEC: {
+		const struct bt_exec_event *e = data;
+
+		row_from_hdr(c, &r, h, k, "exec");
+		r.detail = field_strn(e->filename, sizeof(e->filename));
+		output_row(c->out, &r);
+		lifecycle_until_reached(c, k, UNTIL_EXEC);
+		break;
+	}
+	case BT_EV_EXIT: {
+		const struct bt_exit_event *e = data;
+
+		row_from_hdr(c, &r, h, k, "exit");
+		r.has_ret = true;
+		/* as a shell reports it: the exit status, or 128 + signal */
+		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
+						     WEXITSTATUS(e->exit_code);
+		output_row(c->out, &r);
+		break;
+	}
+	case BT_EV_MARK:
+		if (size >= sizeof(struct bt_mark_event))
+			on_mark(c, k, data);
+		break;
+	}
+	return 0;
+}
+
+/* --- set-up ------------------------------------------------------------------ */
+
+void rows_write_header(struct collector *c)
+{
+	struct utsname u;
+	struct timespec rt, mono;
+	char buf[128];
+	time_t t = time(NULL);
+	long long off;
+
+	uname(&u);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	off = ((long long)rt.tv_sec - mono.tv_sec) * 1000000000LL + (rt.tv_nsec - mono.tv_nsec);
+	output_raw(c->out, TSV_VERSION_LINE "\n", strlen(TSV_VERSION_LINE) + 1);
+	output_meta(c->out, "host", u.nodename);
+	output_meta(c->out, "kernel", u.release);
+	output_meta(c->out, "mode", c->mode == BT_MODE_CGROUP ? "cgroup" : "pidtree");
+	output_meta(c->out, "bpf_object", c->be->ops->name);
+	output_meta(c->out, "clock", "CLOCK_MONOTONIC");
+	snprintf(buf, sizeof(buf), "%lld", off);
+	output_meta(c->out, "realtime_offset_ns", buf);
+	strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", gmtime(&t));
+	output_meta(c->out, "started", buf);
+	output_meta(c->out, "collector", BOOTTRACE_VERSION);
+	output_meta(c->out, "cgroup2", c->cg2);
+	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
+	output_meta(c->out, "command_line", c->opt.command ? "spawn" : "watch");
+	output_raw(c->out, TSV_HEADER "\n", strlen(TSV_HEADER) + 1);
+	output_flush(c->out);
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Spawn mode: run a command as a container (a fresh cgroup v2 directory,
+ * optional namespaces), traced from before its first instruction, --runs
+ * times, each stopped by --until.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collector/cgroup.h"
+#include "collector/clock.h"
+#include "collector/collector.h"
+#include "collector/marks.h"
+
+#define GRACE_NS (2ULL * 1000000000ULL)
+
+/*
+ * In the child, before the command runs: send "<what>: <strerror(errno)>"
+ * back through @fd (the collector prints it) and _exit(@code).
+ */
+static void child_fail(int fd, int code, const char *what)
+{
+	char msg[512];
+	int n = snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
+
+	if (n > (int)sizeof(msg) - 1)
+		n = (int)sizeof(msg) - 1;
+	if (write(fd, msg, (size_t)n) < 0) { /* nothing left to do */ }
+	_exit(code);
+}
+
+/*
+ * The exit status when the command cannot run, as env(1), timeout(1) and
+ * the shells (POSIX, "Command Search and Execution") give it: 127 when it
+ * is not there, 126 when it is there but cannot be executed (EACCES for a
+ * file without x or a directory, ENOEXEC, ETXTBSY, ...). A failure to set
+ * up the container before that is the collector's own: exit 1.
+ */
+#define EXIT_CANNOT_EXEC 126
+#define EXIT_NOT_FOUND 127
+
+/*
+ * The container's first process: joins the cgroup, takes its namespaces,
+ * execs. Errors go back through @errfd (close-on-exec: EOF means exec'd).
+ */
+static void child_main(struct collector *c, const char *cgdir, int errfd, int gofd)
+{
+	char self[32], what[256], go;
+	int err;
+
+	/* pidtree: wait until the collector has registered us in the kernel */
+	if (gofd >= 0 && read(gofd, &go, 1) != 1)
+		_exit(1);
+	snprintf(self, sizeof(self), "%d", getpid());
+	if (cgdir) {
+		errno = -cgroup_write(cgdir, "cgroup.procs", self);
+		if (errno)
+			child_fail(errfd, 1, "cannot join the container's cgroup");
+	} else if (setpgid(0, 0) < 0) {
+		/* no cgroup to signal: the process group stands in for it */
+		child_fail(errfd, 1, "setpgid");
+	}
+	if (c->stdout_is_tsv && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		child_fail(errfd, 1, "dup2");
+	if (c->opt.unshare_flags && unshare(c->opt.unshare_flags) < 0)
+		child_fail(errfd, 1, "unshare");
+	if ((c->opt.unshare_flags & CLONE_NEWNS) &&
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		child_fail(errfd, 1, "cannot make / private in the new mount namespace");
+	if (c->opt.unshare_flags & CLONE_NEWPID) {
+		/* The new pid namespace takes our next child as its pid 1. */
+		pid_t pid = fork();
+		int st;
+
+		if (pid < 0)
+			child_fail(errfd, 1, "fork");
+		if (pid > 0) {
+			close(errfd);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+		}
+	}
+	/* --user: the container does not get the collector's privileges */
+	if (c->opt.user && (initgroups(c->opt.user, c->opt.gid) < 0 ||
+			    setgid(c->opt.gid) < 0 || setuid(c->opt.uid) < 0))
+		child_fail(errfd, 1, "cannot switch to --user");
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	execvp(c->opt.command[0], c->opt.command);
+	err = errno;
+	snprintf(what, sizeof(what), "cannot run '%s'", c->opt.command[0]);
+	errno = err;
+	child_fail(errfd, err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC, what);
+}
+
+/* Signal the spawned container: its cgroup, or its process group without one. */
+static void signal_spawned(const char *cgdir, pid_t pid, int sig)
+{
+	if (!cgdir)
+		kill(-pid, sig);
+	else if (sig != SIGKILL || cgroup_write(cgdir, "cgroup.kill", "1") < 0)
+		cgroup_signal(cgdir, sig);
+}
+
+static int spawned_empty(struct collector *c, const char *cgdir, pid_t pid)
+{
+	if (cgdir)
+		return cgroup_populated(cgdir) == 0;
+	return c->spawned_gone || (kill(-pid, 0) < 0 && errno == ESRCH);
+}
+
+/* One boot: what spawn_prepare() acquired, for the steps after it. */
+struct boot {
+	const char *name;
+	char cgbuf[PATH_MAX + CONTAINER_NAME_MAX];
+	char *cgdir;			/* NULL: no cgroup2 mount */
+	unsigned long long id;		/* cgroup id, or the pidtree key */
+	struct container *k;
+	int errpipe[2];			/* the child's set-up errors */
+	int gopipe[2];			/* pidtree: "registered, go on" */
+	pid_t pid;
+	int st, reaped, regfail;
+	ssize_t nerr;			/* > 0: the child failed, errmsg says why */
+	char errmsg[512];
+};
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/*
+ * Undo spawn_prepare(), whatever of it is left: the container's entry and
+ * its registration in the kernel, the pipes, and the cgroup with the ones
+ * the container made in it (nested containers).
+ */
+static void spawn_unprepare(struct collector *c, struct boot *b)
+{
+	if (b->k) {
+		lifecycle_untrack(c, b->id);
+		if (c->spawned == b->k) {
+			containers_remove(&c->containers, b->k);
+			c->spawned = NULL;
+		}
+		b->k = NULL;
+	}
+	close_fd(&b->errpipe[0]);
+	close_fd(&b->errpipe[1]);
+	close_fd(&b->gopipe[0]);
+	close_fd(&b->gopipe[1]);
+	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT)
+		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir, strerror(errno));
+	b->cgdir = NULL;
+}
+
+/*
+ * The container, registered in the kernel before its first instruction:
+ * cgroup mode tracks the fresh cgroup before the fork; pidtree mode takes
+ * a key, and the child waits on gopipe until its pid is tracked. 0, or -1
+ * after a message with nothing left behind.
+ */
+static int spawn_prepare(struct collector *c, const char *parent, struct boot *b)
+{
+	int err;
+
+	b->errpipe[0] = b->errpipe[1] = b->gopipe[0] = b->gopipe[1] = -1;
+	if (parent[0]) {
+		b->cgdir = b->cgbuf;
+		snprintf(b->cgbuf, sizeof(b->cgbuf), "%s/%s", parent, b->name);
+		if (mkdir(b->cgdir, 0755) < 0 && errno != EEXIST) {
+			fprintf(stderr, "collector: cannot create cgroup %s: %s\n", b->cgdir,
+				strerror(errno));
+			b->cgdir = NULL;
+			return -1;
+		}
+	}
+	if (c->mode == BT_MODE_PIDTREE) {
+		b->id = ++c->next_key;
+	} else if ((err = cgroup_id_of(b->cgdir, &b->id)) < 0 ||
+		   (err = lifecycle_track(c, b->id)) < 0) {
+		fprintf(stderr, "collector: cannot register cgroup %s: %s\n", b->cgdir, strerror(-err));
+		goto fail;
+	}
+	b->k = containers_add(&c->containers, b->id, NULL, b->name);
+	if (!b->k) {
+		if (c->mode == BT_MODE_CGROUP)
+			lifecycle_untrack(c, b->id);
+		fprintf(stderr, "collector: out of memory\n");
+		goto fail;
+	}
+	c->spawned = b->k;
+	c->spawned_gone = 0;
+	c->until_at = 0;
+	if (pipe2(b->errpipe, O_CLOEXEC) < 0 ||
+	    (c->mode == BT_MODE_PIDTREE && pipe2(b->gopipe, O_CLOEXEC) < 0)) {
+		fprintf(stderr, "collector: pipe: %s\n", strerror(errno));
+		goto fail;
+	}
+	return 0;
+fail:
+	spawn_unprepare(c, b);
+	return -1;
+}
+
+/*
+ * The start row, then the child. The start row comes first: before the
+ * container runs at all. With --start it waits for the probe (rows.c), or
+ * the end of the boot. 0, or -1 after a message (fork failed).
+ */
+static int spawn_fork(struct collector *c, struct boot *b)
+{
+	sigset_t stop, mask;
+	int err;
+
+	c->spawn_ts = mono_ns();
+	c->start_written = !marks_have_start(c->opt.marks);
+	if (c->start_written)
+		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
+				      c->opt.command[0]);
+	output_flush(c->out);
+	fflush(NULL);
+	/*
+	 * SIGINT/SIGTERM stay blocked across the fork until the child has
+	 * dropped our handler: one that reached it in between would only set
+	 * the child's copy of the stop flag, and the container would not stop.
+	 */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &mask);
+	b->pid = fork();
+	if (b->pid == 0) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &mask, NULL);
+		close(b->errpipe[0]);
+		if (b->gopipe[1] >= 0)
+			close(b->gopipe[1]);
+		child_main(c, b->cgdir, b->errpipe[1], b->gopipe[0]);
+	}
+	sigprocmask(SIG_SETMASK, &mask, NULL);
+	if (b->pid < 0) {
+		fprintf(stderr, "collector: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	close_fd(&b->errpipe[1]);
+	if (b->gopipe[0] >= 0) {
+		close_fd(&b->gopipe[0]);
+		err = c->be->ops->track_task(c->be, b->pid, b->id);
+		if (err < 0)
+			fprintf(stderr, "collector: cannot register pid %d: %s\n", b->pid, strerror(-err));
+		else if (write(b->gopipe[1], "g", 1) != 1)
+			err = -errno;
+		b->regfail = err < 0;
+		close_fd(&b->gopipe[1]);	/* on error the child sees EOF and exits */
+	}
+	b->nerr = read(b->errpipe[0], b->errmsg, sizeof(b->errmsg) - 1);
+	close_fd(&b->errpipe[0]);
+	if (b->nerr > 0) {
+		b->errmsg[b->nerr] = '\0';
+		fprintf(stderr, "collector: %s\n", b->errmsg);
+	}
+	return 0;
+}
+
+/*
+ * Until the container is over: its init reaped and its cgroup (or process
+ * group) empty. --until, a signal or init's exit stop it: SIGTERM, then
+ * SIGKILL after GRACE_NS. 0, or -errno when polling or writing failed.
+ */
+static int spawn_wait(struct collector *c, struct boot *b)
+{
+	unsigned long long deadline_kill = 0, now;
+	int err, termed = 0;
+
+	for (;;) {
+		if ((err = loop_poll_once(c, 10)) < 0)
+			return err;
+		if (!b->reaped && waitpid(b->pid, &b->st, WNOHANG) == b->pid) {
+			/*
+			 * init is gone: the container ends with it, at once or,
+			 * with --until exit+DURATION, that much later (orphans
+			 * may finish their work meanwhile).
+			 */
+			b->reaped = 1;
+			if (!c->until_at)
+				c->until_at = mono_ns() + (c->opt.until == UNTIL_EXIT ?
+							  c->opt.until_delay_ns : 0);
+		}
+		now = mono_ns();
+		if (collector_exiting && !c->until_at)
+			c->until_at = now;
+		if (c->until_at && now >= c->until_at && !termed) {
+			/* the child itself too: it may not have joined its cgroup yet */
+			if (!b->reaped)
+				kill(b->pid, SIGTERM);
+			signal_spawned(b->cgdir, b->pid, SIGTERM);
+			termed = 1;
+			deadline_kill = now + GRACE_NS;
+		}
+		if (termed && now >= deadline_kill)
+			signal_spawned(b->cgdir, b->pid, SIGKILL);
+		if (b->reaped && spawned_empty(c, b->cgdir, b->pid))
+			return 0;
+	}
+}
+
+/*
+ * Everything the kernel produced for this boot, then the end row; the
+ * child reaped, the cgroup removed. Returns spawn_one()'s value.
+ */
+static int spawn_finish(struct collector *c, struct boot *b, int *status)
+{
+	c->be->ops->drain(c->be);
+	if (c->spawned == b->k && !c->start_written) {
+		fprintf(stderr, "collector: %s: the --start probe %s never fired in it; "
+			"its start row is the spawn time\n", b->name,
+			marks_start_spec(c->opt.marks));
+		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
+				      c->opt.command[0]);
+		c->start_written = 1;
+	}
+	if (c->spawned == b->k)
+		lifecycle_write_end(c, b->k, mono_ns());
+	output_flush(c->out);
+	if (!b->reaped) {
+		kill(b->pid, SIGKILL);
+		while (waitpid(b->pid, &b->st, 0) < 0 && errno == EINTR)
+			;
+	}
+	spawn_unprepare(c, b);
+	*status = WIFEXITED(b->st) ? WEXITSTATUS(b->st) : 128 + WTERMSIG(b->st);
+	if (b->regfail)
+		return -1;
+	if (b->nerr > 0) /* child_fail(): the exec failed (126, 127) or the set-up (1) */
+		return *status == EXIT_CANNOT_EXEC || *status == EXIT_NOT_FOUND ? 1 : -1;
+	return 0;
+}
+
+/*
+ * One boot. Returns 0 when the command ran (*@status: its exit status, or
+ * 128 + signal), 1 when it could not run (*@status: 126 or 127, the
+ * message printed), -1 on a failure of the collector or of the container's
+ * set-up (printed). Nothing of the boot is left behind in any case.
+ */
+static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
+{
+	struct boot b = { .name = name };
+	int err, r;
+
+	if (spawn_prepare(c, parent, &b) < 0)
+		return -1;
+	if (spawn_fork(c, &b) < 0) {
+		spawn_unprepare(c, &b);
+		return -1;
+	}
+	err = spawn_wait(c, &b);
+	r = spawn_finish(c, &b, status);
+	return err < 0 ? -1 : r;
+}
+int spawn_run(struct collector *c)
+{
+	char parent[PATH_MAX + 64], name[CONTAINER_NAME_MAX], base[CONTAINER_NAME_MAX];
+	const char *slash;
+	int i, r = 0, status = 0, err = 0;
+
+	parent[0] = '\0';
+	if (c->cg2[0]) {
+		cgroup_remove_stale(c->cg2);
+		snprintf(parent, sizeof(parent), "%s/boottrace.%d", c->cg2, getpid());
+		if (mkdir(parent, 0755) < 0) {
+			fprintf(stderr, "collector: cannot create cgroup %s: %s\n", parent, strerror(errno));
+			return 1;
+		}
+	}
+	if (c->opt.name) {
+		snprintf(base, sizeof(base), "%s", c->opt.name);
+	} else {
+		slash = strrchr(c->opt.command[0], '/');
+		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c->opt.command[0]);
+	}
+	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
+		if (c->opt.runs > 1)
+			snprintf(name, sizeof(name), "%s-%d", base, i);
+		else
+			snprintf(name, sizeof(name), "%s", base);
+		r = spawn_one(c, parent, name, &status);
+		if (r < 0) {
+			err = 1;
+			break;
+		}
+		if (r > 0) /* the command cannot run: 126 or 127, whatever --until says */
+			break;
+		if (c->opt.runs > 1 || status)
+			fprintf(stderr, "collector: %s exited with status %d\n", name, status);
+		if (c->out->err)
+			break;
+	}
+	if (parent[0])
+		rmdir(parent);
+	if (err)
+		return 1;
+	if (r > 0)
+		return status;
+	/* Stopped by --until: that is the plan, not a failure. */
+	return c->opt.until == UNTIL_EXIT ? status : 0;
+}
