@@ -24,14 +24,17 @@
  * watch mode every new v2 cgroup is tracked at mkdir, before its first
  * task can run, as the modern object does; so is one made by a traced
  * task (a container making a cgroup of its own, as systemd, runc or a
- * nested collector do). The record goes to the collector, which finds the
- * parent from the path (the tracepoint has no parent id), tracks the
- * cgroup if its parent is tracked and the kernel did not, and drops what
- * it does not want. Before 5.5 the tracepoints carry no id helper 80 would
- * return (BT_LEGACY_CGROUP_IDS unset): the kernel tracks nothing at mkdir,
- * every v2 mkdir and rmdir goes to the collector, which takes the id from
- * the path (name_to_handle_at) and tracks it then; the syscalls of a new
- * cgroup's tasks before that are not seen (docs/legacy-object.md).
+ * nested collector do). The tracepoint has no parent id: the modern
+ * object's rule, a cgroup whose parent is tracked, is "one made by a
+ * traced task" here, which differs for a cgroup made in a container by a
+ * task outside it (docs/legacy-object.md). The record goes to the
+ * collector, which finds the parent from the path and drops what it does
+ * not want. Before 5.5 the tracepoints carry no id helper 80 would return
+ * (BT_LEGACY_CGROUP_IDS unset): the kernel tracks nothing at mkdir, every
+ * v2 mkdir and rmdir goes to the collector, which takes the id from the
+ * path (name_to_handle_at), tracks it if its parent is tracked (or in
+ * watch mode), and the syscalls of the new cgroup's tasks before that are
+ * not seen.
  */
 
 struct {
@@ -114,7 +117,10 @@ static __always_inline int cgroup_event(void *ctx, __u32 type)
 	if (cfg->flags & BT_LEGACY_CGROUP_IDS)
 		ctx_read(ctx, cfg->cg_id, &id, sizeof(id));
 	if (type == BT_EV_CGROUP_MKDIR) {
-		if (id && ((cfg->flags & BT_LEGACY_WATCH_MKDIR) || current_tracked_cgroup()))
+		/* with ids, the collector hears of the cgroups tracked here only */
+		if (id && !(cfg->flags & BT_LEGACY_WATCH_MKDIR) && !current_tracked_cgroup())
+			return 0;
+		if (id)
 			cgroup_track(id);
 	} else if (id) {
 		/* the filter slot stays: the collector frees it, no other id is this one */

@@ -38,7 +38,7 @@
 #include "collector/cgroups_compat.h"
 #include "collector/clock.h"
 #include "collector/keyset.h"
-#include "collector/procfs.h"
+#include "collector/proc.h"
 #include "collector/tracefs.h"
 
 _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==

@@ -19,7 +19,7 @@
 
 #include "collector/cgroup.h"
 #include "collector/cgroups_compat.h"
-#include "collector/procfs.h"
+#include "collector/proc.h"
 
 int cgroups_compat_init(struct cgroups_compat *cc, struct bpf_map *tracked, struct bpf_map *filter,
 			struct bpf_map *ppid_fix, int ids, int watch)
@@ -153,11 +153,14 @@ int cgroups_compat_mkdir(struct cgroups_compat *cc, struct bt_cgroup_event *e)
 	int kernel_tracked;
 
 	e->path[BT_CGPATH_MAX - 1] = '\0';
-	kernel_tracked = id && bpf_map__lookup_elem(cc->tracked, &id, sizeof(id), &v, sizeof(v), 0) == 0;
 	if (!id)
 		id = id_of_path(cc, e->path);
 	if (!id)
 		return 0;	/* made and removed before we looked: nothing ran in it */
+	/* tracked from here already (spawn mode makes its cgroups): no news */
+	if (cgroups_compat_known(cc, id))
+		return 0;
+	kernel_tracked = bpf_map__lookup_elem(cc->tracked, &id, sizeof(id), &v, sizeof(v), 0) == 0;
 	if (cgroup_parent_path(e->path, parent, sizeof(parent)) == 0)
 		pid = id_of_path(cc, parent);
 	e->hdr.cgroup_id = id;
@@ -196,14 +199,15 @@ int cgroups_compat_rmdir(struct cgroups_compat *cc, struct bt_cgroup_event *e)
 
 void cgroups_compat_fix_ppid(struct cgroups_compat *cc, struct bt_event_hdr *h)
 {
-	pid_t tgid, ppid = 0;
+	pid_t ppid;
 	__u32 pid = h->pid, v;
 	size_t i = pid % CGROUPS_COMPAT_PPIDS;
 
 	if (h->ppid || !pid)
 		return;
 	if (cc->ppids[i].tgid != pid) {
-		if (proc_ids((pid_t)pid, &tgid, &ppid) < 0 || ppid < 0)
+		ppid = proc_ppid((pid_t)pid);
+		if (ppid < 0)
 			ppid = 0;	/* gone: its rows keep ppid 0 */
 		cc->ppids[i].tgid = pid;
 		cc->ppids[i].ppid = (__u32)ppid;
