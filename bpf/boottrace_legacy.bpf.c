@@ -6,6 +6,12 @@
  * traced iff its tid is in `tasks`; a tracked parent's child is added at
  * sched_process_fork, which fires before the child can run.
  *
+ * Built a second time with -DBT_COMPAT: the compat object, for kernels
+ * 4.18 to 5.14 (RHEL 8, Ubuntu 20.04, Debian 11, Amazon Linux 2), where the
+ * modern object cannot load. The same programs, and cgroup mode besides
+ * (bpf/cgroups_compat.bpf.h): current_task() decides who is traced, by
+ * `tasks` or by the cgroup; cgroup_mode() is 0 in the legacy build.
+ *
  * What 4.15 lacks, and what is done instead (tests/tools/bpfcheck checks
  * the object for all of it):
  *   BTF, CO-RE, tp_btf (4.17+/5.5)  classic tracepoints; the context is the
@@ -18,7 +24,7 @@
  *   BPF-to-BPF calls (4.16)          everything __always_inline
  *   helpers after id 57              bpf_probe_read(_str) for user and
  *                    kernel memory alike (x86 has split address spaces)
- *   map values as map helper keys/values (5.2): keys and values passed to
+ *   map values as map helper keys/values (4.18): keys and values passed to
  *                    bpf_map_*_elem are on the stack; big records are built
  *                    in a map value (map values may go to other helpers)
  *   fetch-and-add results (5.12, BPF_FETCH): __sync_fetch_and_add only as a
@@ -505,7 +511,7 @@ static __always_inline void take_ppid(struct bt_legacy_task *t)
 }
 
 /*
- * The process entry of @tgid. Through a copy on the stack: before 5.2 the
+ * The process entry of @tgid. Through a copy on the stack: before 4.18 the
  * verifier takes map keys and values from the stack only, not from map
  * values (the key here would be in `tasks`).
  */
@@ -533,7 +539,7 @@ static __always_inline void live_inc(__u64 key)
 
 /*
  * The big values that go to map helpers, which take them from the stack
- * only (before 5.2). clang gives each inlined function's locals a slot of
+ * only (before 4.18). clang gives each inlined function's locals a slot of
  * their own, and a `tasks` entry is 368 bytes of the 512: a program that
  * needs more than one of these shares one buffer, passed down.
  */

@@ -58,7 +58,7 @@ static __always_inline int mark_start_copy(__u32 from, __u32 to)
 
 	if (!p)
 		return 0;
-	/* through the stack: before 5.2 a map value cannot be a map helper's value */
+	/* through the stack: before 4.18 a map value cannot be a map helper's value */
 	c.ts = p->ts;
 	c.mark_id = p->mark_id;
 	c.pad = 0;
