@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/array.h"
+#include "analyze/entrypoint.h"
+#include "analyze/keycache.h"
 #include "analyze/stats.h"
 
 #define NONE UINT64_MAX
@@ -21,9 +24,14 @@
 #define CUT_CHUNK (64u << 10)
 
 struct file_ctr {
-	uint64_t t_start, t_exec, t_listen, rows;
+	/*
+	 * t_exec: the first exec matching --exec, else the first that is no
+	 * runtime's; t_init: the first marked init (analyze/entrypoint.h)
+	 */
+	uint64_t t_start, t_exec, t_init, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
 	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
+	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
 };
 
@@ -34,89 +42,9 @@ struct file_mark {
 	uint64_t ts;
 };
 
-/*
- * A direct-mapped cache in front of a strtab for keys of 1..16 bytes — the
- * container, syscall and comm names of nearly every row: two loads and a
- * compare instead of hashing the bytes, probing and memcmp(). Rows of a few
- * containers interleave (per-CPU buffers), so one "last key" would miss.
- */
-#define KC_BITS 8
-
-struct key_cache {
-	struct kc_entry {
-		uint64_t w0, w1;	/* the key, zero-padded */
-		uint32_t n;		/* 0: empty */
-		int32_t id;
-	} e[1u << KC_BITS];
-};
-
-static inline uint64_t load64(const char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v;
-}
-
-/* A miss of kc_intern(): the strtab, then the cache entry @e. */
-static __attribute__((noinline)) long kc_miss(struct kc_entry *e, struct strtab *t,
-					      const char *p, size_t n, uint64_t w0,
-					      uint64_t w1, int *added)
-{
-	long id = strtab_intern(t, p, n, added);
-
-	if (id >= 0) {
-		e->w0 = w0;
-		e->w1 = w1;
-		e->n = (uint32_t)n;
-		e->id = (int32_t)id;
-	}
-	return id;
-}
-
-/*
- * The id of @n bytes at @p in @t, through @kc (NULL: none); the 15 bytes
- * after them must be readable. *@added as strtab_intern(). -1 out of memory.
- * Inline and without a branch on the length (names of all lengths mix).
- */
-static inline __attribute__((always_inline)) long
-kc_intern(struct key_cache *kc, struct strtab *t, const char *p, size_t n, int *added)
-{
-	unsigned n0, n1;
-	uint64_t w0, w1;
-	struct kc_entry *e;
-
-	if (!kc || n - 1 >= 16)
-		return strtab_intern(t, p, n, added);
-	n0 = n < 8 ? (unsigned)n : 8;
-	n1 = (unsigned)n - n0;
-	w0 = load64(p) & (~0ULL >> (64 - 8 * n0));
-	w1 = load64(p + 8) & ((n1 ? ~0ULL : 0) >> ((64 - 8 * n1) & 63));
-	e = &kc->e[((w0 ^ (w1 * 0x9e3779b97f4a7c15ULL) ^ n) * 0xff51afd7ed558ccdULL) >>
-		   (64 - KC_BITS)];
-	if (e->n == n && e->w0 == w0 && e->w1 == w1) {
-		*added = 0;
-		return e->id;
-	}
-	return kc_miss(e, t, p, n, w0, w1, added);
-}
-
 static int grow(void **p, size_t *cap, size_t need, size_t size)
 {
-	size_t cap2;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	cap2 = *cap ? *cap : 16;
-	while (cap2 < need)
-		cap2 *= 2;
-	q = realloc(*p, cap2 * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*cap = cap2;
-	return 0;
+	return array_grow(p, cap, need, size, 16);
 }
 
 static void group_table_release(struct group_table *t)
@@ -210,7 +138,8 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	    !a->by.kc || !a->sys.kc || !a->kc_ctr || !a->scratch ||
 	    strtab_intern(a->phase_names, "exec", 4, NULL) != PHASE_EXEC ||
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
-	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0) {
+	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
+	    (opts->timeline && !(a->tl = timeline__new()))) {
 		analysis__free(a);
 		return NULL;
 	}
@@ -239,6 +168,7 @@ void analysis__free(struct analysis *a)
 	free(a->fm);
 	free(a->kc_ctr);
 	free(a->scratch);
+	timeline__free(a->tl);
 	free(a);
 }
 
@@ -258,6 +188,8 @@ int analysis_begin_file(struct analysis *a)
 	a->fnames = strtab__new();
 	a->nfm = 0;
 	memset(a->kc_ctr, 0, sizeof(*a->kc_ctr));
+	if (a->tl && timeline_begin_file(a->tl) < 0)
+		return -1;
 	return a->fnames ? 0 : -1;
 }
 
@@ -337,13 +269,60 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		if (grow((void **)&a->fc, &a->fc_cap, (size_t)id + 1, sizeof(*a->fc)) < 0)
 			return -1;
 		c = &a->fc[id];
-		c->t_start = c->t_exec = c->t_listen = NONE;
+		c->t_start = c->t_exec = c->t_init = c->t_listen = NONE;
 		c->rows = 0;
 		c->marks = -1;
 		c->selected = -1;
+		c->keep = -1;
 		c->by_id = -1;
 	}
 	return id;
+}
+
+/*
+ * Count syscall row @r in the per-syscall and --by tables. @c: its file
+ * container (caches its --by container group), or NULL. @cached: @r's
+ * fields are a reader's row (see kc_intern()). 0, or -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+count_syscall(struct analysis *a, struct file_ctr *c, const struct tsv_row *r, bool cached)
+{
+	const struct tsv_field *name = &r->f[TSV_NAME], *cf = &r->f[TSV_CONTAINER];
+
+	if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
+		struct group *g = group_get(&a->sys, name->p, name->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	if (a->opts.by == BY_CONTAINER) {
+		struct group *g;
+		long gid;
+
+		if (!c || c->by_id < 0) {
+			if (!group_get(&a->by, cf->p, cf->n, cached, &gid))
+				return -1;
+			if (c)
+				c->by_id = (int32_t)gid;
+		} else {
+			gid = c->by_id;
+		}
+		g = &a->by.g[gid];
+		if (group_add(g, r) < 0)
+			return -1;
+	} else if (a->opts.by == BY_COMM) {
+		const struct tsv_field *comm = &r->f[TSV_COMM];
+		struct group *g = group_get(&a->by, comm->p, comm->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r)
+{
+	return count_syscall(a, NULL, r, false);
 }
 
 int analysis_add_row(struct analysis *a, const struct tsv_row *r)
@@ -362,6 +341,13 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			      field_matches(a, cf, a->opts.container_glob);
 	if (!c->selected)
 		return 0;
+	if (a->tl) {
+		if (c->keep < 0)
+			c->keep = !a->opts.tl_keep ||
+				  a->opts.tl_keep(a->opts.tl_keep_ctx, a->nfiles, cf->p, cf->n);
+		if (c->keep && timeline_add_row(a->tl, r) < 0)
+			return -1;
+	}
 
 	if (field_is(ev, "syscall", 7)) {
 		const struct tsv_field *name = &r->f[TSV_NAME];
@@ -375,32 +361,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 			if (t < c->t_listen)
 				c->t_listen = t;
 		}
-		if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
-			struct group *g = group_get(&a->sys, name->p, name->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
-		if (a->opts.by == BY_CONTAINER) {
-			struct group *g;
-
-			if (c->by_id < 0) {
-				long gid;
-
-				if (!group_get(&a->by, cf->p, cf->n, true, &gid))
-					return -1;
-				c->by_id = (int32_t)gid;
-			}
-			g = &a->by.g[c->by_id];
-			if (group_add(g, r) < 0)
-				return -1;
-		} else if (a->opts.by == BY_COMM) {
-			const struct tsv_field *comm = &r->f[TSV_COMM];
-			struct group *g = group_get(&a->by, comm->p, comm->n, true, NULL);
-
-			if (!g || group_add(g, r) < 0)
-				return -1;
-		}
+		if (!a->opts.windowed && count_syscall(a, c, r, true) < 0)
+			return -1;
 		return 0;
 	}
 	if (r->null & (1u << TSV_TS_NS))
@@ -409,10 +371,17 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		if (r->ts_ns < c->t_start)
 			c->t_start = r->ts_ns;
 	} else if (field_is(ev, "exec", 4)) {
-		if (r->ts_ns < c->t_exec &&
-		    (!a->opts.exec_pattern ||
-		     field_matches(a, &r->f[TSV_DETAIL], a->opts.exec_pattern)))
-			c->t_exec = r->ts_ns;
+		const struct tsv_field *file = &r->f[TSV_DETAIL];
+
+		if (a->opts.exec_pattern) {
+			if (r->ts_ns < c->t_exec && field_matches(a, file, a->opts.exec_pattern))
+				c->t_exec = r->ts_ns;
+		} else {
+			if (r->ts_ns < c->t_init && field_is(&r->f[TSV_NAME], "init", 4))
+				c->t_init = r->ts_ns;
+			if (r->ts_ns < c->t_exec && !entrypoint_is_runtime(file->p, file->n))
+				c->t_exec = r->ts_ns;
+		}
 	} else if (field_is(ev, "mark", 4)) {
 		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
 
@@ -437,6 +406,26 @@ static int push_value(struct analysis *a, uint32_t ctr, uint32_t phase, int64_t 
 	return 0;
 }
 
+/* The phase times of file container @c into the timeline. 0, or -1 out of memory. */
+static int timeline_phases(struct analysis *a, const struct file_ctr *c, const char *name,
+			   size_t len)
+{
+	long ci = timeline_find_container(a->tl, name, len);
+	int32_t k;
+
+	if (ci < 0)
+		return 0; /* not reached: a selected container's rows are in it */
+	if (c->t_exec != NONE && timeline_set_phase(a->tl, (size_t)ci, PHASE_EXEC, c->t_exec) < 0)
+		return -1;
+	if (c->t_listen != NONE &&
+	    timeline_set_phase(a->tl, (size_t)ci, PHASE_LISTEN, c->t_listen) < 0)
+		return -1;
+	for (k = c->marks; k >= 0; k = a->fm[k].next)
+		if (timeline_set_phase(a->tl, (size_t)ci, a->fm[k].phase, a->fm[k].ts) < 0)
+			return -1;
+	return 0;
+}
+
 int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 {
 	size_t i, n = strtab_count(a->fnames);
@@ -448,6 +437,7 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		size_t clen;
 		long nid;
 		uint32_t me;
+		uint64_t t_exec;
 		int32_t k;
 
 		if (!c->selected)
@@ -468,8 +458,9 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		a->ctrs[me].first = a->ncphases;
 		a->ctrs[me].n = 0;
 		a->ncontainers++;
-		if (c->t_exec != NONE &&
-		    push_value(a, me, PHASE_EXEC, (int64_t)(c->t_exec - c->t_start)) < 0)
+		t_exec = c->t_init != NONE ? c->t_init : c->t_exec;
+		if (t_exec != NONE &&
+		    push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
 			return -1;
 		if (c->t_listen != NONE &&
 		    push_value(a, me, PHASE_LISTEN, (int64_t)(c->t_listen - c->t_start)) < 0)
@@ -479,6 +470,8 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 			if (push_value(a, me, a->fm[k].phase,
 				       (int64_t)(a->fm[k].ts - c->t_start)) < 0)
 				return -1;
+		if (a->tl && timeline_phases(a, c, cname, clen) < 0)
+			return -1;
 	}
 	if (octrs && err)
 		fprintf(err, "analyze: %s: %llu rows of %llu container%s without a start row ignored\n",
@@ -562,6 +555,7 @@ static int merge_part(struct analysis *a, const struct analysis *w)
 		c = &a->fc[id];
 		c->t_start = min_u64(c->t_start, s->t_start);
 		c->t_exec = min_u64(c->t_exec, s->t_exec);
+		c->t_init = min_u64(c->t_init, s->t_init);
 		c->t_listen = min_u64(c->t_listen, s->t_listen);
 		c->rows += s->rows;
 		c->selected = s->selected;
@@ -790,14 +784,15 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		fprintf(err, "analyze: cannot open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	r = tsv_reader__new(name, fd, a->opts.reader_flags | TSV_NO_IDS);
+	/* the timeline needs the ids, and one reader: it is not merged from parts */
+	r = tsv_reader__new(name, fd, a->opts.reader_flags | (a->tl ? 0 : TSV_NO_IDS));
 	if (!r || analysis_begin_file(a) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;
 		goto out;
 	}
 	/* Only a regular file can be read at offsets, in parts. */
-	if (a->opts.threads > 1 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (a->opts.threads > 1 && !a->tl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		start = lseek(fd, 0, SEEK_CUR);
 	rc = tsv_reader_header(r);
 	if (rc < 0) {
@@ -824,6 +819,8 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		fprintf(err, "analyze: %s: out of memory\n", name);
 		ret = 1;
 	}
+	if (a->tl)
+		timeline_end_file(a->tl, t.lost);
 out:
 	tsv_reader__free(r);
 	if (fd > 0)
@@ -831,12 +828,13 @@ out:
 	return ret;
 }
 
-void analysis_finish(struct analysis *a)
+int analysis_finish(struct analysis *a)
 {
 	size_t i;
 
 	for (i = 0; i < analysis_nphases(a); i++)
 		stats_sort(a->phases[i].v, a->phases[i].n);
+	return a->tl ? timeline_finish(a->tl) : 0;
 }
 
 static int cmp_ref(const void *x, const void *y)

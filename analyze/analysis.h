@@ -7,9 +7,11 @@
  * Phases, per container (keyed by the container column, within one file:
  * the same name in two files is two boots):
  *   t_start  the smallest ts_ns of its "start" rows;
- *   exec     the smallest ts_ns of its "exec" rows (only those whose
- *            filename matches --exec PATTERN, an fnmatch(3) glob, when
- *            given), minus t_start;
+ *   exec     the entrypoint's exec (analyze/entrypoint.h): the smallest
+ *            ts_ns of its "exec" rows whose filename matches --exec
+ *            PATTERN (an fnmatch(3) glob) when given; else of those named
+ *            init (pid 1 of the container's pid namespace); else of those
+ *            that are no runtime's re-exec; minus t_start;
  *   listen   the smallest ts_ns + dur_ns (the completion) of its successful
  *            (ret = 0) "listen" syscall rows, by any process, minus t_start;
  *   LABEL    the smallest ts_ns of its "mark" rows named LABEL, minus t_start.
@@ -33,6 +35,7 @@
 #include "analyze/llhist.h"
 #include "analyze/reader.h"
 #include "analyze/strtab.h"
+#include "analyze/timeline.h"
 
 enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM };
 
@@ -44,6 +47,16 @@ struct analyze_opts {
 	unsigned reader_flags;		/* TSV_LENIENT */
 	unsigned threads;		/* read a regular file in up to this many
 					 * parts at once; 0 or 1: one */
+	bool timeline;			/* keep the rows in a timeline (analysis.tl):
+					 * --critical-path, --until, the boot chart;
+					 * then a file is read by one thread */
+	bool windowed;			/* --until: the syscall tables are counted
+					 * after reading (window.h), not while */
+	const char *plot_container;	/* --plot-container: boot charts of these */
+	/* With timeline: keep the rows of container @name (@n bytes, escaped)
+	 * of file @file (0-based) only when this says so (NULL: all). */
+	bool (*tl_keep)(void *ctx, uint32_t file, const char *name, size_t n);
+	void *tl_keep_ctx;
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };
@@ -83,6 +96,17 @@ struct ctr_phase {
 	int64_t v;
 };
 
+/* --until: the boot windows the syscall tables were counted in (window.h). */
+struct boot_window {
+	bool on;
+	uint32_t phase;		/* [start, phase] of each container */
+	size_t containers;	/* windows counted */
+	size_t not_reached;	/* timed containers without the phase: left out */
+	uint64_t wall;		/* the windows' lengths, summed (ns) */
+	uint64_t rows;		/* syscall rows counted */
+	uint64_t clipped;	/* of which cut at either end of their window */
+};
+
 struct file_ctr;
 struct file_mark;
 
@@ -99,6 +123,8 @@ struct analysis {
 	size_t ncphases, cphases_cap;
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
+	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
+	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
 	uint32_t nfiles;
 	/* the file being read */
@@ -123,6 +149,13 @@ void analysis__free(struct analysis *a);
  * the reader (names are compared 8 bytes at a time).
  */
 int analysis_add_row(struct analysis *a, const struct tsv_row *r);
+/*
+ * analysis_count_syscall - count syscall row @r in the per-syscall and
+ * --by tables as reading does (only its container, comm and name fields,
+ * ret, dur_ns and their \N bits are read; no padding needed). For rows
+ * recounted from the timeline (window.h). 0, or -1 out of memory.
+ */
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r);
 /* analysis_begin_file - start a file. 0, or -1 out of memory. */
 int analysis_begin_file(struct analysis *a);
 /*
@@ -141,8 +174,11 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err);
  */
 int analysis_read(struct analysis *a, const char *path, FILE *err);
 
-/* analysis_finish - sort the phases' values; call once after reading. */
-void analysis_finish(struct analysis *a);
+/*
+ * analysis_finish - sort the phases' values and finish the timeline; call
+ * once after reading. 0, or -1 out of memory (the timeline's sorts).
+ */
+int analysis_finish(struct analysis *a);
 
 /* analysis_nphases - the number of phases (exec, listen, then labels). */
 size_t analysis_nphases(const struct analysis *a);

@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/bootchart.h"
+#include "analyze/compare.h"
 #include "analyze/plot.h"
 #include "analyze/report.h"
 #include "analyze/units.h"
+#include "analyze/window.h"
 
 static const char usage_text[] =
 "usage: analyze [<options>] [<file>...]\n"
@@ -23,25 +27,56 @@ static const char usage_text[] =
 "reads standard input) and print per-phase boot times across containers:\n"
 "start -> exec -> first successful listen() -> each mark label.\n"
 "\n"
-"    --format <fmt>        output: text (default), tsv (integers in ns) or json\n"
+"    --format <fmt>        output: text (default), tsv (integers in ns), json, or\n"
+"                          trace-event: every row as Chrome/Perfetto Trace Event\n"
+"                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
+"                          container, a thread per task, syscalls as slices, phases\n"
+"                          and the critical path as slices of their own\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
-"                          strace -c); p99 from a log-linear histogram (< 1% error)\n"
+"                          strace -c), summed over all threads (not wall time);\n"
+"                          p99 from a log-linear histogram (< 1% error)\n"
+"    --until <phase>       limit --by and the plots to each container's boot\n"
+"                          window [start, <phase>] (exec, listen or a mark label),\n"
+"                          clipping syscalls that straddle it; prints its wall time\n"
+"    --critical-path[=<phase>]\n"
+"                          what gated each boot (default: listen): contiguous\n"
+"                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
+"                          back through wait4, pipes and forks into the task that\n"
+"                          held it up; then the top items across containers\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
-"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>\n"
+"    --plot <dir>          write gnuplot data files, scripts and PNGs into <dir>,\n"
+"                          and index.html showing them (no script, opens as a file);\n"
+"                          bootchart.png: the container of median time to listen\n"
+"    --plot-container <glob>\n"
+"                          with --plot, also a boot chart (bootchart-N.png) of each\n"
+"                          container whose name matches <glob> (20 at most)\n"
 "    --compare             B against A per phase: counts, medians, p90, difference\n"
 "                          of medians, two-sided Mann-Whitney U test (normal\n"
-"                          approximation with tie correction), significant if p < 0.05\n"
+"                          approximation with tie correction), significant if p < 0.05;\n"
+"                          the shift B - A (Hodges-Lehmann, + is slower) with its\n"
+"                          exact distribution-free 95% confidence interval\n"
+"    --fail-if-slower <pct>\n"
+"                          with --compare: exit 3 when a phase regressed: its 95%\n"
+"                          interval lies above 0 and its shift is more than <pct> %\n"
+"                          of A's median; phases without a 95% interval (fewer than\n"
+"                          4 boots a side) are named inconclusive (exit 0)\n"
 "    --lenient             skip and count malformed rows instead of failing\n"
 "    --threads <n>         read a regular file with up to <n> threads (default:\n"
-"                          the online CPUs, at most 4); the output is the same\n"
+"                          the online CPUs, at most 4); the output is the same;\n"
+"                          one with --until, --critical-path and --format\n"
+"                          trace-event (they keep the rows in memory: 32 bytes\n"
+"                          per syscall row); --plot reads a regular file a second\n"
+"                          time, keeping the rows of the charted containers only\n"
+"                          (a pipe: all of them, once)\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
-"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input.\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage error or malformed input,\n"
+"3 a phase regressed (--fail-if-slower).\n"
 "\n"
 "EXAMPLES\n"
 "    analyze boot.tsv                       per-phase table\n"
@@ -50,11 +85,16 @@ static const char usage_text[] =
 "    analyze --exec '/usr/bin/ruby*' boot.tsv\n"
 "    mkfifo f; collector -o f & analyze f   read while the collector writes\n"
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
-"    analyze --compare before.tsv after.tsv is the change significant?\n";
+"    analyze boot.tsv --critical-path       where the time to listen went\n"
+"    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
+"    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
+"    analyze --compare before.tsv after.tsv is the change significant?\n"
+"    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
-	OPT_COMPARE, OPT_LENIENT, OPT_THREADS,
+	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
+	OPT_FAIL_IF_SLOWER,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -71,8 +111,12 @@ static const struct option long_opts[] = {
 	{ "exec", required_argument, NULL, OPT_EXEC },
 	{ "plot", required_argument, NULL, OPT_PLOT },
 	{ "compare", no_argument, NULL, OPT_COMPARE },
+	{ "fail-if-slower", required_argument, NULL, OPT_FAIL_IF_SLOWER },
 	{ "lenient", no_argument, NULL, OPT_LENIENT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
+	{ "until", required_argument, NULL, OPT_UNTIL },
+	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -122,9 +166,112 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 	if (a->skipped)
 		fprintf(stderr, "analyze: skipped %llu malformed rows\n",
 			(unsigned long long)a->skipped);
-	analysis_finish(a);
+	if (analysis_finish(a) < 0) {
+		fprintf(stderr, "analyze: out of memory\n");
+		analysis__free(a);
+		*rc = 1;
+		return NULL;
+	}
 	*rc = 0;
 	return a;
+}
+
+/*
+ * The id of phase @name (exec, listen or a mark label, as written in the
+ * TSV) in *@id; -1 with a message naming @opt and the phases there are.
+ */
+static int phase_id(const struct analysis *a, const char *name, const char *opt, uint32_t *id)
+{
+	long k = strtab_find(a->phase_names, name, strlen(name));
+	size_t i;
+
+	if (k >= 0) {
+		*id = (uint32_t)k;
+		return 0;
+	}
+	fprintf(stderr, "analyze: %s: no phase '%s' in the input (phases:", opt, name);
+	for (i = 0; i < analysis_nphases(a); i++)
+		fprintf(stderr, "%s %s", i ? "," : "", analysis_phase_name(a, i));
+	fprintf(stderr, ")\n");
+	return -1;
+}
+
+/* Can every one of @files be read twice (a regular file, not stdin)? */
+static bool all_regular(char **files, int nfiles)
+{
+	struct stat st;
+	int i;
+
+	for (i = 0; i < nfiles; i++)
+		if (strcmp(files[i], "-") == 0 || stat(files[i], &st) < 0 || !S_ISREG(st.st_mode))
+			return false;
+	return true;
+}
+
+/* The containers whose rows the second reading keeps: a->ctrs picked. */
+struct charted {
+	const struct analysis *a;
+	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n;
+};
+
+static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
+{
+	const struct charted *ch = ctx;
+	size_t i, len;
+
+	for (i = 0; i < ch->n; i++) {
+		const struct ctr_result *c;
+		const char *s;
+
+		if (ch->idx[i] == SIZE_MAX)
+			continue;
+		c = &ch->a->ctrs[ch->idx[i]];
+		s = strtab_str(ch->a->ctr_names, c->name, &len);
+		if (c->file == file && len == n && memcmp(s, name, n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Read @files again into a new analysis whose timeline keeps only the
+ * containers that get a boot chart (bootchart_pick() on @a, which read
+ * them without one): --plot's memory is theirs, not the whole file's.
+ * Messages were said by the first reading: this one's go to a buffer,
+ * shown only if it fails (a file changed in between). NULL with *@rc set
+ * on failure.
+ */
+static struct analysis *read_charted(const struct analyze_opts *ao, const struct analysis *a,
+				     char **files, int nfiles, int *rc)
+{
+	struct analyze_opts o = *ao;
+	struct charted ch = { .a = a };
+	struct analysis *b;
+	char *msg = NULL;
+	size_t len = 0;
+	FILE *err = open_memstream(&msg, &len);
+	int i;
+
+	ch.n = bootchart_pick(a, ch.idx);
+	o.timeline = true;
+	o.tl_keep = keep_charted;
+	o.tl_keep_ctx = &ch;
+	b = err ? analysis__new(&o) : NULL;
+	*rc = b ? 0 : 1;
+	for (i = 0; b && !*rc && i < nfiles; i++)
+		*rc = analysis_read(b, files[i], err);
+	if (!*rc && b && analysis_finish(b) < 0)
+		*rc = 1;
+	if (err)
+		fclose(err);
+	if (*rc || !b) {
+		fprintf(stderr, "analyze: reading the input again for the boot charts failed%s%s",
+			msg && *msg ? ":\n" : "\n", msg ? msg : "");
+		analysis__free(b);
+		b = NULL;
+	}
+	free(msg);
+	return b;
 }
 
 static int flush_stdout(void)
@@ -149,9 +296,12 @@ int main(int argc, char **argv)
 {
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
+	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
-	const char *plot_dir = NULL;
-	char *stdin_only[] = { "-" };
+	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
+	char *stdin_only[] = { "-" }, **files;
+	int nfiles;
+	bool twice;
 	bool compare = false;
 	int c, rc = 0;
 	char *end;
@@ -175,8 +325,11 @@ int main(int argc, char **argv)
 				ro.format = FMT_TSV;
 			else if (strcmp(optarg, "json") == 0)
 				ro.format = FMT_JSON;
+			else if (strcmp(optarg, "trace-event") == 0)
+				ro.format = FMT_TRACE_EVENT;
 			else
-				return usage_error("unknown format '%s' (text, tsv or json)", optarg);
+				return usage_error("unknown format '%s' (text, tsv, json or "
+						   "trace-event)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -204,12 +357,38 @@ int main(int argc, char **argv)
 		case OPT_PLOT:
 			plot_dir = optarg;
 			ao.syscalls = true;
+			ao.timeline = true; /* the boot chart */
+			break;
+		case OPT_PLOT_CONTAINER:
+			ao.plot_container = optarg;
 			break;
 		case OPT_COMPARE:
 			compare = true;
 			break;
+		case OPT_FAIL_IF_SLOWER:
+			if (compare_parse_pct(optarg, &co.pct_milli) < 0)
+				return usage_error("bad --fail-if-slower '%s' (a percentage: 5, "
+						   "2.5, 0.125; at most 3 decimals)", optarg);
+			co.gate = true;
+			break;
 		case OPT_LENIENT:
 			ao.reader_flags |= TSV_LENIENT;
+			break;
+		case OPT_CRITPATH:
+			critpath = optarg ? optarg : "listen";
+			if (!*critpath)
+				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
+						   "or a mark label)");
+			ao.timeline = true;
+			ro.critpath = true;
+			break;
+		case OPT_UNTIL:
+			if (!*optarg)
+				return usage_error("%s", "--until needs a phase (exec, listen or a "
+						   "mark label)");
+			until = optarg;
+			ao.timeline = true;
+			ao.windowed = true;
 			break;
 		case OPT_THREADS:
 			errno = 0;
@@ -224,40 +403,88 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (ro.format == FMT_TSV && ro.hist && ro.by != BY_NONE)
-		return usage_error("%s", "--format tsv prints one table: use --hist or --by, not both");
+	if (ro.format == FMT_TSV && (ro.hist + (ro.by != BY_NONE) + ro.critpath) > 1)
+		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
+				   "and --critical-path");
+
+	if (ao.plot_container && !plot_dir)
+		return usage_error("%s", "--plot-container needs --plot <dir>");
+	if (ro.format == FMT_TRACE_EVENT) {
+		if (ro.hist || ro.by != BY_NONE || compare || until)
+			return usage_error("%s", "--format trace-event exports every row: no --hist, "
+					   "--by, --until or --compare");
+		ao.timeline = true;
+	}
 
 	/* 2. compare mode: two files, one table */
 	if (compare) {
 		if (argc - optind != 2)
 			return usage_error("%s", "--compare needs exactly two files, A and B");
-		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir)
+		if (ro.format == FMT_JSON || ro.hist || ro.by != BY_NONE || plot_dir || critpath ||
+		    until)
 			return usage_error("%s", "--compare prints text or tsv only (no --hist, "
-					   "--by, --plot or json)");
+					   "--by, --critical-path, --until, --plot or json)");
 		a = read_all(&ao, argv + optind, 1, &rc);
 		if (a)
 			b = read_all(&ao, argv + optind + 1, 1, &rc);
 		if (a && b) {
-			if (report_compare(stdout, a, b, argv[optind], argv[optind + 1],
-					   ro.format) < 0) {
-				fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			int regressed;
+
+			co.format = ro.format;
+			regressed = compare_print(stdout, stderr, a, b, argv[optind],
+						  argv[optind + 1], &co);
+			if (regressed < 0) {
+				fprintf(stderr, "analyze: %s: %s\n", errno == ENOMEM ?
+					"out of memory" : "write error", strerror(errno));
 				rc = 1;
 			} else {
 				rc = flush_stdout();
+				if (!rc && regressed)
+					rc = 3;
 			}
 		}
 		goto cleanup;
 	}
+	if (co.gate)
+		return usage_error("%s", "--fail-if-slower goes with --compare A B");
 
 	/* 3. read */
 	if (optind == argc && isatty(0))
 		return usage_error("%s", "no input: give a <file>, or - for standard input");
-	if (optind == argc)
-		a = read_all(&ao, stdin_only, 1, &rc);
-	else
-		a = read_all(&ao, argv + optind, argc - optind, &rc);
+	if (optind == argc) {
+		files = stdin_only;
+		nfiles = 1;
+	} else {
+		files = argv + optind;
+		nfiles = argc - optind;
+	}
+	/* --plot alone needs the rows of the charted containers only: files
+	 * that can be read twice are, the second time keeping just those
+	 * (--format trace-event wants every row at once) */
+	twice = plot_dir && !critpath && !until && ro.format != FMT_TRACE_EVENT &&
+		all_regular(files, nfiles);
+	if (twice)
+		ao.timeline = false;
+	a = read_all(&ao, files, nfiles, &rc);
 	if (!a)
 		goto cleanup;
+	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
+		rc = 2;
+		goto cleanup;
+	}
+	if (until) {
+		uint32_t ph;
+
+		if (phase_id(a, until, "--until", &ph) < 0) {
+			rc = 2;
+			goto cleanup;
+		}
+		if (window_apply(a, ph) < 0) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
+	}
 
 	/* 4. report */
 	if (report_print(stdout, a, &ro) < 0) {
@@ -272,8 +499,13 @@ int main(int argc, char **argv)
 	rc = flush_stdout();
 
 	/* 5. plots */
+	if (!rc && twice) {
+		b = read_charted(&ao, a, files, nfiles, &rc);
+		if (!b)
+			goto cleanup;
+	}
 	if (!rc && plot_dir)
-		rc = plot_write(plot_dir, a, stderr);
+		rc = plot_write(plot_dir, b ? b : a, stderr);
 cleanup:
 	analysis__free(a);
 	analysis__free(b);

@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/critpath_report.h"
 #include "analyze/report.h"
 #include "analyze/stats.h"
+#include "analyze/trace_event.h"
 #include "analyze/units.h"
 
 #define MAX_NAME_WIDTH 40
@@ -21,7 +23,7 @@ static const char *by_name(enum by_kind by)
 	}
 }
 
-static int name_width(const struct analysis *a, int w)
+int report_name_width(const struct analysis *a, int w)
 {
 	size_t i;
 
@@ -46,7 +48,7 @@ static int done(FILE *f)
 
 int report_phases_text(FILE *f, const struct analysis *a)
 {
-	int w = name_width(a, 6);
+	int w = report_name_width(a, 6);
 	size_t i;
 
 	if (!a->ncontainers) {
@@ -185,6 +187,30 @@ static int64_t clamp64(unsigned __int128 v)
 	return v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
+/*
+ * What --by's total is, in words: over which time, and that it sums the
+ * threads (so it is neither wall time nor boot time). @total: the table's.
+ */
+static void window_note(FILE *f, const struct analysis *a, unsigned __int128 total)
+{
+	const struct boot_window *w = &a->win;
+	char b[2][UNITS_BUFSZ];
+
+	if (!w->on) {
+		fprintf(f, "syscall time over the whole trace, summed over every thread of every "
+			"process: not wall time (--until PHASE: each boot's [start, PHASE] only)\n");
+		return;
+	}
+	fprintf(f, "boot windows: start -> %s of %zu container%s, %s of wall time in all",
+		analysis_phase_name(a, w->phase), w->containers, w->containers == 1 ? "" : "s",
+		units_format((int64_t)w->wall, b[0]));
+	if (w->not_reached)
+		fprintf(f, " (%zu that never reached it left out)", w->not_reached);
+	fprintf(f, ";\nsyscall time %s summed over every thread of every process (%.2fx the wall "
+		"time; threads that run at once can make it more than 1x); %%time is of that sum\n",
+		units_format(clamp64(total), b[1]), w->wall ? (double)total / (double)w->wall : 0.0);
+}
+
 static int by_print(FILE *f, const struct analysis *a, enum by_kind by,
 		    enum report_format fmt)
 {
@@ -206,6 +232,8 @@ static int by_print(FILE *f, const struct analysis *a, enum by_kind by,
 	}
 	if (w > MAX_NAME_WIDTH)
 		w = MAX_NAME_WIDTH;
+	if (fmt == FMT_TEXT)
+		window_note(f, a, total);
 	if (fmt == FMT_TSV)
 		fprintf(f, "%s\tcalls\terrors\ttotal\tpct_time\tavg\tp99\tmax\n", by_name(by));
 	else if (n)
@@ -343,7 +371,16 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 			return -1;
 		}
 		total = grand_total(r, n);
-		fprintf(f, ",\n  \"by\": {\"key\": \"%s\", \"rows\": [", by_name(o->by));
+		fprintf(f, ",\n  \"by\": {\"key\": \"%s\", \"total\": %" PRId64 ", \"threads_summed\": true",
+			by_name(o->by), clamp64(total));
+		if (a->win.on) {
+			fprintf(f, ", \"window\": {\"until\": ");
+			json_str(f, analysis_phase_name(a, a->win.phase));
+			fprintf(f, ", \"containers\": %zu, \"not_reached\": %zu, \"wall\": %" PRIu64
+				", \"rows\": %" PRIu64 ", \"clipped\": %" PRIu64 "}", a->win.containers,
+				a->win.not_reached, a->win.wall, a->win.rows, a->win.clipped);
+		}
+		fprintf(f, ", \"rows\": [");
 		for (i = 0; i < n; i++) {
 			const struct group *g = r[i].g;
 
@@ -362,15 +399,24 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, "\n  ]}");
 		free(r);
 	}
+	if (o->critpath) {
+		fprintf(f, ",\n  \"critical_path\": ");
+		if (critpath_print(f, a, o->critpath_phase, FMT_JSON) < 0)
+			return -1;
+	}
 	fprintf(f, "\n}\n");
 	return done(f);
 }
 
 int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 {
+	if (o->format == FMT_TRACE_EVENT)
+		return trace_event_print(f, a, o->critpath ? o->critpath_phase : PHASE_LISTEN);
 	if (o->format == FMT_JSON)
 		return json_print(f, a, o);
 	if (o->format == FMT_TSV) {
+		if (o->critpath)
+			return critpath_print(f, a, o->critpath_phase, FMT_TSV);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -386,103 +432,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		if (by_print(f, a, o->by, FMT_TEXT) < 0)
 			return -1;
 	}
-	return done(f);
-}
-
-static long find_phase(const struct analysis *a, const char *name)
-{
-	return strtab_find(a->phase_names, name, strlen(name));
-}
-
-static void cmp_side(const struct analysis *a, long i, size_t *n, int64_t *med,
-		     int64_t *p90)
-{
-	*n = i >= 0 ? a->phases[i].n : 0;
-	if (*n) {
-		*med = stats_percentile(a->phases[i].v, *n, 50);
-		*p90 = stats_percentile(a->phases[i].v, *n, 90);
-	}
-}
-
-static int compare_row(FILE *f, const char *name, const struct analysis *a,
-		       long ia, const struct analysis *b, long ib, int w,
-		       enum report_format fmt)
-{
-	size_t na, nb;
-	int64_t ma = 0, pa = 0, mb = 0, pb = 0;
-	char s[4][UNITS_BUFSZ], diff[32] = "-", pv[32] = "-", dnum[32] = "\\N";
-	const char *sig = "-";
-
-	cmp_side(a, ia, &na, &ma, &pa);
-	cmp_side(b, ib, &nb, &mb, &pb);
-	if (na && nb) {
-		struct mann_whitney mw;
-
-		stats_mann_whitney(a->phases[ia].v, na, b->phases[ib].v, nb, &mw);
-		if (ma != 0) {
-			double d = ((double)mb - (double)ma) * 100.0 / (double)ma;
-
-			snprintf(diff, sizeof(diff), "%+.2f%%", d);
-			snprintf(dnum, sizeof(dnum), "%.2f", d);
-		}
-		snprintf(pv, sizeof(pv), "%.4f", mw.p);
-		sig = mw.p < 0.05 ? "yes" : "no";
-	}
-	if (fmt == FMT_TSV) {
-		fprintf(f, "%s\t%zu\t", name, na);
-		if (na)
-			fprintf(f, "%" PRId64 "\t%" PRId64 "\t", ma, pa);
-		else
-			fprintf(f, "\\N\t\\N\t");
-		fprintf(f, "%zu\t", nb);
-		if (nb)
-			fprintf(f, "%" PRId64 "\t%" PRId64 "\t", mb, pb);
-		else
-			fprintf(f, "\\N\t\\N\t");
-		fprintf(f, "%s\t%s\t%s\n", dnum,
-			strcmp(pv, "-") ? pv : "\\N", strcmp(sig, "-") ? sig : "\\N");
-		return done(f);
-	}
-	fprintf(f, "%-*s %7zu %9s %9s %7zu %9s %9s %9s %8s %s\n", w, name,
-		na, na ? units_format(ma, s[0]) : "-", na ? units_format(pa, s[1]) : "-",
-		nb, nb ? units_format(mb, s[2]) : "-", nb ? units_format(pb, s[3]) : "-",
-		diff, pv, sig);
-	return done(f);
-}
-
-int report_compare(FILE *f, const struct analysis *a, const struct analysis *b,
-		   const char *na, const char *nb, enum report_format fmt)
-{
-	int w = name_width(a, 6);
-	size_t i;
-
-	if (name_width(b, 6) > w)
-		w = name_width(b, 6);
-	if (fmt == FMT_TSV) {
-		fprintf(f, "phase\ta_count\ta_median\ta_p90\tb_count\tb_median\tb_p90"
-			"\tdiff_pct\tp_value\tsignificant\n");
-	} else {
-		fprintf(f, "A: %s (%zu containers)\nB: %s (%zu containers)\n\n",
-			na, a->ncontainers, nb, b->ncontainers);
-		fprintf(f, "%-*s %7s %9s %9s %7s %9s %9s %9s %8s %s\n", w, "phase",
-			"A.count", "A.median", "A.p90", "B.count", "B.median", "B.p90",
-			"diff", "p", "significant");
-	}
-	for (i = 0; i < analysis_nphases(a); i++) {
-		const char *name = analysis_phase_name(a, i);
-
-		if (compare_row(f, name, a, (long)i, b, find_phase(b, name), w, fmt) < 0)
-			return -1;
-	}
-	for (i = 0; i < analysis_nphases(b); i++) {
-		const char *name = analysis_phase_name(b, i);
-
-		if (find_phase(a, name) < 0 &&
-		    compare_row(f, name, a, -1, b, (long)i, w, fmt) < 0)
-			return -1;
-	}
-	if (fmt == FMT_TEXT)
-		fprintf(f, "\ndiff: B's median against A's; significant: two-sided "
-			"Mann-Whitney U (normal approximation, tie-corrected), p < 0.05\n");
+	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT) < 0)
+		return -1;
 	return done(f);
 }

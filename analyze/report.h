@@ -15,7 +15,7 @@
 #include "analyze/analysis.h"
 #include "analyze/hist.h"
 
-enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON };
+enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT };
 
 struct report_opts {
 	enum report_format format;
@@ -23,13 +23,17 @@ struct report_opts {
 	enum hist_kind hist_kind;
 	uint64_t hist_step;		/* linear */
 	enum by_kind by;
+	bool critpath;			/* --critical-path */
+	uint32_t critpath_phase;	/* its phase id */
 };
 
 /*
  * report_print - everything asked for in @o: text prints the phase table
- * (and who never reached a phase), then histograms, then the --by table; tsv
- * prints one table (the --by one, the histogram one or the phase one); json
- * one object with all of them.
+ * (and who never reached a phase), then histograms, then the --by table,
+ * then the critical paths; tsv prints one table (the critical path one, the
+ * --by one, the histogram one or the phase one); json one object with all
+ * of them; trace-event the timeline (trace_event.h), the critical path's
+ * thread to o->critpath_phase (with o->critpath) or to listen.
  */
 int report_print(FILE *f, const struct analysis *a, const struct report_opts *o);
 
@@ -38,12 +42,10 @@ int report_phases_text(FILE *f, const struct analysis *a);
 int report_phases_tsv(FILE *f, const struct analysis *a);
 
 /*
- * report_compare - phases of @b against @a (named @na and @nb): count,
- * median and p90 of each, difference of the medians in %, Mann–Whitney U
- * p-value and whether p < 0.05.
+ * report_name_width - the width of the phase column: the longest phase
+ * name of @a, at least @w, at most 40.
  */
-int report_compare(FILE *f, const struct analysis *a, const struct analysis *b,
-		   const char *na, const char *nb, enum report_format fmt);
+int report_name_width(const struct analysis *a, int w);
 
 /* report_json_string - write @n escaped TSV bytes at @s as a JSON string. */
 int report_json_string(FILE *f, const char *s, size_t n);

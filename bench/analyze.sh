@@ -6,7 +6,13 @@
 # report the median wall time, the largest peak RSS and the ratio of the
 # medians to wc -l's; the peers (awk, sort, datamash) run once. Ends with
 # the target of the issue: analyze FILE --hist --by syscall within 5x of
-# wc -l (0.35 s on the 2-core reference machine) and 64 MiB. Not a test.
+# wc -l (0.35 s on the 2-core reference machine) and 64 MiB; then
+# --critical-path (and --by syscall --until listen), which keep every row in
+# memory: their time against wc -l and their peak RSS per row; --plot,
+# which reads the file twice (the second time keeping the charted
+# containers' rows only); then --format trace-event (every row in memory
+# too, then out as JSON, into /dev/null) and the size of its JSON (one more
+# run, into wc -c). Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -41,11 +47,20 @@ once() {
 }
 
 threads=$("$A" --help | grep -q -- --threads && echo yes)
+critpath=$("$A" --help | grep -q -- --critical-path && echo yes)
+traceev=$("$A" --help | grep -q -- trace-event && echo yes)
 for _ in $(seq "$RUNS"); do
 	once 1 "wc -l" wc -l "$F"
 	once 2 "analyze F" "$A" "$F"
 	once 3 "analyze F --hist --by syscall" "$A" "$F" --hist --by syscall
 	[ -n "$threads" ] && once 4 "  same, --threads 1" "$A" --threads 1 "$F" --hist --by syscall
+	if [ -n "$critpath" ]; then
+		once 8 "analyze F --critical-path" "$A" "$F" --critical-path
+		once 9 "analyze F --by syscall --until listen" "$A" "$F" --by syscall --until listen
+		rm -rf "$tmp/plot"
+		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
+	fi
+	[ -n "$traceev" ] && once 10 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
 once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
 once 6 "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
@@ -66,7 +81,16 @@ END {
 		id = order[i]; med = s[id, int((n[id] + 1) / 2)]
 		printf "%-40s %9.3f %6.1f MiB %8.1f\n", label[id], med, kb[id] / 1024, (base > 0 ? med / base : 0)
 		if (id == 3) { t = med; rss = kb[id] / 1024 }
+		if (id == 8) { cp = med; cprss = kb[id] / 1024 }
 	}
 	printf "\ntarget (analyze F --hist --by syscall): %.3f s = %.1fx wc -l (<= 5x), %.1f MiB (<= 64): %s\n",
 		t, (base > 0 ? t / base : 0), rss, (base > 0 && t <= 5 * base && rss <= 64) ? "met" : "MISSED"
-}'
+	if (cp > 0)
+		printf "critical path (every row kept in memory, one thread): %.3f s = %.1fx wc -l, %.1f MiB = %.1f bytes per row\n",
+			cp, (base > 0 ? cp / base : 0), cprss, cprss * 1048576 / rows
+}' rows="$(grep -vc '^#' "$F")"
+if [ -n "$traceev" ]; then
+	rows=$(($(grep -vc '^#' "$F") - 1))	# less the header line
+	json=$("$A" "$F" --format trace-event | wc -c)
+	printf 'trace-event JSON: %s bytes, %s bytes per row of %s\n' "$json" "$((json / (rows > 0 ? rows : 1)))" "$rows"
+fi

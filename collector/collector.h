@@ -12,6 +12,8 @@
  *   rows.c        records from the kernel → TSV rows, the header lines
  *   loop.c        one poll turn, the status line, the stop flag
  *   spawn.c       spawn mode: run a command as a container, N times
+ *   client.c      client mode: time a runtime's client (docker run), N times
+ *   child.c       the command's process, for both
  *   watch.c       watch mode, and --pid (attach to a running tree)
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
  *
@@ -27,6 +29,7 @@
 #include <sys/types.h>
 
 #include "collector/backend.h"
+#include "collector/child.h"
 #include "collector/containers.h"
 #include "collector/options.h"
 #include "collector/output.h"
@@ -34,6 +37,19 @@
 struct bt_cgroup_event;
 struct bt_root_event;
 struct bt_event_hdr;
+
+/* Client mode: the run in progress (client.c). */
+struct client_run {
+	int live;			/* a new matching container is this run's */
+	int n;				/* its number, from 1 */
+	unsigned long long spawn_ts;	/* the client's spawn: the start row's time */
+	struct child ch;		/* the client */
+	int have;			/* its container came */
+	unsigned long long cgid;
+	pid_t pid1;			/* pidtree: the container's pid 1 */
+	char path[512];			/* its cgroup, relative to the cgroup2 mount */
+	int extra;			/* other new containers that matched meanwhile */
+};
 
 struct collector {
 	struct options opt;
@@ -56,6 +72,7 @@ struct collector {
 	/* --start: the spawn time, kept until the probe's start row replaces it */
 	unsigned long long spawn_ts;
 	int start_written;		/* this boot's start row is out */
+	struct client_run client;	/* client mode */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */
@@ -106,6 +123,14 @@ unsigned long long loop_deadline(const struct collector *c);
 
 /* spawn mode: the command N times; the collector's exit status */
 int spawn_run(struct collector *c);
+/* client mode: the client N times; exit status */
+int client_run(struct collector *c);
+/*
+ * client mode: container @k (cgroup @path; pidtree: its pid 1 @pid1) came
+ * while a run is live: the run's (its client start row written), or
+ * another one, said on stderr
+ */
+void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1);
 /* watch mode: until a signal or --duration; exit status */
 int watch_run(struct collector *c);
 /* --pid: the tree of an existing process until it ends; exit status */

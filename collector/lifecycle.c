@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <linux/types.h>
 
@@ -70,6 +71,7 @@ static void write_start_of(struct collector *c, struct container *k, const char 
 
 	k->cand = NULL;
 	containers_decide(k, NULL, name);
+	client_claim(c, k, cand->path, 0);
 	lifecycle_write_start(c, k, cand->ts, "mkdir", cand->pid, cand->comm, cand->path);
 	free(cand);
 }
@@ -208,6 +210,26 @@ static int root_cgroup(const struct bt_root_event *e, char *out, size_t n)
 	       (e->hdr.ppid && proc_runtime_cgroup((pid_t)e->hdr.ppid, out, n) == 0);
 }
 
+/*
+ * Whether the runtime gave root @e the cgroup @cg of its own: the task
+ * that started it is elsewhere. runc moves its init (runc:[0:PARENT], the
+ * root's parent) into the container's cgroup, then clones the root; the
+ * runtime is the parent's parent. An unshare from a shell stays in the
+ * shell's cgroup, shared with everything else there. When the runtime is
+ * gone already (the legacy object's events come later), the collector's
+ * own cgroup stands in for the shell's.
+ */
+static int root_cgroup_own(const struct bt_root_event *e, const char *cg)
+{
+	char other[PATH_MAX];
+	pid_t runtime = e->hdr.ppid ? proc_ppid((pid_t)e->hdr.ppid) : -1;
+
+	if ((runtime <= 0 || proc_runtime_cgroup(runtime, other, sizeof(other)) < 0) &&
+	    proc_runtime_cgroup(getpid(), other, sizeof(other)) < 0)
+		return 0;
+	return strcmp(other, cg) != 0;
+}
+
 void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 {
 	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX], how[64], cg[PATH_MAX];
@@ -224,13 +246,18 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 		c->be->ops->untrack_task(c->be, (pid_t)e->hdr.tid);
 		return;
 	}
-	/* a runtime's container is named as cgroup mode names it (its v1 path on a v1 host) */
-	if (!have_cg || !container_runtime_name(cg, base, sizeof(base)))
+	/*
+	 * A runtime's container is named as cgroup mode names it (from its
+	 * v1 path on a v1 host); a root in a cgroup it shares, comm-pid.
+	 */
+	if (!have_cg || (!container_runtime_name(cg, base, sizeof(base)) &&
+			 !(root_cgroup_own(e, cg) && container_name_from_path(cg, base, sizeof(base)))))
 		snprintf(base, sizeof(base), "%.*s-%u", (int)comm.n, comm.s, e->hdr.pid);
 	containers_unique_name(&c->containers, base, name, sizeof(name));
 	k = containers_add(&c->containers, e->hdr.cgroup_id, NULL, name);
 	if (!k)
 		return;
+	client_claim(c, k, have_cg ? cg : "", (pid_t)e->hdr.pid);
 	snprintf(how, sizeof(how), "%s%s%s",
 		 e->ns_flags & CLONE_NEWPID ? "pid" : "",
 		 (e->ns_flags & CLONE_NEWPID) && (e->ns_flags & CLONE_NEWNS) ? "," : "",

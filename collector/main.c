@@ -184,7 +184,10 @@ int main(int argc, char **argv)
 	rows_write_header(&c);
 
 	/* 5. trace */
-	ret = c.opt.command ? spawn_run(&c) : c.opt.pid > 0 ? watch_attach(&c) : watch_run(&c);
+	if (c.opt.command)
+		ret = c.opt.cgroup_glob ? client_run(&c) : spawn_run(&c);
+	else
+		ret = c.opt.pid > 0 ? watch_attach(&c) : watch_run(&c);
 
 	/* 6. the trailer: what was lost is counted, never hidden */
 	ret = finish_output(&c, ret);

@@ -15,12 +15,17 @@ void options_usage(FILE *f)
 {
 	fprintf(f,
 "usage: collector [<options>] [-- <command> [<arg>...]]\n"
+"   or: collector -c <glob> [<options>] -- <client> [<arg>...]\n"
 "\n"
 "Trace every syscall of every process of a container, from its first\n"
 "instruction, and write one TSV row per event (see docs/tsv-format.md).\n"
-"Without <command>: watch every container (new cgroup v2 directory) that\n"
-"starts while the collector runs. With <command>: run it as a container\n"
-"(a fresh cgroup v2 directory, optional namespaces) and trace it.\n"
+"Without <command>: watch every container that starts while the collector\n"
+"runs (a new cgroup v2 directory, once a task enters it; a runtime's parent\n"
+"cgroups never are). With <command>: run it as a container (a fresh cgroup\n"
+"v2 directory, optional namespaces) and trace it. With -c and a command:\n"
+"the command is a runtime's client (docker run ...), run untraced; each\n"
+"run's container is the new cgroup matching <glob>, timed from the client's\n"
+"spawn.\n"
 "\n"
 "Modes: cgroup attributes by cgroup v2 id (kernel >= 4.18);\n"
 "pidtree follows the process tree from the container's first process\n"
@@ -32,10 +37,11 @@ void options_usage(FILE *f)
 "    -m, --mode <mode>          auto, cgroup or pidtree (default auto)\n"
 "    -s, --syscalls <list>      all, none, or a comma list of names (default all)\n"
 "    -d, --duration <time>      stop after <time>: seconds, or 500ms, 2s, 100us\n"
-"    -c, --cgroup <glob>        watch: only cgroups whose path (relative to the\n"
-"                               cgroup2 mount) matches <glob>\n"
-"    -u, --until <when>         spawn: stop the container at exec, listen, exit or\n"
-"                               mark:<label> (the first --mark with that label),\n"
+"    -c, --cgroup <glob>        only containers whose cgroup path (relative to the\n"
+"                               cgroup2 mount) matches <glob>: '/docker/*';\n"
+"                               with a command, client mode\n"
+"    -u, --until <when>         spawn, client: stop the container at exec, listen,\n"
+"                               exit or mark:<label> (the first --mark with that label),\n"
 "                               optionally +<duration> later (e.g. listen+500ms)\n"
 "        --mark <probe>[=<label>]\n"
 "                               a milestone: a `mark` row named <label> each time\n"
@@ -51,7 +57,7 @@ void options_usage(FILE *f)
 "                               time is inherited across fork); spawn: the start\n"
 "                               row, the spawn time if it never fires; watch,\n"
 "                               --pid: a second start row\n"
-"    -n, --runs <n>             spawn: boot <n> times, one container each\n"
+"    -n, --runs <n>             spawn, client: boot <n> times, one container each\n"
 "        --name <name>          spawn: container name (default: the command's\n"
 "                               basename); runs are named <name>-1..<name>-<n>\n"
 "        --unshare <ns,...>     spawn: new namespaces: pid,mount,net,uts,ipc\n"
@@ -69,10 +75,15 @@ void options_usage(FILE *f)
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
 "\n"
+"Exit status: 0 ok (spawn, client: the last command's status without --until);\n"
+"1 runtime failure; 2 usage error; 126, 127 the command cannot run.\n"
+"\n"
 "EXAMPLES\n"
 "    sudo collector > boot.tsv                     # every container that starts\n"
 "    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
 "    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
+"    sudo collector -c '/docker/*' --runs 10 --until listen -o boot.tsv \\\n"
+"        -- docker run --rm --network host IMAGE httpd -f -p 8080\n"
 "    sudo collector --mark usdt:./bootsvc:bootsvc:config_loaded=config \\\n"
 "        --mark uprobe:./bootsvc:bootsvc_ready=ready --until mark:ready -- ./bootsvc\n"
 "    mkfifo p; sudo collector -o p -- ./server & analyze p\n");
@@ -300,8 +311,9 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		o->command = argv + optind;
 	if (!o->command && (o->runs != 1 || o->name || o->unshare_flags))
 		return usage_error("--runs, --name and --unshare need a command (after --)");
-	if (o->command && o->cgroup_glob)
-		return usage_error("--cgroup is for watch mode (no command)");
+	if (o->command && o->cgroup_glob && (o->name || o->unshare_flags))
+		return usage_error("--name and --unshare are for spawn mode: with --cgroup the command is a "
+				   "runtime's client, its containers are named after their cgroups");
 	if (o->user && !o->command)
 		return usage_error("--user is for spawn mode (a command after --)");
 	if (o->command && o->pid > 0)

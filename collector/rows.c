@@ -202,7 +202,8 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "collector", BOOTTRACE_VERSION);
 	output_meta(c->out, "cgroup2", c->cg2);
 	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
-	output_meta(c->out, "command_line", c->opt.command ? "spawn" : "watch");
+	output_meta(c->out, "command_line",
+		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	output_raw(c->out, TSV_HEADER "\n", strlen(TSV_HEADER) + 1);
 	output_flush(c->out);
 }

@@ -18,92 +18,12 @@
 #include <unistd.h>
 
 #include "collector/cgroup.h"
+#include "collector/child.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
 #include "collector/marks.h"
 
 #define GRACE_NS (2ULL * 1000000000ULL)
-
-/*
- * In the child, before the command runs: send "<what>: <strerror(errno)>"
- * back through @fd (the collector prints it) and _exit(@code).
- */
-static void child_fail(int fd, int code, const char *what)
-{
-	char msg[512];
-	int n = snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
-
-	if (n > (int)sizeof(msg) - 1)
-		n = (int)sizeof(msg) - 1;
-	if (write(fd, msg, (size_t)n) < 0) { /* nothing left to do */ }
-	_exit(code);
-}
-
-/*
- * The exit status when the command cannot run, as env(1), timeout(1) and
- * the shells (POSIX, "Command Search and Execution") give it: 127 when it
- * is not there, 126 when it is there but cannot be executed (EACCES for a
- * file without x or a directory, ENOEXEC, ETXTBSY, ...). A failure to set
- * up the container before that is the collector's own: exit 1.
- */
-#define EXIT_CANNOT_EXEC 126
-#define EXIT_NOT_FOUND 127
-
-/*
- * The container's first process: joins the cgroup, takes its namespaces,
- * execs. Errors go back through @errfd (close-on-exec: EOF means exec'd).
- */
-static void child_main(struct collector *c, const char *cgdir, int errfd, int gofd)
-{
-	char self[32], what[256], go;
-	int err;
-
-	/* pidtree: wait until the collector has registered us in the kernel */
-	if (gofd >= 0 && read(gofd, &go, 1) != 1)
-		_exit(1);
-	snprintf(self, sizeof(self), "%d", getpid());
-	if (cgdir) {
-		errno = -cgroup_write(cgdir, "cgroup.procs", self);
-		if (errno)
-			child_fail(errfd, 1, "cannot join the container's cgroup");
-	} else if (setpgid(0, 0) < 0) {
-		/* no cgroup to signal: the process group stands in for it */
-		child_fail(errfd, 1, "setpgid");
-	}
-	if (c->stdout_is_tsv && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
-		child_fail(errfd, 1, "dup2");
-	if (c->opt.unshare_flags && unshare(c->opt.unshare_flags) < 0)
-		child_fail(errfd, 1, "unshare");
-	if ((c->opt.unshare_flags & CLONE_NEWNS) &&
-	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		child_fail(errfd, 1, "cannot make / private in the new mount namespace");
-	if (c->opt.unshare_flags & CLONE_NEWPID) {
-		/* The new pid namespace takes our next child as its pid 1. */
-		pid_t pid = fork();
-		int st;
-
-		if (pid < 0)
-			child_fail(errfd, 1, "fork");
-		if (pid > 0) {
-			close(errfd);
-			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-				;
-			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-		}
-	}
-	/* --user: the container does not get the collector's privileges */
-	if (c->opt.user && (initgroups(c->opt.user, c->opt.gid) < 0 ||
-			    setgid(c->opt.gid) < 0 || setuid(c->opt.uid) < 0))
-		child_fail(errfd, 1, "cannot switch to --user");
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(c->opt.command[0], c->opt.command);
-	err = errno;
-	snprintf(what, sizeof(what), "cannot run '%s'", c->opt.command[0]);
-	errno = err;
-	child_fail(errfd, err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC, what);
-}
 
 /* Signal the spawned container: its cgroup, or its process group without one. */
 static void signal_spawned(const char *cgdir, pid_t pid, int sig)
@@ -128,20 +48,9 @@ struct boot {
 	char *cgdir;			/* NULL: no cgroup2 mount */
 	unsigned long long id;		/* cgroup id, or the pidtree key */
 	struct container *k;
-	int errpipe[2];			/* the child's set-up errors */
-	int gopipe[2];			/* pidtree: "registered, go on" */
-	pid_t pid;
-	int st, reaped, regfail;
-	ssize_t nerr;			/* > 0: the child failed, errmsg says why */
-	char errmsg[512];
+	struct child ch;		/* its first process */
+	int st, reaped;
 };
-
-static void close_fd(int *fd)
-{
-	if (*fd >= 0)
-		close(*fd);
-	*fd = -1;
-}
 
 /*
  * Undo spawn_prepare(), whatever of it is left: the container's entry and
@@ -158,10 +67,6 @@ static void spawn_unprepare(struct collector *c, struct boot *b)
 		}
 		b->k = NULL;
 	}
-	close_fd(&b->errpipe[0]);
-	close_fd(&b->errpipe[1]);
-	close_fd(&b->gopipe[0]);
-	close_fd(&b->gopipe[1]);
 	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT)
 		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir, strerror(errno));
 	b->cgdir = NULL;
@@ -170,14 +75,13 @@ static void spawn_unprepare(struct collector *c, struct boot *b)
 /*
  * The container, registered in the kernel before its first instruction:
  * cgroup mode tracks the fresh cgroup before the fork; pidtree mode takes
- * a key, and the child waits on gopipe until its pid is tracked. 0, or -1
+ * a key, and the child waits until its pid is tracked (register()). 0, or -1
  * after a message with nothing left behind.
  */
 static int spawn_prepare(struct collector *c, const char *parent, struct boot *b)
 {
 	int err;
 
-	b->errpipe[0] = b->errpipe[1] = b->gopipe[0] = b->gopipe[1] = -1;
 	if (parent[0]) {
 		b->cgdir = b->cgbuf;
 		snprintf(b->cgbuf, sizeof(b->cgbuf), "%s/%s", parent, b->name);
@@ -205,15 +109,21 @@ static int spawn_prepare(struct collector *c, const char *parent, struct boot *b
 	c->spawned = b->k;
 	c->spawned_gone = 0;
 	c->until_at = 0;
-	if (pipe2(b->errpipe, O_CLOEXEC) < 0 ||
-	    (c->mode == BT_MODE_PIDTREE && pipe2(b->gopipe, O_CLOEXEC) < 0)) {
-		fprintf(stderr, "collector: pipe: %s\n", strerror(errno));
-		goto fail;
-	}
 	return 0;
 fail:
 	spawn_unprepare(c, b);
 	return -1;
+}
+
+/* pidtree mode: the child's pid in the kernel, before its first instruction */
+static int register_child(struct collector *c, pid_t pid, void *arg)
+{
+	const struct boot *b = arg;
+	int err = c->be->ops->track_task(c->be, pid, b->id);
+
+	if (err < 0)
+		fprintf(stderr, "collector: cannot register pid %d: %s\n", pid, strerror(-err));
+	return err;
 }
 
 /*
@@ -223,58 +133,14 @@ fail:
  */
 static int spawn_fork(struct collector *c, struct boot *b)
 {
-	sigset_t stop, mask;
-	int err;
-
 	c->spawn_ts = mono_ns();
 	c->start_written = !marks_have_start(c->opt.marks);
 	if (c->start_written)
 		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
 				      c->opt.command[0]);
 	output_flush(c->out);
-	fflush(NULL);
-	/*
-	 * SIGINT/SIGTERM stay blocked across the fork until the child has
-	 * dropped our handler: one that reached it in between would only set
-	 * the child's copy of the stop flag, and the container would not stop.
-	 */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &mask);
-	b->pid = fork();
-	if (b->pid == 0) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		sigprocmask(SIG_SETMASK, &mask, NULL);
-		close(b->errpipe[0]);
-		if (b->gopipe[1] >= 0)
-			close(b->gopipe[1]);
-		child_main(c, b->cgdir, b->errpipe[1], b->gopipe[0]);
-	}
-	sigprocmask(SIG_SETMASK, &mask, NULL);
-	if (b->pid < 0) {
-		fprintf(stderr, "collector: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	close_fd(&b->errpipe[1]);
-	if (b->gopipe[0] >= 0) {
-		close_fd(&b->gopipe[0]);
-		err = c->be->ops->track_task(c->be, b->pid, b->id);
-		if (err < 0)
-			fprintf(stderr, "collector: cannot register pid %d: %s\n", b->pid, strerror(-err));
-		else if (write(b->gopipe[1], "g", 1) != 1)
-			err = -errno;
-		b->regfail = err < 0;
-		close_fd(&b->gopipe[1]);	/* on error the child sees EOF and exits */
-	}
-	b->nerr = read(b->errpipe[0], b->errmsg, sizeof(b->errmsg) - 1);
-	close_fd(&b->errpipe[0]);
-	if (b->nerr > 0) {
-		b->errmsg[b->nerr] = '\0';
-		fprintf(stderr, "collector: %s\n", b->errmsg);
-	}
-	return 0;
+	return child_start(c, b->cgdir, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
+			   &b->ch);
 }
 
 /*
@@ -290,7 +156,7 @@ static int spawn_wait(struct collector *c, struct boot *b)
 	for (;;) {
 		if ((err = loop_poll_once(c, 10)) < 0)
 			return err;
-		if (!b->reaped && waitpid(b->pid, &b->st, WNOHANG) == b->pid) {
+		if (!b->reaped && waitpid(b->ch.pid, &b->st, WNOHANG) == b->ch.pid) {
 			/*
 			 * init is gone: the container ends with it, at once or,
 			 * with --until exit+DURATION, that much later (orphans
@@ -307,14 +173,14 @@ static int spawn_wait(struct collector *c, struct boot *b)
 		if (c->until_at && now >= c->until_at && !termed) {
 			/* the child itself too: it may not have joined its cgroup yet */
 			if (!b->reaped)
-				kill(b->pid, SIGTERM);
-			signal_spawned(b->cgdir, b->pid, SIGTERM);
+				kill(b->ch.pid, SIGTERM);
+			signal_spawned(b->cgdir, b->ch.pid, SIGTERM);
 			termed = 1;
 			deadline_kill = now + GRACE_NS;
 		}
 		if (termed && now >= deadline_kill)
-			signal_spawned(b->cgdir, b->pid, SIGKILL);
-		if (b->reaped && spawned_empty(c, b->cgdir, b->pid))
+			signal_spawned(b->cgdir, b->ch.pid, SIGKILL);
+		if (b->reaped && spawned_empty(c, b->cgdir, b->ch.pid))
 			return 0;
 	}
 }
@@ -338,15 +204,15 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 		lifecycle_write_end(c, b->k, mono_ns());
 	output_flush(c->out);
 	if (!b->reaped) {
-		kill(b->pid, SIGKILL);
-		while (waitpid(b->pid, &b->st, 0) < 0 && errno == EINTR)
+		kill(b->ch.pid, SIGKILL);
+		while (waitpid(b->ch.pid, &b->st, 0) < 0 && errno == EINTR)
 			;
 	}
 	spawn_unprepare(c, b);
 	*status = WIFEXITED(b->st) ? WEXITSTATUS(b->st) : 128 + WTERMSIG(b->st);
-	if (b->regfail)
+	if (b->ch.regfail)
 		return -1;
-	if (b->nerr > 0) /* child_fail(): the exec failed (126, 127) or the set-up (1) */
+	if (b->ch.nerr > 0) /* child_fail(): the exec failed (126, 127) or the set-up (1) */
 		return *status == EXIT_CANNOT_EXEC || *status == EXIT_NOT_FOUND ? 1 : -1;
 	return 0;
 }
@@ -372,6 +238,25 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	r = spawn_finish(c, &b, status);
 	return err < 0 ? -1 : r;
 }
+/*
+ * A runtime's client run as a container: what it starts is made by a
+ * daemon or a shim elsewhere, and would not be traced. Say how to time
+ * it, once (it may be what the user wants: the client's own cost).
+ */
+static void runtime_client_hint(const char *cmd)
+{
+	static const char *const clients[] = { "docker", "podman", "nerdctl", "ctr", "crictl" };
+	const char *base = strrchr(cmd, '/');
+	size_t i;
+
+	base = base ? base + 1 : cmd;
+	for (i = 0; i < sizeof(clients) / sizeof(clients[0]); i++)
+		if (strcmp(base, clients[i]) == 0)
+			fprintf(stderr, "collector: note: %s makes its containers outside its own process tree; "
+				"to time them, give their cgroup: -c GLOB (e.g. -c '/docker/*'), see collector(8)\n",
+				base);
+}
+
 int spawn_run(struct collector *c)
 {
 	char parent[PATH_MAX + 64], name[CONTAINER_NAME_MAX], base[CONTAINER_NAME_MAX];
@@ -393,6 +278,7 @@ int spawn_run(struct collector *c)
 		slash = strrchr(c->opt.command[0], '/');
 		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c->opt.command[0]);
 	}
+	runtime_client_hint(c->opt.command[0]);
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		if (c->opt.runs > 1)
 			snprintf(name, sizeof(name), "%s-%d", base, i);

@@ -26,9 +26,12 @@
  *   - tsv_parse_row() on each line in a buffer with exactly the 15 bytes of
  *     padding its contract asks for (ASan catches any read past them).
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
- * analysis_finish() and report_print() (text, tsv, json, histograms, --by)
- * and report_compare(), into /dev/null. Plots are not drawn (gnuplot is too
- * slow for a fuzzer); plot_sanitize() is.
+ * analysis_finish() and report_print() (text, tsv, json, histograms, --by;
+ * for 3 with the timeline: --critical-path, whose paths must tile each
+ * boot exactly, and --until listen, and --format trace-event)
+ * and compare_print(), into /dev/null, and the PNG histograms' bins of each
+ * phase are built (each value counted once, the count capped). Plots are
+ * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,9 +43,14 @@
 #include <unistd.h>
 
 #include "analyze/analysis.h"
+#include "analyze/bins.h"
+#include "analyze/compare.h"
+#include "analyze/critpath.h"
 #include "analyze/plot.h"
 #include "analyze/reader.h"
 #include "analyze/report.h"
+#include "analyze/trace_event.h"
+#include "analyze/window.h"
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \
@@ -489,13 +497,37 @@ static void check_ranges(const uint8_t *data, size_t size, unsigned flags,
 
 /* --- the analysis and the reports ------------------------------------------ */
 
+/* The PNG histograms' bins of every phase: every value counted once. */
+static void check_bins(const struct analysis *a)
+{
+	size_t i, k;
+
+	for (i = 0; i < analysis_nphases(a); i++) {
+		struct bins bn;
+		uint64_t total = 0;
+
+		if (bins_build(a->phases[i].v, a->phases[i].n, &bn) < 0)
+			continue;
+		for (k = 0; k < bn.n; k++)
+			total += bn.count[k];
+		CHECK(total == a->phases[i].n, "bins hold %llu of %zu values",
+		      (unsigned long long)total, a->phases[i].n);
+		CHECK(bn.n <= bins_cap(a->phases[i].n) + 4, "%zu bins for %zu values", bn.n,
+		      a->phases[i].n);
+		bins_release(&bn);
+	}
+}
+
 static void report_all(const struct analysis *a, const struct analysis *b)
 {
 	struct report_opts ro = { .format = FMT_TEXT };
+	struct compare_opts co = { .format = FMT_TEXT };
 
 	ro.hist = true;
 	ro.hist_kind = HIST_LOG2;
 	ro.by = a->opts.by;
+	ro.critpath = a->tl != NULL;
+	ro.critpath_phase = PHASE_LISTEN;
 	(void)report_print(sink, a, &ro);
 	ro.format = FMT_JSON;
 	(void)report_print(sink, a, &ro);
@@ -510,10 +542,45 @@ static void report_all(const struct analysis *a, const struct analysis *b)
 	ro.hist_step = 1000000;
 	ro.format = FMT_TEXT;
 	(void)report_print(sink, a, &ro);	/* may fail with E2BIG: fine */
-	(void)report_compare(sink, a, b, "a", "b", FMT_TEXT);
-	(void)report_compare(sink, b, a, "b", "a", FMT_TSV);
+	(void)compare_print(sink, sink, a, b, "a", "b", &co);
+	co.format = FMT_TSV;
+	co.gate = true;
+	co.pct_milli = 5000;
+	(void)compare_print(sink, sink, b, a, "b", "a", &co);
 	(void)report_phases_text(sink, a);
 	(void)report_phases_tsv(sink, a);
+	check_bins(a);
+	if (a->tl)
+		(void)trace_event_print(sink, a, PHASE_LISTEN);
+}
+
+/*
+ * The critical path of every container to every phase tiles [start, phase]
+ * exactly: contiguous, no empty segment, ending at the phase.
+ */
+static void check_paths(const struct analysis *a)
+{
+	size_t i, ph, k;
+
+	for (i = 0; i < a->tl->nctrs; i++)
+		for (ph = 0; ph < analysis_nphases(a); ph++) {
+			struct cp_path p;
+			int rc = critpath_build(a->tl, i, (uint32_t)ph, analysis_phase_name(a, ph), &p);
+
+			if (rc == 1) {
+				uint64_t at = p.t0;
+
+				for (k = 0; k < p.nsegs; k++) {
+					CHECK(p.segs[k].ts == at && p.segs[k].dur > 0,
+					      "critical path: segment %zu at %llu, not %llu", k,
+					      (unsigned long long)p.segs[k].ts, (unsigned long long)at);
+					at += p.segs[k].dur;
+				}
+				CHECK(at == p.t1, "critical path ends at %llu, not at the phase %llu",
+				      (unsigned long long)at, (unsigned long long)p.t1);
+			}
+			critpath_release(&p);
+		}
 }
 
 /* --- direct calls --------------------------------------------------------- */
@@ -595,6 +662,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct analyze_opts ao3 = {
 		.by = BY_COMM, .syscalls = true, .exec_pattern = "/usr/*",
 		.container_glob = "*", .reader_flags = TSV_LENIENT,
+		.timeline = true, .windowed = true,
 	};
 	struct analysis *a1, *a3;
 	struct outcome o1, o2, o3, o4;
@@ -630,8 +698,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (a1)
 		analysis_finish(a1);
-	if (a3)
-		analysis_finish(a3);
+	if (a3 && analysis_finish(a3) == 0) {
+		check_paths(a3);
+		(void)window_apply(a3, PHASE_LISTEN);
+	}
 	if (a1)
 		report_all(a1, a3 ? a3 : a1);
 	if (a3)

@@ -6,9 +6,14 @@
 # the application (--mark): samples/bootsvc's USDT probe and ready function
 # (start -> exec -> config -> listen -> ready), and Debian's nginx, stripped
 # as packaged, booted with a config of its own on a loopback port (its
-# exported ngx_init_cycle as a mark). Run by `make demo`.
+# exported ngx_init_cycle as a mark). Then, when docker or podman is
+# installed, a real runtime: 10 boots of a busybox httpd container through
+# `docker run` (podman run without docker), timed from the client's start by
+# `collector -c GLOB --runs N -- CLIENT`, with a daemon of its own that is
+# removed at the end (scripts/runtimes.sh). Run by `make demo`.
 set -eu
 cd "$(dirname "$0")/.."
+. scripts/runtimes.sh
 OUTPUT=${OUTPUT:-build}
 out=${1:-demo-out}
 runs=${RUNS:-10}
@@ -41,11 +46,7 @@ if [ -x /usr/sbin/nginx ]; then
 	ngx=$(realpath "$out")/nginx
 	mkdir -p "$ngx"
 	chmod 755 "$ngx"	# the workers (www-data) may look in it
-	port=18080
-	for _ in $(seq 50); do
-		p=$((20000 + RANDOM % 40000))
-		ss -Htln "sport = :$p" 2>/dev/null | grep -q . || { port=$p; break; }
-	done
+	port=$(rt_free_port) || port=18080
 	cat > "$ngx/nginx.conf" <<EOF
 daemon off;
 master_process on;
@@ -73,4 +74,38 @@ EOF
 	echo "demo: nginx report in $out/: nginx.tsv nginx-phases.txt nginx-plots/"
 else
 	echo "demo: no /usr/sbin/nginx (scripts/install-deps.sh installs it): nginx left out"
+fi
+
+# --- a real container runtime ------------------------------------------------
+echo
+if rt_have docker || rt_have podman; then
+	rt_init "$(mktemp -d /tmp/boottrace-demo.XXXXXX)"
+	trap rt_cleanup EXIT
+	if rt_have docker; then
+		rt=docker glob='/docker/*'
+		dockerd_start
+		client=("${DOCKER[@]}" run --rm --network host "$RT_IMAGE")
+		echo "demo: dockerd $(/usr/sbin/dockerd --version | sed 's/^Docker version //') started with its own state in $RT_DIR (vfs, no bridge)"
+	else
+		rt=podman glob='/libpod_parent/*'
+		podman_start
+		client=("${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE")
+	fi
+	port=$(rt_free_port)
+	echo "demo: $runs boots of a busybox httpd container through \`$rt run\`, from the client's start until it listens on 127.0.0.1:$port"
+	if "$OUTPUT/collector" -c "$glob" --runs "$runs" --until listen -o "$out/$rt.tsv" -- \
+		"${client[@]}" sh -c "httpd -f -p 127.0.0.1:$port & sleep 60" 2> "$out/$rt.log"; then
+		"$OUTPUT/analyze" "$out/$rt.tsv" | tee "$out/$rt-phases.txt"
+		"$OUTPUT/analyze" "$out/$rt.tsv" --hist > "$out/$rt-hist.txt"
+		"$OUTPUT/analyze" "$out/$rt.tsv" --plot "$out/$rt-plots" > /dev/null
+		echo "demo: $rt report in $out/: $rt.tsv $rt-phases.txt $rt-hist.txt $rt-plots/"
+	else
+		echo "demo: collector -c '$glob' --runs $runs -- $rt run ... failed; $out/$rt.log:" >&2
+		tail -5 "$out/$rt.log" >&2
+		exit 1
+	fi
+	rt_cleanup
+	echo "demo: the $rt daemon, its containers, images and cgroups removed"
+else
+	echo "demo: neither docker nor podman (scripts/install-deps.sh installs them): the real runtime left out"
 fi

@@ -9,7 +9,8 @@ set -eu
 # build: clang + bpftool make the BPF objects and skeletons; libbpf, libelf,
 # zlib and libcgroup are linked; linux-libc-dev has asm/unistd_64.h.
 # tests: cmocka; util-linux has unshare; postgresql checks the TSV loads.
-# runtime: gnuplot renders the PNG plots.
+# runtime: gnuplot renders the PNG plots; chromium (headless) takes a
+# screenshot of analyze --plot's index.html in a test.
 # hardening (make test): valgrind; libclang-rt-dev has libFuzzer and clang's
 # sanitizer runtimes (make fuzz); time (/usr/bin/time) measures peak RSS.
 # marks: systemtap-sdt-dev has <sys/sdt.h> (samples/bootsvc's USDT probes);
@@ -17,10 +18,16 @@ set -eu
 # a config of their own on a loopback port (its system service is never
 # started, see below); binutils' objcopy makes a stripped binary for a
 # test; iproute2's ss finds a free port.
+# real runtimes (tests/integration/test_runtime_*, the demo): runc, docker.io
+# (dockerd, its containerd and shim, tini) and podman (conmon; it runs with
+# runc, as crun refuses hybrid cgroup hosts); busybox-static is the image
+# they boot, made by scripts/runtimes.sh. The tests start the daemon they
+# need with a state of their own; the system's is never started (below).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
-gnuplot-nox postgresql valgrind libclang-rt-dev time
-systemtap-sdt-dev nginx binutils iproute2 $*"
+gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
+systemtap-sdt-dev nginx binutils iproute2
+runc docker.io podman busybox-static $*"
 
 missing=
 for p in $pkgs; do
@@ -39,7 +46,9 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
-# Installing nginx must not start it (it would listen on port 80): a
+# Installing nginx must not start it (it would listen on port 80), nor
+# docker.io dockerd and containerd (a system dockerd would make /docker and
+# its containers would mix with the tests'): a
 # policy-rc.d that denies every start (invoke-rc.d and deb-systemd-invoke
 # ask it) for the length of the install, unless the machine has one.
 policy=
@@ -52,12 +61,14 @@ fi
 apt-get update -qq
 # shellcheck disable=SC2086
 RUNLEVEL=1 apt-get install -y -qq --no-install-recommends $missing
-case " $missing " in
-*" nginx "*)
-	# nor at the next boot: it was installed for the tests, not to serve
+# nor at the next boot: they were installed for the tests, not to serve
+services=
+case " $missing " in *" nginx "*) services=nginx ;; esac
+case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
+for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
-		systemctl disable --now nginx >/dev/null 2>&1 || true
+		systemctl disable --now "$svc" >/dev/null 2>&1 || true
 	elif command -v update-rc.d >/dev/null; then
-		update-rc.d nginx disable >/dev/null 2>&1 || true
-	fi ;;
-esac
+		update-rc.d "$svc" disable >/dev/null 2>&1 || true
+	fi
+done

@@ -28,6 +28,8 @@ golden boot-small.txt "$S"
 golden boot-small.tsv.txt --format tsv "$S"
 golden boot-small-hist.txt --hist "$S"
 golden boot-small-by-syscall.txt --by syscall "$S"
+golden boot-small-critpath.tsv.txt --critical-path --format tsv "$S"
+golden boot-small-until.txt --by comm --until listen "$S"
 # the same file through a pipe and a FIFO
 golden boot-small.tsv.txt --format tsv - < "$S"
 mkfifo "$tmp/fifo"
@@ -87,10 +89,15 @@ expect 2 "unknown format" --format xml "$S"
 expect 2 "bad histogram" --hist=linear:1h "$S"
 expect 2 "unknown --by key" --by pid "$S"
 expect 2 "exactly two files" --compare "$S"
+expect 2 "no phase 'nope' in the input (phases: exec, listen, ready)" --critical-path=nope "$S"
+expect 2 "--until: no phase 'nope'" --until nope --by syscall "$S"
+expect 2 "one of --hist, --by and --critical-path" --format tsv --by syscall --critical-path "$S"
+expect 2 "--plot-container needs --plot" --plot-container 'x*' "$S"
 
 # --help: stdout, exit 0, every option; --version
 "$A" --help > "$tmp/help" || { echo "FAIL: --help exit $?"; fail=1; }
-for o in --format --hist --by --container --exec --plot --compare --lenient --help --version EXAMPLES; do
+for o in --format --hist --by --container --exec --plot --plot-container --compare \
+	--fail-if-slower --lenient --critical-path --until --threads --help --version EXAMPLES; do
 	grep -q -- "$o" "$tmp/help" || { echo "FAIL: --help lacks $o"; fail=1; }
 done
 "$A" --version | grep -q "^analyze (boottrace) $(cat VERSION)$" || { echo "FAIL: --version"; fail=1; }
@@ -120,9 +127,12 @@ gen() { # shift_ns
 	printf '# lost=0 events=40\n'
 }
 gen 0 > "$tmp/a.tsv"; gen 1000000 > "$tmp/b.tsv"
-"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/a.tsv" | grep -q "^exec	20	5070000	5126000	20	5070000	5126000	0.00	1.0000	no$" \
+# (then the shift: B - A's median of pairwise differences and its exact 95%
+# interval, D(128) and D(273) of 400 at 20/20: the differences are
+# 1 ms + 7 us (j - i), and D(128) has j - i = -4)
+"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/a.tsv" | grep -q "^exec	20	5070000	5126000	20	5070000	5126000	0.00	1.0000	no	0	-28000	28000	0.9509	0.00	-0.55	0.55	~	\\\\N$" \
 	|| { echo "FAIL: --compare A A"; "$A" --compare --format tsv "$tmp/a.tsv" "$tmp/a.tsv"; fail=1; }
-"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/b.tsv" | grep -q "^exec	20	5070000	5126000	20	6070000	6126000	19.72	0.0000	yes$" \
+"$A" --compare --format tsv "$tmp/a.tsv" "$tmp/b.tsv" | grep -q "^exec	20	5070000	5126000	20	6070000	6126000	19.72	0.0000	yes	1000000	972000	1028000	0.9509	19.72	19.17	20.28	slower	\\\\N$" \
 	|| { echo "FAIL: --compare A B"; "$A" --compare --format tsv "$tmp/a.tsv" "$tmp/b.tsv"; fail=1; }
 "$A" --compare "$tmp/a.tsv" "$tmp/b.tsv" | grep -q "Mann-Whitney" || { echo "FAIL: --compare text"; fail=1; }
 exit $fail

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # analyze under valgrind (memcheck, --leak-check=full): the sample TSVs and a
 # generated one with every option (--hist, --by, --format, --plot, --compare,
+# --critical-path, --until,
 # stdin, --lenient, --threads on a file large enough to be split) and on
 # malformed input (exit 2): no invalid access, no
 # uninitialised value used, no leak (definite, indirect or possible), every
@@ -44,7 +45,13 @@ for f in "${files[@]}"; do
 	vg 0 --by comm "$f"
 	vg 0 --format json --hist --by syscall "$f"
 	vg 0 --format tsv "$f"
+	vg 0 --format trace-event "$f"
 	vg 0 --exec '/usr/*' --container '*' "$f"
+	vg 0 --critical-path "$f"
+	vg 0 --critical-path=exec --format tsv "$f"
+	vg 0 --critical-path --format json --by comm --until listen "$f"
+	vg 0 --by syscall --until exec "$f"
+	vg 2 --critical-path=no-such-phase "$f"
 	rm -rf "$TMP/plot"
 	vg 0 --plot "$TMP/plot" "$f"
 	ls "$TMP/plot"/*.gp > /dev/null 2>&1 || fail "--plot $f wrote no gnuplot script"
@@ -63,6 +70,7 @@ ok "a file read by 2 threads: no valgrind report, the same report as 1 thread"
 
 vg 0 --compare "${files[0]}" "$TMP/gen.tsv"
 vg 0 --compare --format tsv "$TMP/gen.tsv" "${files[0]}"
+vg 0 --compare --fail-if-slower 5 "$TMP/gen.tsv" "$TMP/gen.tsv"
 vg 0 "${files[@]}"
 VG_STDIN=${files[0]} vg 0 --format tsv -
 ok "--compare, several files, stdin"

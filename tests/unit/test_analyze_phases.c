@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/analysis.h"
+#include "analyze/entrypoint.h"
 #include "analyze/plot.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=pidtree\n" TSV_HEADER "\n"
@@ -170,6 +171,79 @@ static void test_sanitize(void **state)
 	assert_string_equal(out, "caf??");
 }
 
+/*
+ * The exec phase is the entrypoint's: runc's re-execs of itself (in the
+ * cgroup or not: a race) and busybox's applet re-execs are not; an exec
+ * the collector marked init wins; --exec overrides both.
+ */
+static const char runtimes[] = HEAD
+	/* docker: runc's two re-execs landed in the cgroup, then the entrypoint
+	 * as pid 1 of the container's namespace, then busybox's applets */
+	R("1000", "docker-1", "10", "start", "mkdir", "\\N", "\\N", "/docker/1")
+	R("1100", "docker-1", "11", "exec", "\\N", "\\N", "\\N", "/proc/self/exe")
+	R("1200", "docker-1", "11", "exec", "\\N", "\\N", "\\N", "/dev/fd/6")
+	R("1900", "docker-1", "12", "exec", "init", "\\N", "\\N", "/bin/sh")
+	R("1950", "docker-1", "13", "exec", "\\N", "\\N", "\\N", "/proc/self/exe")
+	/* an older file (no init): the first exec that is not the runtime's */
+	R("5000", "old-2", "20", "start", "mkdir", "\\N", "\\N", "/docker/2")
+	R("5100", "old-2", "21", "exec", "\\N", "\\N", "\\N", "/proc/self/fd/5")
+	R("5150", "old-2", "21", "exec", "\\N", "\\N", "\\N", "/usr/sbin/runc")
+	R("5600", "old-2", "22", "exec", "\\N", "\\N", "\\N", "/bin/sh")
+	R("5700", "old-2", "23", "exec", "\\N", "\\N", "\\N", "/proc/self/exe")
+	/* init wins over an earlier exec that is no runtime's (a hook, say) */
+	R("9000", "hook-3", "30", "start", "mkdir", "\\N", "\\N", "/p/3")
+	R("9100", "hook-3", "31", "exec", "\\N", "\\N", "\\N", "/usr/bin/true")
+	R("9400", "hook-3", "32", "exec", "init", "\\N", "\\N", "/app/server")
+	"# lost=0 events=13\n";
+
+static void test_entrypoint_exec(void **state)
+{
+	struct analyze_opts o = { .by = BY_NONE };
+	struct analysis *a;
+	int rc;
+
+	(void)state;
+	a = load(runtimes, &o, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(a->phases[PHASE_EXEC].n, 3);
+	/* sorted: old-2 600, docker-1 900, hook-3 400 → 400 600 900 */
+	assert_int_equal(a->phases[PHASE_EXEC].v[0], 400);
+	assert_int_equal(a->phases[PHASE_EXEC].v[1], 600);
+	assert_int_equal(a->phases[PHASE_EXEC].v[2], 900);
+	analysis__free(a);
+	/* --exec: the first match, init or not */
+	o.exec_pattern = "/proc/self/*";
+	a = load(runtimes, &o, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(a->phases[PHASE_EXEC].n, 2);
+	assert_int_equal(a->phases[PHASE_EXEC].v[0], 100);	/* docker-1 */
+	assert_int_equal(a->phases[PHASE_EXEC].v[1], 100);	/* old-2 */
+	analysis__free(a);
+}
+
+static void test_runtime_execs(void **state)
+{
+	(void)state;
+#define RT(s) entrypoint_is_runtime(s, strlen(s))
+	assert_true(RT("/proc/self/exe"));
+	assert_true(RT("/dev/fd/6"));
+	assert_true(RT("/proc/self/fd/12"));
+	assert_true(RT("/usr/bin/runc"));
+	assert_true(RT("runc"));
+	assert_true(RT("/usr/bin/crun"));
+	assert_true(RT("/usr/bin/conmon"));
+	assert_true(RT("/usr/bin/containerd-shim-runc-v2"));
+	assert_false(RT("/dev/fd/"));
+	assert_false(RT("/dev/fd/6x"));
+	assert_false(RT("/proc/self/exe2"));
+	assert_false(RT("/bin/sh"));
+	assert_false(RT("/usr/bin/runc2"));
+	assert_false(RT("/opt/myrunc"));
+	assert_false(RT("/sbin/docker-init"));	/* tini: the container's own pid 1 */
+	assert_false(RT(""));
+#undef RT
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -178,6 +252,8 @@ int main(void)
 		cmocka_unit_test(test_container_glob_and_by),
 		cmocka_unit_test(test_malformed_exit_code),
 		cmocka_unit_test(test_sanitize),
+		cmocka_unit_test(test_entrypoint_exec),
+		cmocka_unit_test(test_runtime_execs),
 	};
 
 	return cmocka_run_group_tests_name("analyze_phases", tests, NULL, NULL);

@@ -124,6 +124,13 @@ static void test_exclusions(void **state)
 	assert_int_equal(parse(&o, "--pid", "1", "--", "true", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--root-exec", "runc*", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--mode", "pidtree", "--root-exec", "runc*", NULL), OPTIONS_OK);
+	/* client mode: --cgroup with a command; spawn mode's --name, --unshare do not apply */
+	assert_int_equal(parse(&o, "-c", "/docker/*", "--runs", "3", "--", "docker", "run", NULL),
+			 OPTIONS_OK);
+	assert_string_equal(o.cgroup_glob, "/docker/*");
+	assert_int_equal(o.runs, 3);
+	assert_int_equal(parse(&o, "-c", "/docker/*", "--name", "x", "--", "docker", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-c", "/d/*", "--unshare", "pid", "--", "docker", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--runs", "0", "--", "true", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--runs", "100001", "--", "true", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--ringbuf-mb", "3", NULL), OPTIONS_USAGE);

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# The critical path on the collector's own traces: a server whose listen is
+# gated by a child that sleeps a known time (tests/tools/slow_child), and a
+# shell whose x=$(sleep 0.2; echo) gates the exec of the server (the pipe
+# rule). The path must tile each boot exactly, go through the sleeping
+# child's nanosleep (within a tolerance) and leave the decoy child that
+# nobody waits for off the path; the boot chart and --until windows are
+# checked against the same rows.
+# modes: cgroup pidtree legacy
+. "$(dirname "$0")/lib.sh"
+need_root
+
+MS=150
+out=$TMP/slow.tsv
+"$COLLECTOR" --runs 3 --until listen --name slow -o "$out" -- "$TOOLS/slow_child" $MS 2>/dev/null ||
+	fail "collector exited $?"
+check_tsv "$out"
+"$ANALYZE" "$out" --critical-path --format tsv > "$TMP/path.tsv" || fail "analyze --critical-path exited $?"
+[ "$(head -1 "$TMP/path.tsv")" = "$(printf 'container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail')" ] ||
+	fail "header: $(head -1 "$TMP/path.tsv")"
+
+for c in slow-1 slow-2 slow-3; do
+	# the boot, from the rows: the first successful listen's return - the start
+	want=$(awk -F'\t' -v c="$c" '!/^#/ && $2 == c {
+		if ($8 == "start" && (s == "" || $1 < s)) s = $1
+		if ($8 == "syscall" && $9 == "listen" && $10 == "0" && (l == "" || $1 + $11 < l)) l = $1 + $11 }
+		END { printf "%.0f\n", l - s }' "$out")
+	# segments: contiguous from 0, summing to the boot exactly
+	awk -F'\t' -v c="$c" -v want="$want" 'NR > 1 && $1 == c {
+		if ($7 != at) { print "gap or overlap at " at ": " $0; bad = 1 }
+		if ($8 <= 0) { print "empty segment: " $0; bad = 1 }
+		at = $7 + $8; n++ }
+		END { if (!n || at != want) { print c ": segments end at " at ", the boot is " want; bad = 1 }
+		      exit bad }' at=0 "$TMP/path.tsv" || fail "$c: the path does not tile the boot"
+	# the children: the decoy is forked first, the sleeper second
+	main=$(rows "$out" exec | awk -F'\t' -v c="$c" '$2 == c { print $4; exit }')
+	decoy=$(rows "$out" fork process | awk -F'\t' -v c="$c" -v m="$main" '$2 == c && $6 == m' |
+		sort -n | awk -F'\t' 'NR == 1 { print $5 }')
+	sleeper=$(rows "$out" fork process | awk -F'\t' -v c="$c" -v m="$main" '$2 == c && $6 == m' |
+		sort -n | awk -F'\t' 'NR == 2 { print $5 }')
+	[ -n "$decoy" ] && [ -n "$sleeper" ] || fail "$c: no fork rows of the two children"
+	awk -F'\t' -v c="$c" -v t="$sleeper" -v ms=$MS '$1 == c && $4 == t && $6 ~ /^syscall:(clock_)?nanosleep$/ &&
+		$8 >= ms * 1000000 && $8 <= (ms + 40) * 1000000 { f = 1 } END { exit !f }' "$TMP/path.tsv" ||
+		fail "$c: the sleeper $sleeper's nanosleep of ${MS} ms is not on the path: $(grep "^$c	" "$TMP/path.tsv" | sort -t'	' -k8,8n | tail -3)"
+	awk -F'\t' -v c="$c" -v t="$decoy" '$1 == c && $4 == t { f = 1 } END { exit f }' "$TMP/path.tsv" ||
+		fail "$c: the decoy $decoy, whom nobody waited for, is on the path"
+	awk -F'\t' -v c="$c" -v m="$main" -v t="$sleeper" '$1 == c && $4 == m && $6 == "syscall:wait4" &&
+		index($9, "<- exit of " t " ") { f = 1 } END { exit !f }' "$TMP/path.tsv" ||
+		fail "$c: no wait4 tail after the sleeper's exit"
+done
+ok "slow_child: the path tiles each boot, goes through the child's ${MS} ms, not the decoy"
+
+# text: the top item is the nanosleep, in all 3 containers
+"$ANALYZE" "$out" --critical-path > "$TMP/path.txt" || fail "text exited $?"
+grep -A1 '^top of the critical paths to listen across 3 containers' "$TMP/path.txt" | tail -1 |
+	grep -Eq '^ +[0-9.]+% +[0-9.]+ms  syscall:(clock_)?nanosleep  \(3 containers\)$' ||
+	fail "top item: $(grep -A2 '^top' "$TMP/path.txt")"
+"$ANALYZE" "$out" --critical-path --format json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["critical_path"]
+assert d["phase"] == "listen" and d["reached"] == 3, d
+for c in d["containers"]:
+    assert sum(s["dur"] for s in c["segments"]) == c["duration"], c["container"]
+' || fail "json"
+ok "text and json"
+
+# --until listen: the windows' wall time is the sum of the boots
+sum=$(awk -F'\t' '!/^#/ && NR > 1 { c = $2
+	if ($8 == "start" && (!(c in s) || $1 < s[c])) s[c] = $1
+	if ($8 == "syscall" && $9 == "listen" && $10 == "0" && (!(c in l) || $1 + $11 < l[c])) l[c] = $1 + $11 }
+	END { for (c in l) t += l[c] - s[c]; printf "%.0f\n", t }' "$out")
+"$ANALYZE" "$out" --by syscall --until listen --format json | python3 -c '
+import json, sys
+w = json.load(sys.stdin)["by"]["window"]
+assert w["containers"] == 3 and w["wall"] == int(sys.argv[1]), (w, sys.argv[1])
+' "$sum" || fail "--until listen: wall time is not $sum"
+"$ANALYZE" "$out" --by syscall --until listen | grep -q '^boot windows: start -> listen of 3 containers' ||
+	fail "--until text"
+ok "--until listen: wall time $sum ns"
+
+# the boot chart of the median container: the sleeper's row, the path over it
+if command -v gnuplot > /dev/null; then
+	"$ANALYZE" "$out" --plot "$TMP/plot" --plot-container 'slow-*' > /dev/null || fail "--plot exited $?"
+	for f in bootchart.png bootchart-1.png bootchart-3.png; do
+		[ "$(head -c 4 "$TMP/plot/$f" | tail -c 3)" = PNG ] || fail "$f is not a PNG"
+	done
+	awk '/^# index 2/ { i = 1; next } i && NF >= 3 { n++ } END { exit !(n > 0) }' "$TMP/plot/bootchart.dat" ||
+		fail "bootchart.dat: no critical path"
+	grep -Eq "^[0-9]+	[0-9.]+	[0-9.]+	\"slow_child [0-9]+\"" "$TMP/plot/bootchart.dat" || fail "bootchart.dat: no task rows"
+	ok "boot charts"
+fi
+
+# x=$(sleep 0.2; echo): the shell reads the pipe until the subshell writes; the
+# path goes from that read to the sleep (by the pipe's inode, or by time)
+"$COLLECTOR" --until listen --name subst -o "$TMP/subst.tsv" -- /bin/sh -c \
+	"x=\$(sleep 0.2; echo hi); exec $TOOLS/listen_once" 2>/dev/null || fail "collector (subst) exited $?"
+check_tsv "$TMP/subst.tsv"
+"$ANALYZE" "$TMP/subst.tsv" --critical-path --format tsv > "$TMP/subst.path" || fail "analyze (subst) exited $?"
+awk -F'\t' '$5 == "sleep" && $6 ~ /^syscall:(clock_)?nanosleep$/ && $8 >= 200000000 && $8 <= 260000000 { f = 1 }
+	END { exit !f }' "$TMP/subst.path" || fail "the sleep is not on the path: $(sort -t'	' -k8,8n "$TMP/subst.path" | tail -3)"
+awk -F'\t' '$6 ~ /^syscall:read/ && $9 ~ /<- (exit of|write by) [0-9]+ [^ ]+ \((matched by time|by pipe inode)\)/ { f = 1 }
+	END { exit !f }' "$TMP/subst.path" || fail "no read tail woken by the subshell: $(grep read "$TMP/subst.path")"
+ok "x=\$(sleep 0.2; echo): the sleep gates the boot through the pipe read"

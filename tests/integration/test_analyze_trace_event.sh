@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# analyze --format trace-event: the Trace Event JSON checked against the TSV
+# it came from, as Perfetto would take it: it parses (strict UTF-8, no raw
+# control byte, no \u escape); every event has what its phase needs; every
+# pid and tid has its M name, none is 0; ts and dur have exactly three
+# decimals; the syscall slices of each thread never overlap and all slices
+# of a track nest; and the content is the TSV's: each syscall row one slice
+# (container, tid, name, ts and dur in ns from the container's start, ret,
+# detail), each fork, exec, exit, mark and start row one instant, each
+# phase a container reached one slice of its duration (computed here from
+# the rows, not by analyze). Inputs: the sample, a generated file, hostile
+# strings (quote, backslash, tab, newline, control bytes, invalid UTF-8),
+# pid 0 and huge tids, overlapping rows on one thread (clipped, counted),
+# and three boots traced by the collector.
+. "$(dirname "$0")/lib.sh"
+command -v python3 > /dev/null || skip "python3 is not installed"
+
+check() { # TSV [CLIPPED]: export TSV and check it; CLIPPED: the clipped count wanted (0), or any
+	local tsv=$1 clipped=${2:-0}
+	"$ANALYZE" --format trace-event "$tsv" > "$TMP/out.json" 2> "$TMP/err" ||
+		fail "analyze --format trace-event $tsv: exit $?: $(cat "$TMP/err")"
+	python3 - "$tsv" "$TMP/out.json" "$clipped" <<'PY' || fail "trace-event of $tsv"
+import collections, decimal, json, re, sys
+tsv, out, want_clipped = sys.argv[1], sys.argv[2], sys.argv[3]
+raw = open(out, "rb").read()
+text = raw.decode("utf-8")			# strict: valid UTF-8
+errors = []
+def bad(msg):
+    errors.append(msg)
+    if len(errors) > 20:
+        raise SystemExit("\n".join(errors))
+if re.search(rb"[\x00-\x09\x0b-\x1f\x7f]", raw):
+    bad("a raw control byte in the file")
+if re.search(r'(?<!\\)(?:\\\\)*\\u', text):
+    bad("a \\u escape")
+for key in ("ts", "dur"):
+    n_all = len(re.findall(r'"%s":' % key, text))
+    n_ok = len(re.findall(r'"%s":-?\d+\.\d{3}[,}]' % key, text))
+    if n_all != n_ok:
+        bad("%d of %d %s values without exactly 3 decimals" % (n_all - n_ok, n_all, key))
+d = json.loads(text, parse_float=decimal.Decimal)
+evs = d["traceEvents"]
+ns = lambda us: int(us * 1000)
+
+# metadata: a name for every pid and (pid, tid), real ids in args
+pname, tname, real = {}, {}, {}
+for e in evs:
+    if e["ph"] == "M" and e["name"] == "process_name":
+        pname[e["pid"]] = e["args"]["name"]
+    if e["ph"] == "M" and e["name"] == "thread_name":
+        tname[(e["pid"], e["tid"])] = e["args"]["name"]
+        if "tid" in e["args"]:
+            real[(e["pid"], e["tid"])] = e["args"]["tid"]
+for e in evs:
+    ph = e["ph"]
+    if ph not in ("X", "i", "M"):
+        bad("phase %r" % ph)
+    if e["pid"] == 0 or e.get("tid") == 0:
+        bad("pid or tid 0: %r" % e)
+    if ph == "M":
+        continue
+    need = ["name", "ts", "pid", "tid", "cat"] + (["dur"] if ph == "X" else ["s"])
+    if any(k not in e for k in need):
+        bad("%s event without %s" % (ph, need))
+    if ph == "i" and e["s"] != "t":
+        bad("instant not thread-scoped")
+    if e["pid"] not in pname or (e["pid"], e["tid"]) not in tname:
+        bad("no M name for %s/%s" % (e["pid"], e["tid"]))
+    if ph == "X" and e["dur"] < 0:
+        bad("negative dur")
+
+# nesting: the slices of a track nest (Perfetto drops the others), and the
+# syscall slices of a thread do not even touch but end to start
+tracks = collections.defaultdict(list)
+for e in evs:
+    if e["ph"] == "X":
+        tracks[(e["pid"], e["tid"])].append((ns(e["ts"]), ns(e["dur"]), e["cat"]))
+for key, sl in tracks.items():
+    sl.sort(key=lambda s: (s[0], -s[1]))
+    stack = []
+    for b, du, cat in sl:
+        while stack and b >= stack[-1]:
+            stack.pop()
+        if stack and b + du > stack[-1]:
+            bad("slice [%d, %d] overlaps its parent ending %d on %s" % (b, b + du, stack[-1], key))
+        stack.append(b + du)
+    sys_sl = sorted((b, du) for b, du, cat in sl if cat == "syscall")
+    for (b1, d1), (b2, d2) in zip(sys_sl, sys_sl[1:]):
+        if b2 < b1 + d1:
+            bad("syscall slices overlap on %s: [%d+%d] [%d+%d]" % (key, b1, d1, b2, d2))
+
+# the TSV's rows, read here
+rows = []
+for line in open(tsv, encoding="utf-8"):
+    line = line.rstrip("\n")
+    if line.startswith("#") or line.startswith("ts_ns\t"):
+        continue
+    f = line.split("\t")
+    if f[7] == "end":		# no task: not in the timeline
+        continue
+    rows.append(dict(ts=int(f[0]), ctr=f[1], tid=int(f[4]), ev=f[7], name=f[8],
+                     ret=None if f[9] == "\\N" else int(f[9]),
+                     dur=None if f[10] == "\\N" else int(f[10]),
+                     detail=None if f[11] == "\\N" else f[11]))
+t0 = {}
+for r in rows:
+    if r["ev"] == "start":
+        t0[r["ctr"]] = min(t0.get(r["ctr"], r["ts"]), r["ts"])
+want = collections.Counter()
+for r in rows:
+    if r["ev"] in ("end",) or r["ctr"] not in t0:
+        continue
+    rel = r["ts"] - t0[r["ctr"]]
+    if r["ev"] == "syscall":
+        want[("X", r["ctr"], r["tid"], r["name"], rel, r["dur"] or 0, r["ret"], r["detail"])] += 1
+    elif r["ev"] == "exec":
+        want[("exec", r["ctr"], r["tid"], rel, r["detail"])] += 1
+    elif r["ev"] in ("fork", "exit"):
+        want[(r["ev"], r["ctr"], r["tid"], rel)] += 1
+    elif r["ev"] == "mark":
+        want[("mark", r["ctr"], r["tid"], rel, r["name"])] += 1
+    elif r["ev"] == "start":
+        want[("start", r["ctr"], rel, "start (%s)" % r["name"])] += 1
+# phases, per DESIGN.md §4 (no --exec): the first exec, the first
+# successful listen's completion, the first of each mark label
+phase = {}
+for r in rows:
+    c = r["ctr"]
+    if c not in t0:
+        continue
+    v = None
+    if r["ev"] == "exec":
+        k, v = "exec", r["ts"]
+    elif r["ev"] == "syscall" and r["name"] == "listen" and r["ret"] == 0:
+        k, v = "listen", r["ts"] + (r["dur"] or 0)
+    elif r["ev"] == "mark":
+        k, v = r["name"], r["ts"]
+    if v is not None and ((c, k) not in phase or v < phase[(c, k)]):
+        phase[(c, k)] = v
+for (c, k), v in phase.items():
+    want[("phase", c, "start -> " + k, v - t0[c])] += 1
+
+got = collections.Counter()
+for e in evs:
+    if e["ph"] == "M":
+        continue
+    c, rel = pname[e["pid"]], ns(e["ts"])
+    tid = real.get((e["pid"], e["tid"]))
+    cat, a = e["cat"], e.get("args", {})
+    if cat == "syscall":
+        got[("X", c, tid, e["name"], rel, ns(e["dur"]), a["ret"], a.get("detail"))] += 1
+    elif cat == "exec":
+        got[("exec", c, tid, rel, a["filename"])] += 1
+    elif cat in ("fork", "exit"):
+        got[(cat, c, tid, rel)] += 1
+    elif cat == "mark":
+        got[("mark", c, tid, rel, e["name"])] += 1
+    elif cat == "start":
+        got[("start", c, rel, e["name"])] += 1
+    elif cat == "phase":
+        if ns(e["ts"]) != 0:
+            bad("phase slice not from 0")
+        got[("phase", c, e["name"], ns(e["dur"]))] += 1
+clipped = d["otherData"]["clipped"]
+if want_clipped != "any" and clipped != int(want_clipped):
+    bad("clipped %d, want %s" % (clipped, want_clipped))
+# everything as in the TSV; a clipped slice's ts and dur are not, by design
+same = lambda cnt: cnt if clipped == 0 else collections.Counter(
+    {k: v for k, v in cnt.items() if k[0] != "X"})
+if same(got) != same(want):
+    for k in list((same(want) - same(got)).items())[:5]:
+        bad("in the TSV, not in the JSON: %r" % (k,))
+    for k in list((same(got) - same(want)).items())[:5]:
+        bad("in the JSON, not in the TSV: %r" % (k,))
+# clipped or not, the counts per kind are the TSV's
+kinds = lambda cnt: collections.Counter({k: sum(v for kk, v in cnt.items() if kk[0] == k)
+                                         for k in ("X", "exec", "fork", "exit", "mark", "start", "phase")})
+if kinds(got) != kinds(want):
+    bad("counts per kind: JSON %r, TSV %r" % (dict(kinds(got)), dict(kinds(want))))
+if errors:
+    raise SystemExit("\n".join(errors))
+print("ok: %d events, %d syscall slices, %d tracks, %d clipped" % (len(evs), kinds(got)["X"], len(tracks), clipped))
+PY
+}
+
+check samples/boot-small.tsv
+ok "the sample"
+"$OUTPUT/bench/gen-tsv" -n 20000 -c 30 -o "$TMP/gen.tsv" 2> /dev/null || fail "gen-tsv"
+# (gen-tsv draws durations at random: most of its rows overlap the next
+# one of their thread, which no real trace does)
+check "$TMP/gen.tsv" any
+ok "20000 generated rows, out of order across CPUs"
+
+# Hostile strings in every text field, pid 0, tids past 32 bits, the same
+# tid in two containers.
+hdr() {
+	printf '# boottrace-tsv 1\n# mode=pidtree\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+}
+{
+	hdr
+	i=0
+	for s in 'q"uote' 'back\\slash' 'tab\there' 'new\nline' 'ctl\x01\x1f\x7f' 'bad\xff\xc3(utf8' \
+		'é ü 😀' '}]},{"ph":"X"' '</script>'; do
+		i=$((i + 1)) b=$((i * 1000000000)) tid=$((i == 1 ? 0 : i == 2 ? 5000000000 : 7))
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tstart\tspawn\t\\N\t\\N\t%s\n' $b "$s" $tid $tid "$s" "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tfork\tprocess\t\\N\t\\N\t\\N\n' $((b + 1000)) "$s" $tid $tid "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\texec\t\\N\t\\N\t\\N\t/bin/%s\n' $((b + 2000)) "$s" $tid $tid "$s" "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tsyscall\t%s\t-2\t1500\t%s\n' $((b + 3000)) "$s" $tid $tid "$s" "$s" "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tsyscall\tlisten\t0\t250\t%s\n' $((b + 6000)) "$s" $tid $tid "$s" "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tmark\t%s\t\\N\t\\N\t\\N\n' $((b + 7000)) "$s" $tid $tid "$s" "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\tsyscall\texit_group\t\\N\t\\N\t\\N\n' $((b + 8000)) "$s" $tid $tid "$s"
+		printf '%d\t%s\t\\N\t%d\t%d\t0\t%s\texit\t\\N\t1\t\\N\t\\N\n' $((b + 9000)) "$s" $tid $tid "$s"
+	done
+	printf '# lost=0 events=%d\n' $((8 * i))
+} > "$TMP/hostile.tsv"
+check "$TMP/hostile.tsv"
+grep -qF '"name":"q\"uote"' "$TMP/out.json" && grep -qF '"name":"tab\\there"' "$TMP/out.json" &&
+	grep -qF '"name":"bad\\xff\\xc3(utf8"' "$TMP/out.json" && grep -qF '"name":"é ü 😀"' "$TMP/out.json" ||
+	fail "hostile names not as the TSV escaped them"
+ok "hostile strings: valid JSON, each string as the TSV escaped it"
+
+# Rows that overlap on one thread (equal ts, a row inside another, a row
+# across another's end) start where the previous one ended: 3 clipped.
+{
+	hdr
+	printf '1000000\tc\t\\N\t9\t9\t1\tsh\tstart\tspawn\t\\N\t\\N\t\\N\n'
+	printf '1010000\tc\t\\N\t9\t9\t1\tsh\tsyscall\tread\t0\t5000\t\\N\n'
+	printf '1010000\tc\t\\N\t9\t9\t1\tsh\tsyscall\twrite\t0\t1000\t\\N\n'
+	printf '1012000\tc\t\\N\t9\t9\t1\tsh\tsyscall\tpoll\t0\t1000\t\\N\n'
+	printf '1014000\tc\t\\N\t9\t9\t1\tsh\tsyscall\tclose\t0\t3000\t\\N\n'
+	printf '1017000\tc\t\\N\t9\t9\t1\tsh\tsyscall\tclose\t0\t0\t\\N\n'
+	printf '1017000\tc\t\\N\t9\t9\t1\tsh\tsyscall\tfstat\t0\t100\t\\N\n'
+	printf '# lost=0 events=7\n'
+} > "$TMP/overlap.tsv"
+check "$TMP/overlap.tsv" 3
+grep -qF '"ts":15.000,"dur":2.000,"name":"close"' "$TMP/out.json" || fail "the crossing row does not start at 15 us"
+ok "overlapping rows on one thread: clipped to nest, counted"
+
+# Usage: trace-event goes with none of --hist, --by, --until, --compare
+"$ANALYZE" --format trace-event --by syscall samples/boot-small.tsv > /dev/null 2>&1
+[ $? -eq 2 ] || fail "--format trace-event --by syscall: not a usage error"
+"$ANALYZE" --help | grep -q "trace-event" || fail "--help lacks trace-event"
+
+# Three boots traced by the collector: threads, forks, execs, exits.
+need_root
+"$COLLECTOR" --runs 3 --until listen --name te -o "$TMP/real.tsv" -- "$OUTPUT/samples/webapp" 2> /dev/null ||
+	fail "collector exited $?"
+check "$TMP/real.tsv"
+ok "3 boots by the collector"

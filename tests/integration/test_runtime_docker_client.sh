@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# A runtime's client timed N times (issue 13): `collector -c '/docker/*'
+# --runs 3 --until listen -- docker run --rm ...` runs the client three
+# times; each run's container is the new cgroup matching the glob (made by
+# dockerd, containerd and runc, outside the client's process tree), its
+# earliest start row is the client's spawn (then its mkdir), it has exec (the
+# entrypoint's) and listen, and --until listen stops it although it would
+# run 60 s more. Exit 0, three containers, none left running.
+. "$(dirname "$0")/lib.sh"
+need_root
+. "$(dirname "$0")/runtimes.sh"
+need_runtime docker
+start_docker
+
+port=$(rt_free_port) || fail "no free port"
+t0=$(date +%s)
+"$COLLECTOR" -c '/docker/*' --runs 3 --until listen -o "$TMP/c.tsv" -- \
+	"${DOCKER[@]}" run --rm --network host "$RT_IMAGE" \
+	sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1" > "$TMP/out" 2> "$TMP/err"
+rc=$?
+took=$(($(date +%s) - t0))
+[ $rc -eq 0 ] || miss "collector -c GLOB --runs 3 -- docker run: exit $rc: $(head -5 "$TMP/err")"
+[ $took -lt 60 ] || miss "three runs took $took s: --until listen did not stop them"
+if expect_client_runs "$TMP/c.tsv" 3 'docker-[0-9a-f]{12}'; then
+	"$ANALYZE" --format tsv "$TMP/c.tsv" > "$TMP/phases" 2>&1 || miss "analyze failed: $(head -3 "$TMP/phases")"
+	for p in exec listen; do
+		awk -F'\t' -v p=$p '$1 == p && $2 == 3 { f = 1 } END { exit !f }' "$TMP/phases" ||
+			miss "phase $p not in 3 containers: $(cat "$TMP/phases")"
+	done
+fi
+[ -z "$("${DOCKER[@]}" ps -aq)" ] || miss "containers left: $("${DOCKER[@]}" ps -a)"
+[ "$misses" -eq 0 ] && ok "docker run timed 3 times: 3 containers with exec and listen, in $took s"
+
+cleanup_checked
+misses_done
