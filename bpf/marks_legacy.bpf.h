@@ -80,11 +80,13 @@ static __always_inline void mark_start_move(__u32 old, __u32 tid)
 }
 
 /*
- * Watch mode: task @tid of process @tgid (parent @ppid) roots container
- * @key; if @holder (the current task: the root itself, or its parent at
- * fork, whose time the child has just inherited) holds a --start time,
- * that is the container's start. Called after the BT_EV_ROOT record, on
- * the same CPU: the collector knows the key when this arrives.
+ * Task @tid of process @tgid (parent @ppid) meets container @key: in
+ * pidtree watch mode it roots it, and @holder is the current task (the
+ * root itself, or its parent at fork, whose time the child has just
+ * inherited); in cgroup mode it joins the container's cgroup, and holds
+ * the time itself. If @holder holds a --start time, that is the
+ * container's start. Pidtree: called after the BT_EV_ROOT record, on the
+ * same CPU, so the collector knows the key when this arrives.
  */
 static __always_inline void mark_start_root(void *ctx, struct bt_legacy_config *cfg, __u32 holder,
 					    __u32 tid, __u32 tgid, __u32 ppid, __u64 key)
@@ -177,8 +179,6 @@ SEC("tracepoint/cgroup/cgroup_attach_task")
 int bt_cgroup_attach(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
-	struct bt_mark_start *s;
-	union record *r;
 	__u32 pid = 0;
 	__u64 id = 0;
 	int root = -1;
@@ -190,19 +190,8 @@ int bt_cgroup_attach(void *ctx)
 	    ctx_read(ctx, cfg->att_id, &id, sizeof(id)) || !cgroup_tracked(id) ||
 	    ctx_read(ctx, cfg->att_pid, &pid, sizeof(pid)))
 		return 0;
-	s = bpf_map_lookup_elem(&mark_starts, &pid);
-	if (!s)
-		return 0;
-	r = get_record();
-	if (!r) {
-		count_lost();
-		return 0;
-	}
-	/* the task that moves it (often itself): its pid is the task's process, as cgroup.procs takes */
-	fill_hdr_of(&r->mark.hdr, BT_EV_MARK, s->ts, id, pid, pid, 0);
-	r->mark.mark_id = s->mark_id;
-	r->mark.flags = BT_MARK_START;
-	emit(ctx, r, sizeof(r->mark));
+	/* the task moved (often by itself): its pid is its process's, as cgroup.procs takes it */
+	mark_start_root(ctx, cfg, pid, pid, pid, 0, id);
 	return 0;
 }
 #endif /* BT_COMPAT */
