@@ -65,8 +65,9 @@ TOOLS := $(TOOL_SRCS:tests/tools/%.c=$(OUTPUT)/tests/%)
 SAMPLES := $(SAMPLE_SRCS:samples/%.c=$(OUTPUT)/samples/%)
 BENCHES := $(BENCH_SRCS:bench/%.c=$(OUTPUT)/bench/%) \
 	$(patsubst bench/%.bpf.c,$(OUTPUT)/bench/%.bpf.o,$(wildcard bench/*.bpf.c))
-BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o)
-SKELS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.skel.h)
+# the compat object is a second build of bpf/boottrace_legacy.bpf.c (below)
+BPF_OBJS := $(BPF_SRCS:bpf/%.bpf.c=$(OUTPUT)/%.bpf.o) $(OUTPUT)/boottrace_compat.bpf.o
+SKELS := $(BPF_OBJS:%.bpf.o=%.skel.h)
 GENERATED := $(OUTPUT)/syscall_names.h $(SKELS)
 
 all: $(OUTPUT)/collector $(OUTPUT)/analyze $(SAMPLES) $(TOOLS) $(TESTS) $(BENCHES)
@@ -96,6 +97,14 @@ $(OUTPUT)/boottrace_legacy.bpf.o: bpf/boottrace_legacy.bpf.c $(wildcard bpf/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(LEGACY_BPF_CFLAGS) -c $< -o $@
 
+# --- compat object (issue 15): kernels 4.18+, cgroup mode ---------------------
+# The same source built with -DBT_COMPAT: cgroup mode through
+# bpf_get_current_cgroup_id (helper 80, 4.18) and bpf/cgroups_compat.bpf.h,
+# pidtree mode as the legacy object. bpfcheck proves its floor, 4.18.
+$(OUTPUT)/boottrace_compat.bpf.o: bpf/boottrace_legacy.bpf.c $(wildcard bpf/*.h) | $(OUTPUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(LEGACY_BPF_CFLAGS) -DBT_COMPAT -c $< -o $@
+
 $(OUTPUT)/tests/bad_legacy.bpf.o: tests/bpf/bad_legacy.bpf.c | $(OUTPUT)
 	$(call msg,BPF,$@)
 	$(Q)mkdir -p $(@D)
@@ -106,7 +115,7 @@ $(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
 
-# loads the legacy object through collector/backend_legacy.c
+# loads the legacy object through collector/backend_perf.c
 $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

@@ -4,11 +4,13 @@
 # peers, in one run, on a getppid(2) loop (the worst case: the cheapest
 # syscall, every one an event). Prints ns/call and the slowdown against
 # the untraced loop for: the collector writing every row to a file and a
-# process outside every traced container while the collector runs (in
-# cgroup mode and in pidtree mode with both objects), the floor of two
-# empty programs (tp_btf, and classic tracepoints for the legacy object),
-# lower bounds for any legacy object (bench/legacy_bare.bpf.c), bpftrace
-# printf per event, strace -f and perf trace;
+# process outside every traced container while the collector runs (cgroup
+# mode with the modern and the compat object, pidtree mode with the modern
+# and the legacy object), the floor of two empty programs (tp_btf, and
+# classic tracepoints for the compat and legacy objects), lower bounds for
+# any 4.15 object (bench/legacy_bare.bpf.c, legacy_pidtree.bpf.c) and any
+# 4.18 object in cgroup mode (bench/compat_cgroup.bpf.c), bpftrace printf
+# per event, strace -f and perf trace;
 # then the same runs by the loop's own CPU time per call (getppid_loop
 # prints both), which a busy machine disturbs less than elapsed time.
 # Needs root.
@@ -18,7 +20,9 @@ OUTPUT=${OUTPUT:-build}
 N=${1:-2000000}
 LOOP=$OUTPUT/tests/getppid_loop
 TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+# the cgroup the compat bound traces, made below
+CGB=
+trap 'rm -rf "$TMP"; [ -n "$CGB" ] && rmdir "$CGB" 2>/dev/null' EXIT
 export BOOTTRACE_BENCH=1
 scripts/install-deps.sh bpftrace strace linux-perf >/dev/null
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
@@ -39,16 +43,29 @@ row "untraced loop (median of 3)" "$base" ""
 # (legacy object), and the floor: two empty tp_btf programs on sys_enter and
 # sys_exit, what any tracer of this kind costs the host before filtering.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-MODES="cgroup pidtree legacy"
+MODES="cgroup compat pidtree legacy"
 mode_opts() {
 	case $1 in
-	cgroup) echo "--mode cgroup" ;;
+	cgroup) echo "--mode cgroup --object modern" ;;
+	compat) echo "--mode cgroup --object compat" ;;
 	pidtree) echo "--mode pidtree --object modern" ;;
 	legacy) echo "--mode pidtree --object legacy" ;;
 	esac
 }
+# The compat bound traces a cgroup (its filter holds the id): the loop runs
+# in one of its own there, as a container's task would.
+CG2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts)
+CGB=$CG2/boottrace-bench.$$
+mkdir "$CGB" || { echo "bench: cannot make $CGB" >&2; exit 1; }
+# floor_loop F: the loop under bound F (in the bound's cgroup for compat_cgroup)
+floor_loop() {
+	case $1 in
+	compat_cgroup) sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" "$3"' sh "$CGB" "$LOOP" "$N" ;;
+	*) "$LOOP" "$N" ;;
+	esac
+}
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-FLOORS="floor floor_legacy legacy_bare legacy_pidtree"
+FLOORS="floor floor_legacy legacy_bare legacy_pidtree compat_cgroup"
 for f in $FLOORS; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
 for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
@@ -65,46 +82,61 @@ for i in 1 2 3 4 5; do
 		kill -INT $col; wait $col 2>/dev/null
 	done
 	for f in $FLOORS; do
-		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" > "$TMP/floor.out" & fl=$!
-		for _ in $(seq 100); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
+		# shellcheck disable=SC2046
+		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" $([ $f = compat_cgroup ] && echo "$CGB") > "$TMP/floor.out" & fl=$!
+		for _ in $(seq 250); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
 		grep -q attached "$TMP/floor.out" || { echo "bench: $f did not attach" >&2; kill $fl 2>/dev/null; continue; }
-		"$LOOP" "$N" 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
+		floor_loop $f 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
 		kill -INT $fl; wait $fl 2>/dev/null
 	done
 done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
 row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
-row "legacy floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
+row "classic floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
 row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
 row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
+row "  the same with the cgroup-id filter" "$(median < "$TMP/compat_cgroup.all")" "bench/compat_cgroup.bpf.c; all: $(tr '\n' ' ' < "$TMP/compat_cgroup.all")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
 	row "collector ($m), every row to a file" "$(median < "$TMP/col.$m")" "lost per run: $(tr '\n' ' ' < "$TMP/lost.$m"); getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.$m")"
 	row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
 done
-# Overheads (ns/call above the untraced loop) against cgroup mode's, the
-# collector issue's reference: pidtree mode with both objects, and the
-# legacy floor and lower bound, under which no legacy object can go.
+# Overheads (ns/call above the untraced loop) against cgroup mode's with
+# the modern object, the collector issue's reference: the compat object,
+# pidtree mode with both objects, and the classic floor and lower bounds.
 if [ -s "$TMP/col.cgroup" ]; then
 	cg=$(median < "$TMP/col.cgroup")
-	for w in "pidtree (modern object):col.pidtree" "pidtree (legacy object):col.legacy" \
-		 "legacy floor:floor_legacy.all" "legacy lower bound:legacy_bare.all" \
-		 "legacy bound, hash map and comm:legacy_pidtree.all"; do
+	for w in "cgroup (compat object):col.compat" "pidtree (modern object):col.pidtree" \
+		 "pidtree (legacy object):col.legacy" "classic floor:floor_legacy.all" \
+		 "legacy lower bound:legacy_bare.all" "legacy bound, hash map and comm:legacy_pidtree.all" \
+		 "compat bound, cgroup-id filter:compat_cgroup.all"; do
 		[ -s "$TMP/${w#*:}" ] || continue
 		awk -v n="${w%%:*}" -v a="$(median < "$TMP/${w#*:}")" -v c="$cg" -v b="$base" \
 			'BEGIN { printf "%-44s %10.0f %7.2fx  of cgroup mode'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
 	done
 fi
+# Each classic-tracepoint object against the least any object of its kind
+# does (its lower bound, which does less than a row needs): the legacy
+# object (4.15, pidtree) against legacy_pidtree, the compat object (4.18,
+# cgroup mode) against compat_cgroup. Overheads, ratio of the two.
+for w in "legacy object / its 4.15 bound:col.legacy:legacy_pidtree.all" \
+	 "compat object / its 4.18 bound:col.compat:compat_cgroup.all"; do
+	x=${w#*:}; x=${x%%:*}; y=${w##*:}
+	[ -s "$TMP/$x" ] && [ -s "$TMP/$y" ] || continue
+	awk -v n="${w%%:*}" -v a="$(median < "$TMP/$x")" -v c="$(median < "$TMP/$y")" -v b="$base" \
+		'BEGIN { printf "%-44s %10.0f %7.2fx  of the bound'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
+done
 # the same runs, by the loop's CPU time
 cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
 crow "floor" "$(median < "$TMP/floor.cpu")"
-crow "legacy floor" "$(median < "$TMP/floor_legacy.cpu")"
+crow "classic floor" "$(median < "$TMP/floor_legacy.cpu")"
 crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
 crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"
+crow "compat bound, cgroup-id filter" "$(median < "$TMP/compat_cgroup.cpu")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m.cpu" ] || continue
 	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"

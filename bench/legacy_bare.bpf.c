@@ -15,8 +15,16 @@
  * map keyed by tid, as a pidtree must keep it on 4.15 (no task storage),
  * and the comm in the row (bpf_get_current_comm), as the TSV has it.
  *
- * Loaded by bench/floor, which sets nothing up: a task whose comm starts
- * with "getppid_" (the bench's loop) takes its slot at its first syscall.
+ * compat_cgroup.bpf.o (BARE_PIDTREE and BARE_CGROUP): the compat object's
+ * cgroup mode at its least: who is traced decided by the cgroup id
+ * (bpf_get_current_cgroup_id, 4.18) in an array-map filter, at entry and
+ * at exit, as the compat object does, then the tid hash map for the
+ * syscall in progress (no task storage before 5.11) and the comm.
+ *
+ * Loaded by bench/floor, which sets nothing up but, for compat_cgroup, the
+ * filter slot of the cgroup the bench's loop runs in: a task whose comm
+ * starts with "getppid_" (the bench's loop) takes its slot at its first
+ * syscall.
  */
 #include <linux/bpf.h>
 #include <linux/types.h>
@@ -43,6 +51,28 @@ struct {
 	__type(key, __u32);
 	__type(value, struct slot);
 } slots SEC(".maps");
+
+#ifdef BARE_CGROUP
+/* as bpf/cgroups_compat.bpf.h's: a slot holds the id of the cgroup traced */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, BT_FILTER_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} filter SEC(".maps");
+
+/* The current task's cgroup id if it is traced, else 0: a helper call and an inlined load. */
+static __always_inline __u64 cgroup_traced(void)
+{
+	__u64 id = bpf_get_current_cgroup_id(), *s;
+	__u32 k = id & (BT_FILTER_SLOTS - 1);
+
+	s = bpf_map_lookup_elem(&filter, &k);
+	return s && *s == id ? id : 0;
+}
+#else
+#define cgroup_traced() 0
+#endif
 
 static __always_inline struct slot *slot_of(__u32 tid)
 {
@@ -87,10 +117,16 @@ struct {
 SEC("tracepoint/raw_syscalls/sys_enter")
 int bare_enter(void *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct slot *s = slot_of(tid);
+	__u32 tid;
+	struct slot *s;
 	__u64 comm[BT_COMM_LEN / 8];
 
+#ifdef BARE_CGROUP
+	if (!cgroup_traced())
+		return 0;
+#endif
+	tid = (__u32)bpf_get_current_pid_tgid();
+	s = slot_of(tid);
 	if (!s || s->tid != tid) {
 		bpf_get_current_comm(comm, sizeof(comm));
 		/* "getppid_" in the first 8 bytes (little-endian) */
@@ -106,13 +142,19 @@ int bare_enter(void *ctx)
 SEC("tracepoint/raw_syscalls/sys_exit")
 int bare_exit(void *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, zero = 0, n;
-	struct slot *s = slot_of(tid);
+	__u64 id, now, cgid = cgroup_traced();
+	__u32 tid, zero = 0, n;
+	struct slot *s;
 	struct bt_syscall_event *e;
 	struct bt_batch *b;
-	__u64 now;
 
+#ifdef BARE_CGROUP
+	if (!cgid)
+		return 0;
+#endif
+	id = bpf_get_current_pid_tgid();
+	tid = (__u32)id;
+	s = slot_of(tid);
 	if (!s || s->tid != tid || !s->ts)
 		return 0;
 	now = bpf_ktime_get_ns();
@@ -122,7 +164,7 @@ int bare_exit(void *ctx)
 	n = b->count;
 	e = &b->rec[n & (BT_BATCH_MAX - 1)];
 	e->hdr.ts_ns = s->ts;
-	e->hdr.cgroup_id = 0;
+	e->hdr.cgroup_id = cgid;
 	e->hdr.type = BT_EV_SYSCALL;
 	e->hdr.pid = id >> 32;
 	e->hdr.tid = tid;

@@ -6,6 +6,12 @@
  * traced iff its tid is in `tasks`; a tracked parent's child is added at
  * sched_process_fork, which fires before the child can run.
  *
+ * Built a second time with -DBT_COMPAT: the compat object, for kernels
+ * 4.18 to 5.14 (RHEL 8, Ubuntu 20.04, Debian 11, Amazon Linux 2), where the
+ * modern object cannot load. The same programs, and cgroup mode besides
+ * (bpf/cgroups_compat.bpf.h): current_task() decides who is traced, by
+ * `tasks` or by the cgroup; cgroup_mode() is 0 in the legacy build.
+ *
  * What 4.15 lacks, and what is done instead (tests/tools/bpfcheck checks
  * the object for all of it):
  *   BTF, CO-RE, tp_btf (4.17+/5.5)  classic tracepoints; the context is the
@@ -18,7 +24,7 @@
  *   BPF-to-BPF calls (4.16)          everything __always_inline
  *   helpers after id 57              bpf_probe_read(_str) for user and
  *                    kernel memory alike (x86 has split address spaces)
- *   map values as map helper keys/values (5.2): keys and values passed to
+ *   map values as map helper keys/values (4.18): keys and values passed to
  *                    bpf_map_*_elem are on the stack; big records are built
  *                    in a map value (map values may go to other helpers)
  *   fetch-and-add results (5.12, BPF_FETCH): __sync_fetch_and_add only as a
@@ -217,8 +223,9 @@ struct {
 } lost SEC(".maps");
 
 /*
- * Records other than syscalls' are built here: the biggest is 336 bytes,
- * the stack has 512 (syscall records are built in the task's entry).
+ * Records other than syscalls' are built here: the biggest is 336 bytes
+ * (576 in the compat object: a cgroup's), the stack has 512 (syscall
+ * records are built in the task's entry).
  */
 union record {
 	struct bt_event_hdr hdr;
@@ -229,6 +236,9 @@ union record {
 	struct bt_exit_event exit;
 	struct bt_root_event root;
 	struct bt_mark_event mark;
+#ifdef BT_COMPAT
+	struct bt_cgroup_event cg;
+#endif
 };
 
 struct {
@@ -252,6 +262,16 @@ static __always_inline union record *get_record(void)
 
 	return bpf_map_lookup_elem(&scratch, &zero);
 }
+
+/*
+ * cgroup mode, which only the compat build has (bpf/cgroups_compat.bpf.h):
+ * in the legacy build a constant 0, and the code it guards is not built.
+ */
+#ifdef BT_COMPAT
+#define cgroup_mode(cfg) ((cfg)->flags & BT_LEGACY_CGROUP)
+#else
+#define cgroup_mode(cfg) 0
+#endif
 
 /*
  * A field of the tracepoint record at a run-time offset: the verifier only
@@ -491,7 +511,7 @@ static __always_inline void take_ppid(struct bt_legacy_task *t)
 }
 
 /*
- * The process entry of @tgid. Through a copy on the stack: before 5.2 the
+ * The process entry of @tgid. Through a copy on the stack: before 4.18 the
  * verifier takes map keys and values from the stack only, not from map
  * values (the key here would be in `tasks`).
  */
@@ -519,7 +539,7 @@ static __always_inline void live_inc(__u64 key)
 
 /*
  * The big values that go to map helpers, which take them from the stack
- * only (before 5.2). clang gives each inlined function's locals a slot of
+ * only (before 4.18). clang gives each inlined function's locals a slot of
  * their own, and a `tasks` entry is 368 bytes of the 512: a program that
  * needs more than one of these shares one buffer, passed down.
  */
@@ -531,13 +551,13 @@ union stack_buf {
 };
 
 /*
- * Task @tid joins container @key, charged to process @tgid (@new_proc: it
+ * Task @tid joins container @key (pidtree: and counts in `live`), charged to process @tgid (@new_proc: it
  * is that process's first task), with parent @ppid (@pending: 0 until user
  * space finds it). @buf: stack space. False when a map is full: the task
  * goes untraced, which the lost count says.
  */
-static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, int new_proc,
-				 int pending, union stack_buf *buf)
+static __always_inline int adopt(struct bt_legacy_config *cfg, __u32 tid, __u64 key, __u32 tgid,
+				 __u32 ppid, int new_proc, int pending, union stack_buf *buf)
 {
 	struct bt_legacy_task *t = &buf->task;
 	struct bt_legacy_proc *p = &buf->proc, *pp;
@@ -552,7 +572,8 @@ static __always_inline int adopt(__u32 tid, __u64 key, __u32 tgid, __u32 ppid, i
 		count_lost();
 		return 0;
 	}
-	live_inc(key);
+	if (!cgroup_mode(cfg))
+		live_inc(key);
 	if (!new_proc) {
 		pp = bpf_map_lookup_elem(&procs, &tgid);
 		if (pp) {
@@ -586,6 +607,46 @@ static __always_inline __u64 new_root_key(void)
 	       (*seq & ((1ULL << 40) - 1));
 }
 
+#ifdef BT_COMPAT
+#include "bpf/cgroups_compat.bpf.h"
+#endif
+
+/*
+ * The entry of the current task (thread @tid of process @tgid) if it is
+ * traced. pidtree mode: its entry in `tasks`, which only adopt() makes.
+ * cgroup mode (compat): its cgroup is tracked, and the entry is made on
+ * first use (its parent, unknown here, comes from user space through
+ * ppid_fix) and keyed by that cgroup. @buf: stack space.
+ */
+static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_config *cfg, __u32 tid,
+							   __u32 tgid, union stack_buf *buf)
+{
+#ifdef BT_COMPAT
+	struct bt_legacy_task *t;
+	__u64 cgid;
+
+	if (cgroup_mode(cfg)) {
+		cgid = current_tracked_cgroup();
+		if (!cgid)
+			return NULL;
+		t = bpf_map_lookup_elem(&tasks, &tid);
+		if (!t) {
+			if (!adopt(cfg, tid, cgid, tgid, 0, 0, 1, buf))
+				return NULL;
+			t = bpf_map_lookup_elem(&tasks, &tid);
+			if (!t)
+				return NULL;
+		}
+		/* where the task is now: it may have moved (a nested cgroup) */
+		t->key = cgid;
+		return t;
+	}
+#endif
+	(void)buf;
+	(void)tgid;
+	return bpf_map_lookup_elem(&tasks, &tid);
+}
+
 #include "bpf/marks_legacy.bpf.h"
 
 /*
@@ -610,7 +671,7 @@ static __always_inline void make_root(void *ctx, struct bt_legacy_config *cfg, _
 		if (!pi)
 			bpf_map_delete_elem(&ppid_fix, &tgid);
 	}
-	if (!key || !adopt(tid, key, tgid, ppid, 1, self && !pi, buf))
+	if (!key || !adopt(cfg, tid, key, tgid, ppid, 1, self && !pi, buf))
 		return;
 	r = get_record();
 	if (!r) {
@@ -717,6 +778,7 @@ int bt_sys_enter(void *ctx)
 	struct bt_legacy_task *t;
 	struct bt_legacy_proc *p;
 	unsigned long args[3] = {};
+	union stack_buf buf;
 	__u64 id, ts;
 	__u32 tid, tgid;
 	long nr;
@@ -727,7 +789,7 @@ int bt_sys_enter(void *ctx)
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
 	tgid = id >> 32;
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = current_task(cfg, tid, tgid, &buf);
 	if (!t) {
 		if (cfg->flags & BT_LEGACY_WATCH)
 			watch_enter(ctx, cfg, tid);
@@ -881,6 +943,15 @@ int bt_sys_exit(void *ctx)
 		return 0;
 	id = bpf_get_current_pid_tgid();
 	tid = (__u32)id;
+#ifdef BT_COMPAT
+	/*
+	 * cgroup mode: the rest of the host pays one helper call and an
+	 * inlined load here, not a hash look-up; a task that left its
+	 * tracked cgroup during the syscall loses that syscall's row.
+	 */
+	if (cgroup_mode(cfg) && tid != cfg->flush_tid && !current_tracked_cgroup())
+		return 0;
+#endif
 	t = bpf_map_lookup_elem(&tasks, &tid);
 	if (!t) {
 		if (tid == cfg->flush_tid)
@@ -967,7 +1038,7 @@ int bt_fork(void *ctx)
 	/* first: a root made below may report the time its child inherits */
 	if (cfg->flags & BT_LEGACY_START)
 		mark_start_inherit(ptid, child);
-	t = bpf_map_lookup_elem(&tasks, &ptid);
+	t = current_task(cfg, ptid, ptgid, &buf);
 	if (!t) {
 		if (!(cfg->flags & BT_LEGACY_WATCH))
 			return 0;
@@ -990,7 +1061,7 @@ int bt_fork(void *ctx)
 	/* a thread's (and CLONE_PARENT's) parent is its creator's parent */
 	ppid = is_thread || (flags & CLONE_PARENT) ? t->ppid : ptgid;
 	/* before the child can run: it is traced from its first instruction */
-	if (!adopt(child, key, ctgid, ppid, !is_thread, is_thread && t->ppid_pending, &buf))
+	if (!adopt(cfg, child, key, ctgid, ppid, !is_thread, is_thread && t->ppid_pending, &buf))
 		return 0;
 
 	r = get_record();
@@ -1015,7 +1086,8 @@ SEC("tracepoint/sched/sched_process_exec")
 int bt_exec(void *ctx)
 {
 	struct bt_legacy_config *cfg = get_config();
-	struct bt_legacy_task *t, tv;
+	struct bt_legacy_task *t;
+	union stack_buf buf;
 	union record *r;
 	__u32 pid = 0, old = 0, loc = 0;
 
@@ -1033,16 +1105,19 @@ int bt_exec(void *ctx)
 		 * execve returns.
 		 */
 		t = bpf_map_lookup_elem(&tasks, &old);
-		if (!t)
-			return 0;
-		tv = *t;
-		if (bpf_map_update_elem(&tasks, &pid, &tv, BPF_ANY)) {
-			count_lost();
+		if (t) {
+			buf.task = *t;
+			if (bpf_map_update_elem(&tasks, &pid, &buf.task, BPF_ANY)) {
+				count_lost();
+				return 0;
+			}
+			bpf_map_delete_elem(&tasks, &old);
+		} else if (!cgroup_mode(cfg)) {
 			return 0;
 		}
-		bpf_map_delete_elem(&tasks, &old);
 	}
-	t = bpf_map_lookup_elem(&tasks, &pid);
+	/* after an exec the task leads its process: pid is the tgid */
+	t = current_task(cfg, pid, pid, &buf);
 	if (!t)
 		return 0;
 	r = get_record();
@@ -1064,7 +1139,7 @@ int bt_exec(void *ctx)
 
 /*
  * A traced task exits: the process with its last traced thread, the
- * container with its last task. Decrements use no fetch result (see the
+ * container with its last task (pidtree mode). Decrements use no fetch result (see the
  * top): a count read back at 0 by two CPUs at once is decided by which of
  * them deletes the entry.
  */
@@ -1094,12 +1169,17 @@ int bt_exit(void *ctx)
 	tgid = t->tgid;
 	ppid = t->ppid;
 	bpf_map_delete_elem(&tasks, &tid);
+#ifdef BT_COMPAT
+	/* cgroup mode: the exit row is the cgroup's where the task dies, if it is tracked */
+	if (cgroup_mode(cfg))
+		key = current_tracked_cgroup();
+#endif
 
 	p = bpf_map_lookup_elem(&procs, &tgid);
 	if (p) {
 		__sync_fetch_and_add(&p->threads, -1);
 		code = p->exit_code;
-		if (p->threads <= 0 && bpf_map_delete_elem(&procs, &tgid) == 0) {
+		if (p->threads <= 0 && bpf_map_delete_elem(&procs, &tgid) == 0 && key) {
 			r = get_record();
 			if (r) {
 				fill_hdr(&r->exit.hdr, BT_EV_EXIT, bpf_ktime_get_ns(), key, ppid);
@@ -1112,6 +1192,8 @@ int bt_exit(void *ctx)
 		}
 	}
 
+	if (cgroup_mode(cfg))
+		return 0;	/* containers end with their cgroups */
 	v = bpf_map_lookup_elem(&live, &key);
 	if (!v)
 		return 0;

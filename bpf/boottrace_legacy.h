@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * What only the legacy object (bpf/boottrace_legacy.bpf.c) and its backend
- * (collector/backend_legacy.c) share: the configuration map and the values
+ * What only the objects built from bpf/boottrace_legacy.bpf.c (the legacy
+ * object, 4.15, and its compat build, 4.18: -DBT_COMPAT) and their backend
+ * (collector/backend_perf.c) share: the configuration map and the values
  * of the maps user space writes into. The records are those of
  * bpf/boottrace.h, which must be included first (a task's entry holds the
  * record of its syscall in progress). Fixed-size fields only and no
@@ -29,6 +30,18 @@
  * Without it those programs do nothing more than a load and a branch.
  */
 #define BT_LEGACY_START		16
+/*
+ * The compat object only (bpf/cgroups_compat.bpf.h). BT_LEGACY_CGROUP:
+ * cgroup mode, a task is traced when its cgroup v2 id
+ * (bpf_get_current_cgroup_id, 4.18) is tracked. BT_LEGACY_CGROUP_IDS: the
+ * cgroup tracepoints carry that id (a u64 since 5.5; before, the cgroup's
+ * number in its hierarchy, which nothing else knows), so the kernel can
+ * track a new cgroup at mkdir. BT_LEGACY_WATCH_MKDIR: watch mode, every
+ * new v2 cgroup is tracked at mkdir (with BT_LEGACY_CGROUP_IDS).
+ */
+#define BT_LEGACY_CGROUP	32
+#define BT_LEGACY_CGROUP_IDS	64
+#define BT_LEGACY_WATCH_MKDIR	128
 
 /*
  * The mark programs: 4.15 has no attach cookie (bpf_get_attach_cookie is
@@ -76,6 +89,13 @@ struct bt_legacy_config {
 	__u32 sgen_sig, sgen_pid, sgen_result;
 	/* signal/signal_deliver: int sig; unsigned long sa_handler */
 	__u32 sdel_sig, sdel_handler;
+	/*
+	 * compat object: cgroup/cgroup_mkdir and cgroup_rmdir (one event
+	 * class): int root; u64 id (or int, before 5.5); __data_loc char[] path
+	 */
+	__u32 cg_root, cg_id, cg_path;
+	/* compat object: cgroup/cgroup_attach_task: int dst_root; u64 dst_id; int pid */
+	__u32 att_root, att_id, att_pid;
 	/* bit i: bt_mark_i is the --start probe (BT_LEGACY_MAX_MARKS bits) */
 	__u32 mark_start_mask;
 	/*

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Mark programs of the legacy object, included by boottrace_legacy.bpf.c
- * (they use its maps, get_config(), fill_hdr(), emit() and
- * emit_unbatched()): --mark and --start on kernel 4.15, the records of
+ * Mark programs of the legacy object and its compat build, included by
+ * boottrace_legacy.bpf.c (they use its maps, get_config(), current_task(),
+ * fill_hdr(), emit() and emit_unbatched()): --mark and --start on kernel
+ * 4.15 (and 4.18 with the compat object, the same way), the records of
  * bpf/marks.bpf.h (the modern object's) so that the collector reads them
  * alike.
  *
@@ -12,16 +13,16 @@
  *                    built in; the collector attaches copy i for --mark i
  *   libbpf's uprobe attach (the uprobe PMU, 4.17)  uprobe_events in
  *                    tracefs, then perf_event_open on the event's id, as
- *                    4.15 tools do (collector/backend_legacy.c)
+ *                    4.15 tools do (collector/backend_perf.c)
  *   USDT arguments, semaphores (ref_ctr_offset, 4.20)  marks carry no
  *                    arguments; a probe with a semaphore is refused
  *   task storage (5.11)           `mark_starts`, a hash map keyed by tid
  *
  * The programs are of type kprobe (libbpf's SEC("uprobe") without a target:
  * it loads them and never attaches them itself). A mark fires only in
- * tasks of traced containers: one `tasks` lookup, as the syscall
- * programs do, so the rest of the host costs a uprobe hit and three helper
- * calls, and no record.
+ * tasks of traced containers: current_task(), as the syscall programs
+ * do, so the rest of the host costs a uprobe hit and three helper calls,
+ * and no record.
  *
  * --start (mark_start_mask in `config` says which copy): the probe keeps
  * bpf_ktime_get_ns() in mark_starts[tid]; sched_process_fork copies it to
@@ -30,9 +31,11 @@
  * the probe time) is reported when the time meets a traced container:
  *   - the probe fires in a task already traced (spawn mode: the command is
  *     the runtime; --pid), or
- *   - watch mode: a task holding a time becomes a container root (make_root).
- * Pidtree only: there is no cgroup attach to watch. The collector takes the
- * first report per container.
+ *   - pidtree watch mode: a task holding a time becomes a container root
+ *     (make_root), or
+ *   - cgroup mode (compat object, 5.5+): a task holding a time joins a
+ *     tracked cgroup (bt_cgroup_attach, at the end).
+ * The collector takes the first report per container.
  */
 
 /*
@@ -55,7 +58,7 @@ static __always_inline int mark_start_copy(__u32 from, __u32 to)
 
 	if (!p)
 		return 0;
-	/* through the stack: before 5.2 a map value cannot be a map helper's value */
+	/* through the stack: before 4.18 a map value cannot be a map helper's value */
 	c.ts = p->ts;
 	c.mark_id = p->mark_id;
 	c.pad = 0;
@@ -77,11 +80,13 @@ static __always_inline void mark_start_move(__u32 old, __u32 tid)
 }
 
 /*
- * Watch mode: task @tid of process @tgid (parent @ppid) roots container
- * @key; if @holder (the current task: the root itself, or its parent at
- * fork, whose time the child has just inherited) holds a --start time,
- * that is the container's start. Called after the BT_EV_ROOT record, on
- * the same CPU: the collector knows the key when this arrives.
+ * Task @tid of process @tgid (parent @ppid) meets container @key: in
+ * pidtree watch mode it roots it, and @holder is the current task (the
+ * root itself, or its parent at fork, whose time the child has just
+ * inherited); in cgroup mode it joins the container's cgroup, and holds
+ * the time itself. If @holder holds a --start time, that is the
+ * container's start. Pidtree: called after the BT_EV_ROOT record, on the
+ * same CPU, so the collector knows the key when this arrives.
  */
 static __always_inline void mark_start_root(void *ctx, struct bt_legacy_config *cfg, __u32 holder,
 					    __u32 tid, __u32 tgid, __u32 ppid, __u64 key)
@@ -112,8 +117,9 @@ static __always_inline int mark_fire(void *ctx, __u32 id)
 	struct bt_legacy_task *t;
 	struct bt_mark_event e;
 	struct bt_mark_start s;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), flags = 0;
-	__u64 now;
+	union stack_buf buf;
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), now;
+	__u32 tid = (__u32)pid_tgid, flags = 0;
 
 	if (!cfg)
 		return 0;
@@ -127,7 +133,7 @@ static __always_inline int mark_fire(void *ctx, __u32 id)
 			count_lost();
 		flags = BT_MARK_START;
 	}
-	t = bpf_map_lookup_elem(&tasks, &tid);
+	t = current_task(cfg, tid, pid_tgid >> 32, &buf);
 	if (!t)
 		return 0;
 	/* on the stack: 56 bytes, every one written (4.15 reads no uninitialised stack) */
@@ -160,3 +166,32 @@ BT_MARK_PROG(5)
 BT_MARK_PROG(6)
 BT_MARK_PROG(7)
 _Static_assert(BT_LEGACY_MAX_MARKS == 8, "one BT_MARK_PROG per mark");
+
+#ifdef BT_COMPAT
+/*
+ * --start in cgroup mode: a task that holds a start time joins a tracked
+ * cgroup (the runtime's child writing itself to cgroup.procs before its
+ * exec): the container's start, as bpf/marks.bpf.h's
+ * bt_mark_cgroup_attach. Needs the cgroup's id in the record (5.5+);
+ * loaded only with a --start probe.
+ */
+SEC("tracepoint/cgroup/cgroup_attach_task")
+int bt_cgroup_attach(void *ctx)
+{
+	struct bt_legacy_config *cfg = get_config();
+	__u32 pid = 0;
+	__u64 id = 0;
+	int root = -1;
+
+	if (!cfg || (cfg->flags & (BT_LEGACY_CGROUP | BT_LEGACY_CGROUP_IDS | BT_LEGACY_START)) !=
+		    (BT_LEGACY_CGROUP | BT_LEGACY_CGROUP_IDS | BT_LEGACY_START))
+		return 0;
+	if (ctx_read(ctx, cfg->att_root, &root, sizeof(root)) || root != 0 ||
+	    ctx_read(ctx, cfg->att_id, &id, sizeof(id)) || !cgroup_tracked(id) ||
+	    ctx_read(ctx, cfg->att_pid, &pid, sizeof(pid)))
+		return 0;
+	/* the task moved (often by itself): its pid is its process's, as cgroup.procs takes it */
+	mark_start_root(ctx, cfg, pid, pid, pid, 0, id);
+	return 0;
+}
+#endif /* BT_COMPAT */

@@ -4,10 +4,11 @@
  * the records of bpf/boottrace.h to the same callback:
  *
  *   backend_modern.c  bpf/boottrace.bpf.c: CO-RE, tp_btf, ring buffer;
- *                     cgroup or pidtree attribution (kernels with BTF)
- *   backend_legacy.c  bpf/boottrace_legacy.bpf.c: classic tracepoints,
- *                     perf event array, config in a map; pidtree only
- *                     (loads on 4.15)
+ *                     cgroup or pidtree attribution (5.15+, with BTF)
+ *   backend_perf.c    the two builds of bpf/boottrace_legacy.bpf.c:
+ *                     classic tracepoints, perf event array, config in a
+ *                     map. The legacy object: pidtree only (4.15+); the
+ *                     compat object: cgroup or pidtree (4.18+)
  *
  * In pidtree mode hdr.cgroup_id of every record is the container key
  * (see BT_KEY_KERNEL in bpf/boottrace.h), not a cgroup id.
@@ -35,12 +36,12 @@ struct backend_config {
 	bool trace_all_syscalls;	/* else only those in syscall_mask */
 	bool trace_no_syscalls;
 	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
-	/* ring buffer size (modern) or perf buffer size per CPU (legacy) */
+	/* ring buffer size (modern) or perf buffer size per CPU (legacy, compat) */
 	unsigned long buffer_mb;
 	bool marks;			/* --mark or --start: load the mark programs */
 	bool start_mark;		/* --start: and the ones that carry its time */
-	unsigned int nmarks;		/* how many (legacy: loads copies 0 .. nmarks-1) */
-	__u32 mark_start_mask;		/* legacy: bit i, mark i is the --start probe */
+	unsigned int nmarks;		/* how many (legacy, compat: loads copies 0 .. nmarks-1) */
+	__u32 mark_start_mask;		/* legacy, compat: bit i, mark i is the --start probe */
 	int verbose;			/* print open/load/attach times */
 	unsigned long long started_ns;	/* CLOCK_MONOTONIC at start, for those times */
 	/* every record, in the order the buffer gives them */
@@ -51,7 +52,7 @@ struct backend_config {
 struct backend;
 
 struct backend_ops {
-	const char *name;		/* "modern", "legacy" */
+	const char *name;		/* "modern", "legacy", "compat" */
 	/* Wait up to timeout_ms, deliver what is there; 0 or -errno. */
 	int (*poll)(struct backend *b, int timeout_ms);
 	/* Deliver everything pending without waiting; 0 or -errno. */
@@ -81,19 +82,21 @@ struct backend {
  */
 int backend_modern_open(const struct backend_config *cfg, struct backend **out);
 int backend_legacy_open(const struct backend_config *cfg, struct backend **out);
+int backend_compat_open(const struct backend_config *cfg, struct backend **out);
 
-/* The modern object's skeleton, for what attaches later (marks); NULL for the legacy one. */
+/* The modern object's skeleton, for what attaches later (marks); NULL for the others. */
 struct boottrace_bpf;
 struct boottrace_bpf *backend_modern_skel(struct backend *b);
 
 /*
- * The legacy object: copy @idx (< cfg.nmarks) of its mark program on a
- * uprobe at file offset @offset of @path (@retprobe: a uretprobe), made the
- * 4.15 way: an event "boottrace_<pid>/mark<idx>_<n>" in tracefs
- * uprobe_events, perf_event_open on its id. destroy() closes the perf
- * events, then removes the uprobe events. 0, or -errno after a message.
+ * The legacy and compat objects: copy @idx (< cfg.nmarks) of the mark
+ * program on a uprobe at file offset @offset of @path (@retprobe: a
+ * uretprobe), made the 4.15 way: an event "boottrace_<pid>/mark<idx>_<n>"
+ * in tracefs uprobe_events, perf_event_open on its id. destroy() closes
+ * the perf events, then removes the uprobe events. 0, or -errno after a
+ * message.
  */
-int backend_legacy_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
+int backend_perf_attach_uprobe(struct backend *b, unsigned int idx, const char *path,
 				 unsigned long long offset, bool retprobe);
 
 #endif /* COLLECTOR_BACKEND_H */

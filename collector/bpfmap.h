@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * Map accesses both backends (backend_modern.c, backend_legacy.c) make the
+ * Map accesses both backends (backend_modern.c, backend_perf.c) make the
  * same way on maps of the same shape.
  */
 #ifndef COLLECTOR_BPFMAP_H

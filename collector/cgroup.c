@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <libcgroup.h>
+#include <linux/types.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,15 +61,47 @@ const char *cgroup_host_layout(const char *cg2)
 
 int cgroup_id_of(const char *path, unsigned long long *id)
 {
+	__u64 buf[(sizeof(struct file_handle) + sizeof(__u64)) / sizeof(__u64) + 1];
+	struct file_handle *fh = (struct file_handle *)buf;
 	struct stat st;
+	int mount_id;
 
 	/*
-	 * On 64-bit kernels (5.5+) the cgroup id is the kernfs node id, which
-	 * is also the directory's inode number.
+	 * The id bpf_get_current_cgroup_id() returns is the kernfs node id,
+	 * and cgroupfs file handles carry it (kernfs exports handles since
+	 * 4.14): 64 bits, where before 5.5 the inode number is only its low
+	 * half (the high half is a generation count).
 	 */
+	fh->handle_bytes = sizeof(__u64);
+	if (name_to_handle_at(AT_FDCWD, path, fh, &mount_id, 0) == 0 &&
+	    fh->handle_bytes == sizeof(__u64)) {
+		memcpy(id, fh->f_handle, sizeof(__u64));
+		return 0;
+	}
+	/* no handle: on 5.5+ the id is also the directory's inode number */
 	if (stat(path, &st) < 0)
 		return -errno;
 	*id = st.st_ino;
+	return 0;
+}
+
+int cgroup_parent_path(const char *path, char *out, size_t n)
+{
+	size_t len = strlen(path);
+
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	/* back to the last slash, then past the slashes before it */
+	while (len > 0 && path[len - 1] != '/')
+		len--;
+	if (len == 0 || (len == 1 && (path[1] == '\0' || path[1] == '/')))
+		return -1;
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	if (len + 1 > n)
+		return -1;
+	memcpy(out, path, len);
+	out[len] = '\0';
 	return 0;
 }
 

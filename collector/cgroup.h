@@ -11,6 +11,12 @@ int cgroup2_mount(char *out, size_t n);
 const char *cgroup_host_layout(const char *cg2);
 /* cgroup_id_of - the cgroup id of directory @path; 0 or -errno. */
 int cgroup_id_of(const char *path, unsigned long long *id);
+/*
+ * cgroup_parent_path - the parent of cgroup path @path ("/a/b" -> "/a",
+ * "/a" -> "/", trailing slashes ignored) into @out (@n bytes): 0, or -1
+ * for the root (or an empty path) and a parent that does not fit.
+ */
+int cgroup_parent_path(const char *path, char *out, size_t n);
 /* cgroup_write - write @value to @dir/@file; 0 or -errno. */
 int cgroup_write(const char *dir, const char *file, const char *value);
 /* cgroup_signal - send @sig to every process in @dir; count or -errno. */

@@ -141,10 +141,13 @@ int watch_attach(struct collector *c);
 /* the capabilities loading needs; 0, or -1 after saying what is missing */
 int setup_check_capabilities(void);
 /* --mode, or what auto picks; 0, or -1 after a message */
-int setup_mode(struct collector *c, int have_btf);
+int setup_mode(struct collector *c);
 /* @cfg from the options (syscall list included); 0, or -1 after a message */
 int setup_config(struct collector *c, struct backend_config *cfg);
-/* open, load and attach the object; 0 or -errno (c->usage_error: exit 2) */
+/*
+ * open, load and attach the object (auto: modern, else compat in cgroup
+ * mode, else legacy in pidtree mode); 0 or -errno (c->usage_error: exit 2)
+ */
 int setup_open_backend(struct collector *c, struct backend_config *cfg, int have_btf);
 
 #endif /* COLLECTOR_COLLECTOR_H */

@@ -144,10 +144,11 @@ int main(int argc, char **argv)
 	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	/*
 	 * The modern object attaches uprobes through the uprobe PMU (4.17+);
-	 * the legacy one through tracefs uprobe_events, which it checks itself
-	 * (4.15 has no PMU).
+	 * the legacy and compat ones through tracefs uprobe_events, which they
+	 * check themselves (4.15 has no PMU).
 	 */
 	if (marks_count(c.opt.marks) && have_btf && strcmp(c.opt.object, "legacy") &&
+	    strcmp(c.opt.object, "compat") &&
 	    !marks_uprobes_supported(NULL)) {
 		fprintf(stderr, "collector: this kernel has no uprobes (/sys/bus/event_source/devices/uprobe "
 			"is missing: CONFIG_UPROBE_EVENTS): --mark and --start need them\n");
@@ -155,7 +156,7 @@ int main(int argc, char **argv)
 	}
 	if (cgroup2_mount(c.cg2, sizeof(c.cg2)) < 0)
 		c.cg2[0] = '\0';
-	if (setup_mode(&c, have_btf) < 0)
+	if (setup_mode(&c) < 0)
 		goto cleanup;
 
 	/* 2. configure, load and attach the BPF programs */

@@ -402,7 +402,7 @@ static int attach_modern(struct boottrace_bpf *skel, struct marks *m)
 }
 
 /*
- * The legacy object: copy i of its mark program on a uprobe event at each
+ * The legacy and compat objects: copy i of the mark program on a uprobe event at each
  * site of mark i, placed by file offset as uprobe_events wants it.
  */
 static int attach_legacy(struct backend *b, struct marks *m)
@@ -429,7 +429,7 @@ static int attach_legacy(struct backend *b, struct marks *m)
 			return err;
 		}
 		for (j = 0, err = 0; j < n && !err; j++)
-			err = backend_legacy_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
+			err = backend_perf_attach_uprobe(b, (unsigned int)i, k->path, sites[j].offset,
 							   k->kind == MARK_URETPROBE);
 		if (sites != &one)
 			free(sites);
@@ -442,7 +442,7 @@ static int attach_legacy(struct backend *b, struct marks *m)
 	return 0;
 }
 
-int marks_legacy_check(const struct marks *m, char *err, size_t errlen)
+int marks_perf_check(const struct marks *m, const char *object, char *err, size_t errlen)
 {
 	char given[PATH_MAX + 200];
 	struct usdt_site *sites;
@@ -450,9 +450,9 @@ int marks_legacy_check(const struct marks *m, char *err, size_t errlen)
 	int r;
 
 	if (marks_count(m) > BT_LEGACY_MAX_MARKS) {
-		snprintf(err, errlen, "%zu --mark and --start probes: the legacy BPF object takes at most "
-			 "%d (a copy of its mark program each: kernel 4.15 has no attach cookie); "
-			 "the modern object takes any number", marks_count(m), BT_LEGACY_MAX_MARKS);
+		snprintf(err, errlen, "%zu --mark and --start probes: the %s BPF object takes at most "
+			 "%d (a copy of its mark program each: no attach cookie before kernel 5.15); "
+			 "the modern object takes any number", marks_count(m), object, BT_LEGACY_MAX_MARKS);
 		return -1;
 	}
 	for (i = 0; i < marks_count(m); i++) {
@@ -472,10 +472,10 @@ int marks_legacy_check(const struct marks *m, char *err, size_t errlen)
 		free(sites);
 		if (j < n) {
 			snprintf(err, errlen, "%s: this USDT probe has a semaphore (the program runs it "
-				 "only while a tracer counts the semaphore up), and the legacy BPF object "
-				 "attaches through uprobe_events, which cannot do that before kernel 4.20; "
+				 "only while a tracer counts the semaphore up), and the %s BPF object "
+				 "attaches through uprobe_events, which cannot count it; "
 				 "use the modern object (--object modern, a kernel with BTF), or a probe "
-				 "without a semaphore", given);
+				 "without a semaphore", given, object);
 			return -1;
 		}
 	}

@@ -12,7 +12,7 @@
  *
  * The order of use: marks__new(), marks_add() per option (syntax only),
  * marks_resolve() (binaries and symbols, no privileges needed),
- * marks_legacy_check() once the legacy object is chosen, then after the BPF
+ * marks_perf_check() once the legacy or compat object is chosen, then after the BPF
  * object is loaded marks_attach(); marks__free() before the backend is
  * destroyed (USDT links refer to the modern object; the legacy object's
  * uprobe events are its backend's, removed when it is destroyed).
@@ -77,19 +77,21 @@ int marks_resolve(struct marks *m, char *err, size_t errlen);
 bool marks_uprobes_supported(const char *sysfs_dir);
 
 /*
- * What the legacy object cannot do, found before it is loaded: more probes
- * than it has program copies (BT_LEGACY_MAX_MARKS), a USDT probe with a
- * semaphore (4.15's uprobe_events cannot set it). 0, or -1 with the
- * message (no "collector: " prefix) in @err: a usage error.
+ * What the legacy and compat objects (@object: "legacy", "compat", for
+ * the message) cannot do, found before one is loaded: more probes than
+ * they have program copies (BT_LEGACY_MAX_MARKS), a USDT probe with a
+ * semaphore (they attach through uprobe_events, as 4.15 must, which cannot
+ * set it). 0, or -1 with the message (no "collector: " prefix) in @err: a
+ * usage error.
  */
-int marks_legacy_check(const struct marks *m, char *err, size_t errlen);
+int marks_perf_check(const struct marks *m, const char *object, char *err, size_t errlen);
 
 /*
  * Attach every mark to the BPF object of @b. Modern: libbpf's uprobe and
  * USDT attach, the cookie the index (with BT_MARK_START for --start), and
  * the start-time inheritance armed when there is a --start. Legacy: copy i
  * of the mark program on a uprobe event per probe site (uprobe_events,
- * collector/backend_legacy.c); its start mask was set at open. 0, or
+ * collector/backend_perf.c); its start mask was set at open. 0, or
  * -errno after a message on stderr.
  */
 int marks_attach(struct backend *b, struct marks *m);

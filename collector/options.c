@@ -27,7 +27,7 @@ void options_usage(FILE *f)
 "run's container is the new cgroup matching <glob>, timed from the client's\n"
 "spawn.\n"
 "\n"
-"Modes: cgroup attributes by cgroup v2 id (kernel >= 4.18 with BTF);\n"
+"Modes: cgroup attributes by cgroup v2 id (kernel >= 4.18);\n"
 "pidtree follows the process tree from the container's first process\n"
 "(kernel 4.15, cgroup-v1 hosts); in watch mode a container is then a\n"
 "process that makes a new pid or mount namespace. auto picks cgroup when\n"
@@ -50,7 +50,8 @@ void options_usage(FILE *f)
 "                               or usdt:<binary>:<provider>:<name>; <binary> a path,\n"
 "                               a program on PATH or a library (libc); repeatable;\n"
 "                               <label> defaults to <symbol> or <name>; the legacy\n"
-"                               object takes 8 at most, USDT without semaphores\n"
+"                               and compat objects take 8 at most, USDT without\n"
+"                               semaphores\n"
 "        --start <probe>        the container starts when <probe> (as for --mark)\n"
 "                               fired in the runtime thread it descends from (the\n"
 "                               time is inherited across fork); spawn: the start\n"
@@ -66,9 +67,10 @@ void options_usage(FILE *f)
 "        --root-exec <glob>     pidtree watch: only containers whose runtime's\n"
 "                               comm or command line matches <glob>\n"
 "        --ringbuf-mb <mb>      ring buffer size in MiB (default 8); with the\n"
-"                               legacy object, the perf buffer per CPU\n"
-"        --object <obj>         auto, modern or legacy BPF object (default auto:\n"
-"                               modern where the kernel has BTF)\n"
+"                               legacy or compat object, the perf buffer per CPU\n"
+"        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
+"                               auto: modern if it loads, else compat in cgroup\n"
+"                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -256,8 +258,9 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("--ringbuf-mb takes a power of two from 1 to 2048 (the ring buffer's size is 32-bit)");
 		break;
 	case 'O':
-		if (strcmp(arg, "auto") && strcmp(arg, "modern") && strcmp(arg, "legacy"))
-			return usage_error("--object takes auto, modern or legacy, not '%s'", arg);
+		if (strcmp(arg, "auto") && strcmp(arg, "modern") && strcmp(arg, "compat") &&
+		    strcmp(arg, "legacy"))
+			return usage_error("--object takes auto, modern, compat or legacy, not '%s'", arg);
 		o->object = arg;
 		break;
 	case 'p':

@@ -27,7 +27,7 @@ struct options {
 	int runs;
 	int unshare_flags;
 	unsigned long ringbuf_mb;
-	const char *object;	/* auto, modern, legacy */
+	const char *object;	/* auto, modern, compat, legacy */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
 	struct marks *marks;	/* --mark and --start probes */

@@ -44,6 +44,29 @@ pid_t proc_ppid(pid_t pid)
 	return proc_stat_ppid(buf);
 }
 
+int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
+{
+	char path[64], line[256];
+	int got = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f) && got != 3) {
+		if (!strncmp(line, "Tgid:", 5)) {
+			*tgid = (pid_t)strtol(line + 5, NULL, 10);
+			got |= 1;
+		} else if (!strncmp(line, "PPid:", 5)) {
+			*ppid = (pid_t)strtol(line + 5, NULL, 10);
+			got |= 2;
+		}
+	}
+	fclose(f);
+	return got == 3 ? 0 : -1;
+}
+
 ssize_t proc_cmdline(pid_t pid, char *out, size_t n)
 {
 	char path[64];

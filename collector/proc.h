@@ -10,6 +10,12 @@
 pid_t proc_ppid(pid_t pid);
 
 /*
+ * proc_ids - the Tgid and PPid lines of /proc/@tid/status (@tid may be a
+ * thread's): 0, or -1 when the task is gone.
+ */
+int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid);
+
+/*
  * proc_stat_ppid - the parent pid in the text of a /proc/PID/stat, or -1.
  * comm is in parentheses and may hold anything, ')' and spaces included.
  */

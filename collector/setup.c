@@ -6,9 +6,13 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
 
 #include "collector/collector.h"
 #include "collector/marks.h"
@@ -49,12 +53,14 @@ int setup_check_capabilities(void)
 }
 
 /*
- * Which attribution: --mode, or (auto) cgroup mode when the kernel has BTF
- * (the modern object; bpf_get_current_cgroup_id is 4.18) and the container
- * has a cgroup v2 node of its own: spawn and watch make or see one when
- * cgroup2 is mounted; --pid checks /proc/PID/cgroup. Otherwise pidtree.
+ * Which attribution: --mode, or (auto) cgroup mode when the container has
+ * a cgroup v2 node of its own (spawn and watch make or see one when
+ * cgroup2 is mounted; --pid checks /proc/PID/cgroup) and the object is not
+ * the legacy one; otherwise pidtree. Whether an object can do it is
+ * setup_open_backend()'s to find out: the modern object (BTF, 5.15) or the
+ * compat object (bpf_get_current_cgroup_id, 4.18).
  */
-int setup_mode(struct collector *c, int have_btf)
+int setup_mode(struct collector *c)
 {
 	char rel[PATH_MAX] = "";
 	int in_root = 0;
@@ -63,8 +69,13 @@ int setup_mode(struct collector *c, int have_btf)
 		in_root = c->cg2[0] && proc_cgroup2_path(c->opt.pid, rel, sizeof(rel)) == 0 &&
 			  strcmp(rel, "/") == 0;
 	if (strcmp(c->opt.mode, "auto") == 0) {
-		c->mode = have_btf && c->cg2[0] && !in_root && strcmp(c->opt.object, "legacy") ?
+		c->mode = c->cg2[0] && !in_root && strcmp(c->opt.object, "legacy") ?
 			  BT_MODE_CGROUP : BT_MODE_PIDTREE;
+		if (c->opt.verbose && c->mode == BT_MODE_PIDTREE)
+			fprintf(stderr, "collector: pidtree mode: %s\n",
+				!c->cg2[0] ? "no cgroup2 mount" :
+				in_root ? "the process is in the cgroup v2 root" :
+				"the legacy object has no cgroup mode");
 		return 0;
 	}
 	if (strcmp(c->opt.mode, "pidtree") == 0) {
@@ -72,11 +83,6 @@ int setup_mode(struct collector *c, int have_btf)
 		return 0;
 	}
 	c->mode = BT_MODE_CGROUP;
-	if (!have_btf) {
-		fprintf(stderr, "collector: this kernel has no BTF (/sys/kernel/btf/vmlinux): "
-			"cgroup mode needs it; --mode pidtree is for such kernels\n");
-		return -1;
-	}
 	if (!c->cg2[0]) {
 		fprintf(stderr, "collector: no cgroup2 mount in /proc/self/mounts: cgroup mode needs one "
 			"(mount -t cgroup2 none /sys/fs/cgroup/unified); --mode pidtree works without\n");
@@ -94,38 +100,127 @@ int setup_mode(struct collector *c, int have_btf)
 	return 0;
 }
 
+/* A test knob (docs/legacy-object.md): environment variable @name is set and not "0". */
+static int test_knob(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
 /*
- * The modern object where the kernel has BTF, else the legacy one. In auto
- * mode a modern object that does not load falls back to the legacy one in
- * pidtree mode, with one line saying why.
+ * Whether the kernel has bpf_get_current_cgroup_id (helper 80, 4.18: what
+ * the compat object's cgroup mode is built on), by loading a program that
+ * calls it (libbpf_probe_bpf_helper), not by the kernel's version: vendor
+ * kernels backport. BOOTTRACE_TEST_NO_CGROUP_ID=1 answers no (tests).
+ */
+static int have_cgroup_id_helper(void)
+{
+	if (test_knob("BOOTTRACE_TEST_NO_CGROUP_ID"))
+		return 0;
+	return libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_get_current_cgroup_id,
+				       NULL) == 1;
+}
+
+/*
+ * What the legacy and compat objects cannot attach, before loading
+ * anything: 0, or -EINVAL after a message (a usage error).
+ */
+static int check_perf_marks(struct collector *c, const char *object)
+{
+	char err[4096];
+
+	if (marks_count(c->opt.marks) && marks_perf_check(c->opt.marks, object, err, sizeof(err)) < 0) {
+		fprintf(stderr, "collector: %s\n", err);
+		c->usage_error = 1;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * The object, by probing what loads rather than by kernel versions: with
+ * --object auto, the modern object when it loads (BTF; 5.15), else the
+ * compat object in cgroup mode when the kernel has helper 80 (4.18) and
+ * the container a v2 cgroup of its own (setup_mode()), else the legacy
+ * object in pidtree mode (4.15). With -v, why each was passed over; a
+ * modern object that fails to load is said in any case, in one line.
+ * BOOTTRACE_TEST_NO_MODERN=1 makes the modern object fail as if it did
+ * not load (tests).
  */
 int setup_open_backend(struct collector *c, struct backend_config *cfg, int have_btf)
 {
-	int err;
+	const char *object = c->opt.object;
+	int any = strcmp(object, "auto") == 0, err;
+	char failed[256] = "";	/* why the modern object did not load, if it did not */
 
-	if (strcmp(c->opt.object, "legacy") != 0 && have_btf) {
-		err = backend_modern_open(cfg, &c->be);
-		if (err == 0 || strcmp(c->opt.object, "modern") == 0 ||
-		    strcmp(c->opt.mode, "cgroup") == 0)
-			return err;
-		fprintf(stderr, "collector: the modern BPF object did not load (%s); "
-			"using the legacy object in pidtree mode\n", strerror(-err));
-		c->mode = cfg->mode = BT_MODE_PIDTREE;
-	} else if (strcmp(c->opt.object, "modern") == 0) {
-		fprintf(stderr, "collector: the modern BPF object needs kernel BTF "
-			"(/sys/kernel/btf/vmlinux), which this kernel lacks\n");
-		return -ENOTSUP;
-	}
-	/* before loading anything: what the legacy object cannot attach */
-	if (marks_count(c->opt.marks)) {
-		char err[4096];
-
-		if (marks_legacy_check(c->opt.marks, err, sizeof(err)) < 0) {
-			fprintf(stderr, "collector: %s\n", err);
-			c->usage_error = 1;
-			return -EINVAL;
+	/* 1. the modern object */
+	if (any || strcmp(object, "modern") == 0) {
+		if (!have_btf) {
+			if (!any) {
+				fprintf(stderr, "collector: the modern BPF object needs kernel BTF "
+					"(/sys/kernel/btf/vmlinux), which this kernel lacks\n");
+				return -ENOTSUP;
+			}
+			if (c->opt.verbose)
+				fprintf(stderr, "collector: not the modern BPF object: it needs kernel BTF "
+					"(/sys/kernel/btf/vmlinux), which this kernel lacks\n");
+		} else {
+			if (test_knob("BOOTTRACE_TEST_NO_MODERN")) {
+				err = -ENOTSUP;
+				snprintf(failed, sizeof(failed), "BOOTTRACE_TEST_NO_MODERN is set");
+			} else {
+				err = backend_modern_open(cfg, &c->be);
+				if (err == 0 || !any)
+					return err;
+				snprintf(failed, sizeof(failed), "%s", strerror(-err));
+			}
+			if (!any) {
+				fprintf(stderr, "collector: the modern BPF object did not load (%s)\n", failed);
+				return err;
+			}
+			if (c->opt.verbose)
+				fprintf(stderr, "collector: not the modern BPF object: it did not load (%s)\n",
+					failed);
 		}
 	}
+
+	/* 2. the compat object: cgroup mode without the modern one (and pidtree, if asked) */
+	if (strcmp(object, "compat") == 0 || (any && c->mode == BT_MODE_CGROUP)) {
+		if (!have_cgroup_id_helper()) {
+			if (!any || strcmp(c->opt.mode, "cgroup") == 0) {
+				fprintf(stderr, "collector: the compat BPF object needs bpf_get_current_cgroup_id "
+					"(kernel 4.18), which this kernel lacks%s\n",
+					any ? "; --mode pidtree works without" : "");
+				return -ENOTSUP;
+			}
+			if (c->opt.verbose)
+				fprintf(stderr, "collector: not the compat BPF object: the kernel has no "
+					"bpf_get_current_cgroup_id (helper 80, 4.18)\n");
+		} else {
+			if (check_perf_marks(c, "compat") < 0)
+				return -EINVAL;
+			err = backend_compat_open(cfg, &c->be);
+			if (err == 0 && failed[0])
+				fprintf(stderr, "collector: the modern BPF object did not load (%s); "
+					"using the compat object in cgroup mode\n", failed);
+			if (err == 0 || !any || strcmp(c->opt.mode, "cgroup") == 0)
+				return err;
+			if (c->opt.verbose)
+				fprintf(stderr, "collector: not the compat BPF object: it did not load (%s)\n",
+					strerror(-err));
+		}
+	} else if (any && c->opt.verbose) {
+		fprintf(stderr, "collector: not the compat BPF object: pidtree mode is the legacy object's\n");
+	}
+
+	/* 3. the legacy object, pidtree mode */
+	if (failed[0])
+		fprintf(stderr, "collector: the modern BPF object did not load (%s); "
+			"using the legacy object in pidtree mode\n", failed);
+	c->mode = cfg->mode = BT_MODE_PIDTREE;
+	if (check_perf_marks(c, "legacy") < 0)
+		return -EINVAL;
 	return backend_legacy_open(cfg, &c->be);
 }
 

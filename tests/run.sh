@@ -15,10 +15,10 @@
 # ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
 # end is one more failure, shown.
 #
-# A test with a line "# modes: cgroup pidtree legacy" runs once per mode,
-# with BT_MODE set (lib.sh turns it into collector options): the same
-# expectations in cgroup mode, pidtree mode with the modern object and
-# pidtree mode with the legacy object.
+# A test with a line "# modes: cgroup compat pidtree legacy" runs once per
+# mode, with BT_MODE set (lib.sh turns it into collector options): the same
+# expectations in cgroup mode with the modern object and with the compat
+# object, pidtree mode with the modern object and with the legacy object.
 set -u
 cd "$(dirname "$0")/.."
 OUTPUT=${OUTPUT:-build}

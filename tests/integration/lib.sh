@@ -10,14 +10,16 @@ TMP=$(mktemp -d /tmp/boottrace-test.XXXXXX)
 CGPARENT=
 cleanup_hooks=()
 
-# BT_MODE (set by tests/run.sh for tests with a "# modes:" line): cgroup,
-# pidtree (modern object) or legacy (pidtree, legacy object). $COLLECTOR
-# then runs the collector with those options; it execs, so $! is its pid.
+# BT_MODE (set by tests/run.sh for tests with a "# modes:" line): cgroup
+# (modern object), compat (cgroup mode, compat object), pidtree (modern
+# object) or legacy (pidtree, legacy object). $COLLECTOR then runs the
+# collector with those options; it execs, so $! is its pid.
 BT_MODE=${BT_MODE:-}
 case $BT_MODE in
 pidtree) mode_opts="--mode pidtree --object modern" ;;
 legacy) mode_opts="--mode pidtree --object legacy" ;;
 cgroup) mode_opts="--mode cgroup" ;;
+compat) mode_opts="--mode cgroup --object compat" ;;
 *) mode_opts= ;;
 esac
 if [ -n "$mode_opts" ]; then
@@ -27,6 +29,11 @@ if [ -n "$mode_opts" ]; then
 fi
 # The cgroup_id column: \N in pidtree mode, a number in cgroup mode.
 cgid_ok() { case $BT_MODE in pidtree|legacy) [ "$1" = '\N' ] ;; *) [[ "$1" =~ ^[0-9]+$ ]] ;; esac; }
+# cgroup_mode: BT_MODE is cgroup mode (with either object; none: auto, which
+# is cgroup mode on this host). perf_object: the object has per-CPU perf
+# buffers and no BTF (legacy, compat): docs/legacy-object.md says what differs.
+cgroup_mode() { case $BT_MODE in ''|cgroup|compat) return 0 ;; esac; return 1; }
+perf_object() { case $BT_MODE in legacy|compat) return 0 ;; esac; return 1; }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # --pid: an existing process tree, traced until it ends, in both modes; and
 # cgroup mode refuses a process in the cgroup v2 root, naming pidtree.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 make_cgparent

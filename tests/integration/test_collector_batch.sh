@@ -9,7 +9,7 @@
 # while it spins (the collector visits that CPU, collector/batch.c); and
 # in watch mode, rows waiting on one CPU reach the file before their
 # container, whose last task exits on another CPU, is forgotten.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -24,10 +24,10 @@ ok "exact counts: $((3 * R + 3)) getppid, $R openat"
 
 # One thread's syscall rows, in file order, have increasing entry times:
 # the batched getppid rows and the openat rows that bypass the batch
-# interleave as they happened. (The legacy object's perf buffers are per
-# CPU and read one after the other: a thread that moved between CPUs can
-# have its rows out of order there.)
-if [ "$BT_MODE" != legacy ]; then
+# interleave as they happened. (The legacy and compat objects' perf buffers
+# are per CPU and read one after the other: a thread that moved between
+# CPUs can have its rows out of order there.)
+if ! perf_object; then
 	rows "$TMP/b.tsv" syscall | awk -F'\t' '
 		{ if (($5 in last) && $1 < last[$5]) { print "tid " $5 ": " $9 " at " $1 " after " last[$5]; bad = 1; exit }
 		  last[$5] = $1 }
@@ -59,7 +59,7 @@ ok "rows of a spinning task reach the file while it spins"
 # the other CPU (taskset), so that its own syscalls never flush the first
 # one: the legacy object has only the collector's visit before the GONE
 # is handed on (the 100 ms visit is for older rows).
-if [ "$BT_MODE" != cgroup ]; then
+if ! cgroup_mode; then
 	[ "$(nproc)" -ge 2 ] || skip "the last check needs 2 CPUs, this machine has $(nproc)"
 	taskset -c 1 "$COLLECTOR" -o "$TMP/w.tsv" & col=$!
 	cleanup_hooks+=("kill $col 2>/dev/null")

@@ -3,7 +3,7 @@
 # Exactness: a program that makes K getppid calls yields exactly K rows; a
 # process outside the container, busy with the same calls at the same
 # time, yields none.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

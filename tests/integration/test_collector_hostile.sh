@@ -9,7 +9,7 @@
 # listen's detail "@" + the abstract name and "./" + the file's name
 # (docs/tsv-format.md, Socket addresses); the exec row's filename and
 # execve's path are the path, not argv[0]; the new image's comm is there.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

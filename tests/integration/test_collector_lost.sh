@@ -4,7 +4,7 @@
 # output, the BPF buffer overflows, and `lost` counts exactly what was
 # dropped: of a workload whose records are known (K getppid, one exec, one
 # exit), rows + lost = K + 2.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

@@ -3,7 +3,7 @@
 # Spawn the sample service as a container: the TSV has its start, the exec
 # of init, the worker's fork and the worker's listen (a child's: what the
 # original bpftrace script missed), all attributed to the container.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -36,12 +36,12 @@ s=$(rows "$out" start | cut -f1); e=$(rows "$out" exec | head -1 | cut -f1)
 ok "spawned container: start, exec, fork, child's listen"
 
 # listen's detail: the socket's local address with the port the kernel chose
-# (the legacy object knows the bind address only: port 0, as documented)
+# (the legacy and compat objects know the bind address only: port 0, as documented)
 for kind in inet inet6; do
 	"$COLLECTOR" -o "$TMP/$kind.tsv" -- "$TOOLS/listen_once" $kind x "$TMP/$kind.port" ||
 		fail "collector -- listen_once $kind exited $?"
 	port=$(cat "$TMP/$kind.port")
-	[ "$BT_MODE" = legacy ] && port=0
+	perf_object && port=0
 	want='127.0.0.1'; [ $kind = inet6 ] && want='[::1]'
 	got=$(rows "$TMP/$kind.tsv" syscall listen | cut -f12)
 	[ "$got" = "$want:$port" ] || fail "$kind listen detail '$got', not '$want:$port'"

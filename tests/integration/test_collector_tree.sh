@@ -4,7 +4,7 @@
 # (processes and threads, every one attributed), a thread that is not the
 # leader execs (it takes the leader's pid and stays in the container), and
 # orphans that outlive the container's first process.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

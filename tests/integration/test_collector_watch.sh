@@ -3,6 +3,7 @@
 # Watch mode: containers a test makes by mkdir + cgroup.procs + exec are
 # caught from their first syscall; two booting at once are never mixed;
 # nothing outside them appears.
+# modes: cgroup compat
 . "$(dirname "$0")/lib.sh"
 need_root
 make_cgparent

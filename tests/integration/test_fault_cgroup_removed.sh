@@ -8,7 +8,7 @@
 # Also a burst of 50 cgroups made and removed at once with nothing in them
 # (never containers), and a container with a sub-cgroup removed bottom-up
 # (--cgroup matches the container, its task is in the sub-cgroup).
-# modes: cgroup
+# modes: cgroup compat
 . "$(dirname "$0")/lib.sh"
 need_root
 make_cgparent

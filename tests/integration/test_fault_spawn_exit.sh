@@ -8,7 +8,7 @@
 # a whole TSV (start ... end, trailer), a clear message naming the command
 # when it cannot run, and no cgroup left under the cgroup2 mount (neither
 # the collector's boottrace.PID nor anything new at all).
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 cg2=$(cgroup2_mount)

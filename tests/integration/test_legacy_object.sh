@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
 # The legacy object (bpf/boottrace_legacy.bpf.c) is 4.15-safe and works:
-# tests/tools/bpfcheck accepts it and refuses tests/bpf/bad_legacy.bpf.c
-# naming each of its problems (and refuses the modern object); then, as
-# root, the object loads on this kernel through backend_legacy_open():
+# tests/tools/bpfcheck accepts it (minimum kernel 4.15) and refuses
+# tests/bpf/bad_legacy.bpf.c naming each of its problems and the release
+# it needs (and refuses the modern object); then, as root, the object
+# loads on this kernel through backend_legacy_open():
 # exact record counts for a traced tree, roots found by namespace in
 # watch mode, tracefs mounted when absent, a clear error when it cannot
 # be, and the collector's --object legacy end to end.
@@ -20,7 +21,7 @@ done
 
 "$CHECK" -v "$LEGACY" > "$TMP/good" 2>&1 || fail "bpfcheck refuses the legacy object: $(cat "$TMP/good")"
 # 7 tracepoint programs and the 8 copies of the mark program (bpf/marks_legacy.bpf.h)
-grep -Eq "^bpfcheck: .*: ok \(15 programs, max [0-9]+ insns\)$" "$TMP/good" ||
+grep -Eq "^bpfcheck: .*: ok \(15 programs, max [0-9]+ insns, minimum kernel 4\.15: nothing newer than 4\.15" "$TMP/good" ||
 	fail "no ok line: $(cat "$TMP/good")"
 awk '/ insns$/ && $(NF - 1) + 0 >= 4096 { exit 1 } / insns$/ { n++ } END { exit n != 15 }' "$TMP/good" ||
 	fail "instruction counts: $(cat "$TMP/good")"
@@ -34,30 +35,32 @@ rc=$?
 expect_problem() { # expect_problem WHAT REGEX
 	grep -Eq "$2" "$TMP/bad" || fail "bpfcheck does not name $1 in the bad object: $(cat "$TMP/bad")"
 }
-expect_problem "the ring buffer map" '^bpfcheck: .*: map bad_ringbuf: type ringbuf \(27\) needs 5\.8'
-expect_problem "the global variable" 'prog bad_prog \(tracepoint/syscalls/sys_enter_getpid\): insn [0-9]+: global variable bad_counter in \.bss'
-expect_problem "the .bss section" 'section \.bss: global data'
-expect_problem "the loop" 'prog bad_prog \(.*\): insn [0-9]+: back-edge to insn [0-9]+: a loop'
-expect_problem "the helper > 57" 'prog bad_prog \(.*\): insn [0-9]+: call to helper 125 \(bpf_ktime_get_boot_ns\)'
-expect_problem "the BPF-to-BPF call" 'prog bad_prog \(.*\): insn [0-9]+: BPF-to-BPF call to bad_subprog'
-expect_problem "the CO-RE read" 'prog bad_prog \(.*\): insn [0-9]+: CO-RE relocation \(field_byte_offset of task_struct'
-expect_problem "the map key in a map value" "prog bad_key_prog \\(.*\\): insn [0-9]+: bpf_map_delete_elem's key in a map value"
-expect_problem "the tp_btf program" 'section tp_btf/sched_process_exit: program type BTF-typed tracepoints'
+expect_problem "the ring buffer map" '^bpfcheck: .*: map bad_ringbuf: type ringbuf \(27\): needs 5\.8$'
+expect_problem "the global variable" 'prog bad_prog \(tracepoint/syscalls/sys_enter_getpid\): insn [0-9]+: global variable bad_counter in \.bss \(global data\): needs 5\.2$'
+expect_problem "the .bss section" 'section \.bss: global data .*: needs 5\.2$'
+expect_problem "the loop" 'prog bad_prog \(.*\): insn [0-9]+: back-edge to insn [0-9]+: a loop .*: needs 5\.3$'
+expect_problem "the helper > 57" 'prog bad_prog \(.*\): insn [0-9]+: call to helper 125 \(bpf_ktime_get_boot_ns\): needs 5\.8$'
+expect_problem "the BPF-to-BPF call" 'prog bad_prog \(.*\): insn [0-9]+: BPF-to-BPF call to bad_subprog .*: needs 4\.16$'
+expect_problem "the CO-RE read" 'prog bad_prog \(.*\): insn [0-9]+: CO-RE relocation \(field_byte_offset of task_struct.*: needs 5\.4$'
+expect_problem "the map key in a map value" "prog bad_key_prog \\(.*\\): insn [0-9]+: bpf_map_delete_elem's key in a map value .*: needs 4\\.18$"
+expect_problem "the tp_btf program" 'section tp_btf/sched_process_exit: program type BTF-typed tracepoints .*: needs 5\.5$'
+expect_problem "its floor" '^bpfcheck: .*: minimum kernel 5\.8: insn [0-9]+: call to helper 125'
 [ "$(grep -c '^bpfcheck: ' "$TMP/bad")" -eq "$(wc -l < "$TMP/bad")" ] || fail "bpfcheck: not one line per problem"
-ok "bpfcheck refuses the bad object: $(wc -l < "$TMP/bad") problems, each named"
+ok "bpfcheck refuses the bad object: $(($(wc -l < "$TMP/bad") - 1)) problems, each named with the release it needs"
 
 if [ -e "$OUTPUT/boottrace.bpf.o" ]; then
 	"$CHECK" "$OUTPUT/boottrace.bpf.o" > "$TMP/modern" 2>&1
-	[ $? -eq 1 ] && grep -q 'program type BTF-typed tracepoints' "$TMP/modern" ||
+	[ $? -eq 1 ] && grep -q 'program type BTF-typed tracepoints .*: needs 5\.5$' "$TMP/modern" ||
 		fail "bpfcheck lets the modern object through: $(head -5 "$TMP/modern")"
 	ok "bpfcheck refuses the modern object ($(wc -l < "$TMP/modern") problems)"
 fi
 
 "$CHECK" > /dev/null 2>&1; [ $? -eq 2 ] || fail "bpfcheck without an object: not exit 2"
-"$CHECK" --max-helper x "$LEGACY" > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad --max-helper: not exit 2"
+"$CHECK" --kernel x "$LEGACY" > /dev/null 2>&1; [ $? -eq 2 ] || fail "bad --kernel: not exit 2"
+"$CHECK" --kernel 4.14 "$LEGACY" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--kernel below 4.15: not exit 2"
 "$CHECK" /etc/hostname > /dev/null 2>&1; [ $? -eq 2 ] || fail "a file that is not ELF: not exit 2"
 "$CHECK" --help | grep -q '^usage: bpfcheck' || fail "bpfcheck --help"
-"$CHECK" --max-helper 200 "$BAD" | grep -q 'call to helper' && fail "--max-helper 200 still refuses helper 125"
+"$CHECK" --kernel 5.8 "$BAD" | grep -q 'call to helper 125 .*: needs' && fail "--kernel 5.8 still refuses helper 125"
 ok "bpfcheck usage and exit codes"
 
 # --- loaded for real ----------------------------------------------------------

@@ -14,7 +14,7 @@
 # both rounds give the same counts. The collector's peak RSS (VmHWM) stays
 # bounded and does not grow from round 1 to round 2. The whole test takes
 # well under 2 minutes. LOAD_CONTAINERS=N changes the count.
-# modes: cgroup
+# modes: cgroup compat
 . "$(dirname "$0")/lib.sh"
 need_root
 N=${LOAD_CONTAINERS:-1000}

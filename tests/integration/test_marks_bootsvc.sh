@@ -5,7 +5,7 @@
 # time (the filter is in the kernel); a USDT probe is a mark row too;
 # --until mark:ready stops the container right after the mark; the
 # analyzer has a phase per mark label.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 

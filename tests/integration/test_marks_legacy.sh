@@ -8,7 +8,8 @@
 # All eight copies of the mark program, each reporting its own mark; a
 # ninth probe is a usage error; a USDT probe at two sites counts at both;
 # a USDT probe with a semaphore is refused (the modern object counts it);
-# --mark where the legacy object is picked by auto (no BTF) or falls back.
+# --mark where auto picks the compat object (no BTF) or falls back to it,
+# or to the legacy object (no bpf_get_current_cgroup_id either).
 # (The common mark tests run with the legacy object too: their modes line.)
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -153,19 +154,24 @@ grep -qF "collector: --mark usdt:$T/usdt_sema:bt:sema: this USDT probe has a sem
 [ "$(rows "$TMP/sema.tsv" mark sema | wc -l)" -eq 5 ] || fail "semaphore, modern: not 5 rows"
 ok "a USDT probe with a semaphore: legacy refuses (exit 2, says why and what works), modern counts 5"
 
-# --- 5. the legacy object picked by auto ------------------------------------------
+# --- 5. the compat and legacy objects picked by auto -----------------------------
 
 mkdir "$TMP/empty"
-unshare --mount sh -c "mount --bind $TMP/empty /sys/kernel/btf &&
-	exec $col --mark uprobe:$B:bootsvc_tick=tick -o $TMP/nobtf.tsv -- $B --ticks 6 --ticks-only" \
-	2> "$TMP/err" || fail "no BTF: exit $?: $(cat "$TMP/err")"
-grep -qx '# bpf_object=legacy' "$TMP/nobtf.tsv" || fail "no BTF: not the legacy object"
-[ "$(rows "$TMP/nobtf.tsv" mark tick | wc -l)" -eq 6 ] || fail "no BTF: not 6 tick rows"
 head -c 4096 /dev/urandom > "$TMP/bogus-btf"
-unshare --mount sh -c "mount --bind $TMP/bogus-btf /sys/kernel/btf/vmlinux &&
-	exec $col --mark uprobe:$B:bootsvc_tick=tick -o $TMP/fb.tsv -- $B --ticks 5 --ticks-only" \
-	2> "$TMP/err" || fail "fallback: exit $?: $(cat "$TMP/err")"
-grep -q 'modern BPF object did not load.*legacy' "$TMP/err" || fail "fallback: not said: $(cat "$TMP/err")"
-grep -qx '# bpf_object=legacy' "$TMP/fb.tsv" || fail "fallback: not the legacy object"
-[ "$(rows "$TMP/fb.tsv" mark tick | wc -l)" -eq 5 ] || fail "fallback: not 5 tick rows"
-ok "auto: no BTF and a modern object that does not load both give the legacy object, marks and all"
+# auto NAME OBJECT TICKS BIND [ENV...]: --mark with BTF spoiled by BIND (empty dir or bogus file)
+auto() {
+	local name=$1 obj=$2 ticks=$3 bind=$4
+	shift 4
+	env "$@" unshare --mount sh -c "mount --bind $bind &&
+		exec $col --mark uprobe:$B:bootsvc_tick=tick -o $TMP/$name.tsv -- $B --ticks $ticks --ticks-only" \
+		2> "$TMP/$name.err" || fail "$name: exit $?: $(cat "$TMP/$name.err")"
+	grep -qx "# bpf_object=$obj" "$TMP/$name.tsv" || fail "$name: not the $obj object"
+	[ "$(rows "$TMP/$name.tsv" mark tick | wc -l)" -eq "$ticks" ] || fail "$name: not $ticks tick rows"
+}
+auto nobtf compat 6 "$TMP/empty /sys/kernel/btf"
+auto nobtf80 legacy 4 "$TMP/empty /sys/kernel/btf" BOOTTRACE_TEST_NO_CGROUP_ID=1
+auto fb compat 5 "$TMP/bogus-btf /sys/kernel/btf/vmlinux"
+grep -q 'modern BPF object did not load.*compat object' "$TMP/fb.err" || fail "fallback: not said: $(cat "$TMP/fb.err")"
+auto fb80 legacy 3 "$TMP/bogus-btf /sys/kernel/btf/vmlinux" BOOTTRACE_TEST_NO_CGROUP_ID=1
+grep -q 'modern BPF object did not load.*legacy object' "$TMP/fb80.err" || fail "fallback: not said: $(cat "$TMP/fb80.err")"
+ok "auto: no BTF or a modern object that does not load give the compat object (the legacy one without helper 80), marks and all"

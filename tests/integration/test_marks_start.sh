@@ -7,7 +7,7 @@
 # before the service's exec, after the spawn; a probe that never fires
 # leaves the spawn time, with a message. Watch mode (cgroup): the time is
 # inherited across fork into the cgroup the runtime's child joins.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -58,7 +58,7 @@ ok "--start that never fires: spawn time, said on stderr"
 
 # watch mode, cgroup: the runtime outside any container fires the probe,
 # then makes the cgroup; its child joins it and carries the time in
-if [ "$BT_MODE" = cgroup ] || [ -z "$BT_MODE" ]; then
+if cgroup_mode; then
 	make_cgparent
 	rel=${CGPARENT#"$(cgroup2_mount)"}
 	out=$TMP/watch.tsv

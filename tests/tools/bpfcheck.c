@@ -1,34 +1,42 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * bpfcheck: prove from the ELF alone that a BPF object would load on an
- * old kernel (4.15 by default): the legacy object's promise, checked on
- * every build rather than hoped for.
+ * bpfcheck: prove from the ELF alone which kernels a BPF object loads on:
+ * each object's minimum kernel, from what it uses (tests/tools/
+ * kernel_features.h: helper ids, map types, program types and attach
+ * kinds, what the verifier came to allow, by the release that first had
+ * them), and everything it needs beyond a given kernel (--kernel, 4.15 by
+ * default): the objects' promises (legacy 4.15, compat 4.18, modern 5.15)
+ * checked on every build rather than hoped for.
  *
- * It refuses, one line per problem naming the program (or section, or
- * map):
- *   - calls to helpers with ids above --max-helper (57: bpf_getsockopt,
- *     the last helper of 4.15), kfunc calls, BTF ids (ksyms)
- *   - program sections of types 4.15 lacks (tp_btf, fentry, raw_tp, lsm,
- *     struct_ops, iter, ...)
- *   - maps of types 4.15 lacks (ringbuf, task storage, ...), read from
- *     the BTF of SEC(".maps") or from legacy SEC("maps") bpf_map_defs
+ * What it finds, one line per problem naming the program (or section, or
+ * map) and the release it needs:
+ *   - helper calls by id, kfunc calls, BTF ids (ksyms), callbacks
+ *   - program sections by libbpf's names (tracepoint, tp_btf, fentry,
+ *     raw_tp, uprobe, usdt, lsm, struct_ops, iter, ...)
+ *   - map types, from the BTF of SEC(".maps") or from legacy SEC("maps")
+ *     bpf_map_defs
  *   - global data: .data, .rodata, .bss, .kconfig sections (5.2) and the
  *     variables programs use from them
- *   - CO-RE relocations (.BTF.ext core_relo): 4.15 has no kernel BTF
- *   - programs of 4096 instructions or more
+ *   - CO-RE relocations (.BTF.ext core_relo): kernel BTF
+ *   - programs of 4096 instructions or more (5.2)
  *   - back-edges (loops: bounded loops are 5.3), found as the kernel's
- *     check_cfg() finds them, and unreachable instructions, which 4.15's
- *     check_cfg() refuses too; BPF-to-BPF calls (4.16)
+ *     check_cfg() finds them; BPF-to-BPF calls (4.16)
  *   - instructions newer cpus brought: jmp32 (v3, 5.1), fetching atomics
  *     (5.12), sign-extending loads, movsx, sdiv, bswap (v4, 6.6)
- *   - map helper keys and values that point into a map value or the
- *     context (the stack only before 5.2), see check_map_args()
+ *   - map helper keys and values that point into a map value (4.18; the
+ *     stack only before), see check_map_args()
+ * and, for any kernel, unreachable instructions (check_cfg() refuses dead
+ * code), a context pointer as a map key or value, a jump out of the
+ * program, and what the tables do not know.
  *
  * Stack size is not checked here: clang refuses more than 512 bytes, and
  * 512 is the limit of every kernel.
  *
- * Exit: 0 clean ("bpfcheck: OBJ: ok (N programs, max M insns)"), 1 with
- * problems, 2 on a usage error or a file that is not a BPF ELF object.
+ * Output: the problems, then "bpfcheck: OBJ: ok (N programs, max M insns,
+ * minimum kernel X.Y: WHY)" or, with problems, "bpfcheck: OBJ: minimum
+ * kernel X.Y: WHY". --floor prints the minimum line alone.
+ * Exit: 0 clean, 1 with problems, 2 on a usage error or a file that is not
+ * a BPF ELF object.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,64 +52,17 @@
 #include <linux/bpf.h>
 #include <linux/btf.h>
 
+#include "kernel_features.h"
+
 #ifndef EM_BPF
 #define EM_BPF 247
 #endif
 
-#define LAST_MAP_TYPE_4_15 BPF_MAP_TYPE_CPUMAP	/* 16 */
 #define MAX_INSNS 4096
 
 #define HELPER_NAME(x) "bpf_" #x
 static const char *const helper_names[] = { __BPF_FUNC_MAPPER(HELPER_NAME) };
 #undef HELPER_NAME
-
-/* Map types after 4.15, with the release that brought them. */
-static const struct { const char *name, *since; } map_types[] = {
-	[17] = { "xskmap", "4.18" },		[18] = { "sockhash", "4.18" },
-	[19] = { "cgroup_storage", "4.19" },	[20] = { "reuseport_sockarray", "4.19" },
-	[21] = { "percpu_cgroup_storage", "4.20" }, [22] = { "queue", "4.20" },
-	[23] = { "stack", "4.20" },		[24] = { "sk_storage", "5.2" },
-	[25] = { "devmap_hash", "5.4" },	[26] = { "struct_ops", "5.6" },
-	[27] = { "ringbuf", "5.8" },		[28] = { "inode_storage", "5.10" },
-	[29] = { "task_storage", "5.11" },	[30] = { "bloom_filter", "5.16" },
-	[31] = { "user_ringbuf", "6.1" },	[32] = { "cgrp_storage", "6.2" },
-	[33] = { "arena", "6.9" },
-};
-
-/*
- * Program sections (libbpf names) of types 4.15 has. "uprobe" alone (no
- * target: libbpf loads it as BPF_PROG_TYPE_KPROBE and leaves the attaching
- * to the caller) is how the legacy object's mark programs are declared.
- */
-static const char *const allowed_secs[] = {
-	"socket", "kprobe/", "kretprobe/", "uprobe/", "uretprobe/", "uprobe", "uretprobe",
-	"tracepoint/", "tp/",
-	"perf_event", "xdp", "xdp/", "classifier", "tc", "action", "lwt_in", "lwt_out",
-	"lwt_xmit", "cgroup_skb/ingress", "cgroup_skb/egress", "cgroup/skb", "cgroup/sock",
-	"cgroup/dev", "sockops", "sk_skb",
-};
-
-/* ... and some that are not, to say since when (else: "not in 4.15"). */
-static const struct { const char *prefix, *what; } refused_secs[] = {
-	{ "tp_btf/", "BTF-typed tracepoints (5.5)" },
-	{ "fentry/", "fentry (5.5)" }, { "fexit/", "fexit (5.5)" },
-	{ "fmod_ret/", "fmod_ret (5.7)" },
-	{ "raw_tp.w/", "writable raw tracepoints (5.2)" },
-	{ "raw_tracepoint.w/", "writable raw tracepoints (5.2)" },
-	{ "raw_tp/", "raw tracepoints (4.17)" }, { "raw_tracepoint/", "raw tracepoints (4.17)" },
-	{ "struct_ops", "struct_ops (5.6)" }, { "lsm", "LSM programs (5.7)" },
-	{ "iter", "iterators (5.8)" }, { "kprobe.multi", "multi-kprobes (5.18)" },
-	{ "kretprobe.multi", "multi-kprobes (5.18)" }, { "uprobe.multi", "multi-uprobes (6.6)" },
-	{ "ksyscall", "libbpf ksyscall (kernel-version specific names)" },
-	{ "usdt", "USDT (bpf_get_attach_cookie, 5.15)" }, { "sk_msg", "sk_msg (4.17)" },
-	{ "sk_lookup", "sk_lookup (5.9)" }, { "sk_reuseport", "sk_reuseport (4.19)" },
-	{ "flow_dissector", "flow dissectors (4.20)" }, { "lirc_mode2", "lirc_mode2 (4.18)" },
-	{ "cgroup/sysctl", "cgroup/sysctl (5.2)" }, { "cgroup/getsockopt", "cgroup sockopt (5.3)" },
-	{ "cgroup/setsockopt", "cgroup sockopt (5.3)" },
-	{ "syscall", "syscall programs (5.14)" }, { "netfilter", "netfilter programs (6.4)" },
-	{ "tcx/", "tcx (6.6)" }, { "netkit/", "netkit (6.7)" }, { "xdp.frags", "xdp.frags (5.18)" },
-	{ "xdp/devmap", "devmap XDP (5.8)" }, { "xdp/cpumap", "cpumap XDP (5.9)" },
-};
 
 static const char *const core_kinds[] = {
 	"field_byte_offset", "field_byte_size", "field_exists", "field_signed",
@@ -137,22 +98,56 @@ struct obj {
 	const struct btf_type **types;	/* by id; [0] is void */
 	size_t ntypes;
 	int problems;
-	long max_helper;
+	unsigned int target;	/* --kernel: what needs a later one is a problem */
+	int floor_only;		/* --floor: no problem lines */
+	unsigned int floor;	/* the minimum kernel so far, and why */
+	char floor_why[384];
 };
 
-static void problem(struct obj *o, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void problem(struct obj *o, const char *where, const char *fmt, ...)
+/* "4.18", "never", "unknown" into @buf. */
+static const char *kv_str(unsigned int v, char *buf, size_t n)
 {
+	if (v == KV_NEVER)
+		return "no kernel";
+	if (v == KV_UNKNOWN)
+		return "a kernel bpfcheck does not know";
+	snprintf(buf, n, "%u.%u", KV_MAJOR(v), KV_MINOR(v));
+	return buf;
+}
+
+/*
+ * At @where, something that needs kernel @since (KV_NEVER: none loads it,
+ * KV_UNKNOWN: the tables do not know it): the floor rises to it, and
+ * beyond --kernel it is a problem, one line.
+ */
+static void need(struct obj *o, const char *where, unsigned int since, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void need(struct obj *o, const char *where, unsigned int since, const char *fmt, ...)
+{
+	char what[512], v[16];
 	va_list ap;
 
 	va_start(ap, fmt);
-	printf("bpfcheck: %s: %s: ", o->path, where);
-	vprintf(fmt, ap);
-	putchar('\n');
+	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
+	if (since > o->floor && since != KV_NEVER) {
+		o->floor = since;
+		snprintf(o->floor_why, sizeof(o->floor_why), "%s, %s", what, where);
+	}
+	if (since <= o->target)
+		return;
 	o->problems++;
+	if (o->floor_only)
+		return;
+	if (since == KV_NEVER)
+		printf("bpfcheck: %s: %s: %s\n", o->path, where, what);
+	else
+		printf("bpfcheck: %s: %s: %s: needs %s\n", o->path, where, what,
+		       kv_str(since, v, sizeof(v)));
 }
+
+/* What no kernel loads, at @where. */
+#define problem(o, where, ...) need(o, where, KV_NEVER, __VA_ARGS__)
 
 static int starts_with(const char *s, const char *prefix)
 {
@@ -164,27 +159,6 @@ static int is_data_sec(const char *name)
 	return starts_with(name, ".data") || starts_with(name, ".rodata") ||
 	       starts_with(name, ".bss") || starts_with(name, ".kconfig") ||
 	       starts_with(name, ".ksyms");
-}
-
-/* Why 4.15 cannot load a program of section @name, or NULL if it can. */
-static const char *sec_problem(const char *name)
-{
-	size_t i, n;
-
-	/* the specific refusals first: "xdp/devmap" is not "xdp/" */
-	for (i = 0; i < sizeof(refused_secs) / sizeof(refused_secs[0]); i++)
-		if (starts_with(name, refused_secs[i].prefix))
-			return refused_secs[i].what;
-	for (i = 0; i < sizeof(allowed_secs) / sizeof(allowed_secs[0]); i++) {
-		n = strlen(allowed_secs[i]);
-		/* a prefix ("tracepoint/"), or the name alone or followed by "/..." */
-		if (allowed_secs[i][n - 1] == '/' ? starts_with(name, allowed_secs[i]) :
-		    (starts_with(name, allowed_secs[i]) && (name[n] == '\0' || name[n] == '/')))
-			return NULL;
-	}
-	if (starts_with(name, "cgroup/"))
-		return "this cgroup hook (4.17+)";
-	return "not in 4.15 (or not known to bpfcheck)";
 }
 
 static const char *sym_name(struct obj *o, const GElf_Sym *sym)
@@ -283,14 +257,10 @@ static void check_map_type(struct obj *o, const char *map, unsigned int type)
 	char where[256];
 
 	snprintf(where, sizeof(where), "map %s", map);
-	if (type == 0 || type > LAST_MAP_TYPE_4_15) {
-		if (type < sizeof(map_types) / sizeof(map_types[0]) && map_types[type].name)
-			problem(o, where, "type %s (%u) needs %s; 4.15 has types 1-%d",
-				map_types[type].name, type, map_types[type].since, LAST_MAP_TYPE_4_15);
-		else
-			problem(o, where, "map type %u is not in 4.15 (types 1-%d)", type,
-				LAST_MAP_TYPE_4_15);
-	}
+	if (type < sizeof(map_types) / sizeof(map_types[0]) && map_types[type].name)
+		need(o, where, map_types[type].since, "type %s (%u)", map_types[type].name, type);
+	else
+		need(o, where, KV_UNKNOWN, "map type %u", type);
 }
 
 /* SEC(".maps"): each variable is a struct whose `type` member is int (*)[TYPE]. */
@@ -415,7 +385,7 @@ static void check_insns(struct obj *o, struct prog *p)
 
 	snprintf(where, sizeof(where), "prog %s (%s)", p->name, p->sec);
 	if (p->n >= MAX_INSNS)
-		problem(o, where, "%zu instructions; 4.15 loads fewer than %d", p->n, MAX_INSNS);
+		need(o, where, KV_1M_INSNS, "%zu instructions (fewer than %d before)", p->n, MAX_INSNS);
 	for (i = p->first; i < p->first + p->n; i++) {
 		const struct bpf_insn *in = &insns[i];
 		int cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
@@ -423,47 +393,49 @@ static void check_insns(struct obj *o, struct prog *p)
 		GElf_Sym sym;
 
 		if (cls == BPF_JMP32) {
-			problem(o, where, "insn %zu: a jmp32 instruction (cpu v3, 5.1)", rel);
+			need(o, where, KV_JMP32, "insn %zu: a jmp32 instruction (cpu v3)", rel);
 			continue;
 		}
 		if (cls == BPF_JMP && op == BPF_CALL) {
-			if (in->src_reg == 0 && (in->imm < 0 || in->imm > o->max_helper))
-				problem(o, where, "insn %zu: call to helper %d (%s): ids above %ld are newer than 4.15",
-					rel, in->imm,
-					in->imm > 0 && (size_t)in->imm < sizeof(helper_names) / sizeof(helper_names[0]) ?
-					helper_names[in->imm] : "unknown", o->max_helper);
+			if (in->src_reg == 0)
+				need(o, where, helper_since(in->imm), "insn %zu: call to helper %d (%s)", rel,
+				     in->imm, in->imm > 0 &&
+				     (size_t)in->imm < sizeof(helper_names) / sizeof(helper_names[0]) ?
+				     helper_names[in->imm] : "unknown");
 			else if (in->src_reg == BPF_PSEUDO_KFUNC_CALL ||
 				 (in->src_reg == BPF_PSEUDO_CALL && reloc_sym(o, p->shndx, i, &sym) &&
 				  sym.st_shndx == SHN_UNDEF))
-				problem(o, where, "insn %zu: kfunc call%s%s: needs kernel BTF (5.13)", rel,
-					in->src_reg == BPF_PSEUDO_CALL ? " to " : "",
-					in->src_reg == BPF_PSEUDO_CALL ? sym_name(o, &sym) : "");
+				need(o, where, KV_KFUNCS, "insn %zu: kfunc call%s%s (kernel BTF)", rel,
+				     in->src_reg == BPF_PSEUDO_CALL ? " to " : "",
+				     in->src_reg == BPF_PSEUDO_CALL ? sym_name(o, &sym) : "");
 			else if (in->src_reg == BPF_PSEUDO_CALL)
-				problem(o, where, "insn %zu: BPF-to-BPF call to %s (4.16); make the callee __always_inline",
-					rel, callee_name(o, p, i, in));
+				need(o, where, KV_BPF_CALLS,
+				     "insn %zu: BPF-to-BPF call to %s (or make the callee __always_inline)",
+				     rel, callee_name(o, p, i, in));
 			continue;
 		}
 		if (cls == BPF_JMP && op != BPF_EXIT)
 			continue;	/* loops: check_cfg() */
 		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
 			if (in->src_reg == BPF_PSEUDO_BTF_ID)
-				problem(o, where, "insn %zu: a BTF id (__ksym): needs kernel BTF (5.10)", rel);
+				need(o, where, KV_BTF_ID, "insn %zu: a BTF id (__ksym, kernel BTF)", rel);
 			else if (in->src_reg == BPF_PSEUDO_MAP_VALUE || in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE)
-				problem(o, where, "insn %zu: a map value address (global data, 5.2)", rel);
+				need(o, where, KV_GLOBAL_DATA, "insn %zu: a map value address (global data)", rel);
 			else if (in->src_reg == BPF_PSEUDO_FUNC)
-				problem(o, where, "insn %zu: a function address (callbacks, 5.13)", rel);
+				need(o, where, KV_CALLBACKS, "insn %zu: a function address (callbacks)", rel);
 			i++;	/* the second half of the 16-byte instruction */
 			continue;
 		}
 		if (cls == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC && in->imm != BPF_ADD)
-			problem(o, where, "insn %zu: atomic operation %#x (fetch, xchg, cmpxchg, and, or, xor: 5.12)",
-				rel, in->imm);
+			need(o, where, KV_ATOMICS,
+			     "insn %zu: atomic operation %#x (fetch, xchg, cmpxchg, and, or, xor)", rel, in->imm);
 		if ((cls == BPF_LDX) && BPF_MODE(in->code) == 0x80 /* BPF_MEMSX */)
-			problem(o, where, "insn %zu: a sign-extending load (cpu v4, 6.6)", rel);
+			need(o, where, KV_CPU_V4, "insn %zu: a sign-extending load (cpu v4)", rel);
 		if ((cls == BPF_ALU || cls == BPF_ALU64) &&
 		    (((op == BPF_DIV || op == BPF_MOD || op == BPF_MOV) && in->off != 0) ||
 		     (cls == BPF_ALU64 && op == BPF_END)))
-			problem(o, where, "insn %zu: a cpu v4 ALU instruction (movsx, sdiv, smod, bswap: 6.6)", rel);
+			need(o, where, KV_CPU_V4, "insn %zu: a cpu v4 ALU instruction (movsx, sdiv, smod, bswap)",
+			     rel);
 	}
 }
 
@@ -496,7 +468,7 @@ static int successors(const struct bpf_insn *in, size_t i, long succ[2])
 }
 
 /*
- * The kernel's check_cfg() of 4.15, which refuses what it finds: a
+ * The kernel's check_cfg(), which refuses what it finds (loops, before 5.3): a
  * depth-first walk of the control flow from the first instruction; an
  * edge to an instruction still on the walk's path is a back-edge (a
  * loop), an instruction never reached is unreachable. A backward jump to
@@ -538,8 +510,8 @@ static int check_cfg(struct obj *o, struct prog *p, const char *where, size_t *p
 				continue;
 			}
 			if (state[t] == ON_PATH) {
-				problem(o, where, "insn %zu: back-edge to insn %ld: a loop (bounded loops need 5.3)",
-					at, t);
+				need(o, where, KV_LOOPS, "insn %zu: back-edge to insn %ld: a loop (bounded loops)",
+				     at, t);
 				loops = -1;
 			}
 			else if (state[t] == NEW) {
@@ -555,7 +527,7 @@ static int check_cfg(struct obj *o, struct prog *p, const char *where, size_t *p
 		if (i > 0 && state[i - 1] != NEW && insns[i - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 			continue;
 		if (!unreachable++)
-			problem(o, where, "insn %zu: unreachable (4.15 refuses dead code)", i);
+			problem(o, where, "insn %zu: unreachable (every kernel refuses dead code)", i);
 	}
 out:
 	free(state);
@@ -565,9 +537,10 @@ out:
 }
 
 /*
- * Map helpers' keys and values: before 5.2 ("bpf: allow map helpers access
- * to map values directly") the verifier takes them from the stack (or a
- * packet) only, and newer clang happily passes a pointer into a map value.
+ * Map helpers' keys and values: before 4.18 ("bpf: allow map helpers access
+ * to map values directly", d71962f3e627) the verifier takes them from the
+ * stack (or a packet) only, and newer clang happily passes a pointer into a
+ * map value; a context pointer no kernel takes.
  * A forward pass over the (acyclic) control flow in topological order that
  * tracks what each register and each 8-byte stack slot holds, merging
  * disagreeing paths to "unknown"; only a definite map value or context
@@ -678,10 +651,13 @@ static void check_map_args(struct obj *o, struct prog *p, const char *where,
 			for (j = 0; j < nargs; j++) {
 				const struct vreg *a = &cur.r[2 + j];
 
-				if (a->type == V_MAPVAL || a->type == V_CTX)
-					problem(o, where, "insn %zu: %s's %s in a %s: before 5.2 map keys and values "
-						"come from the stack only; copy it to a local", i, helper_names[id],
-						what[j], a->type == V_MAPVAL ? "map value" : "tracepoint context");
+				if (a->type == V_MAPVAL)
+					need(o, where, KV_MAP_VALUE_ARGS, "insn %zu: %s's %s in a map value "
+					     "(before, the stack only: copy it to a local)", i, helper_names[id],
+					     what[j]);
+				else if (a->type == V_CTX)
+					problem(o, where, "insn %zu: %s's %s in the tracepoint context: "
+						"copy it to a local", i, helper_names[id], what[j]);
 			}
 			cur.r[0] = (struct vreg){ id == BPF_FUNC_map_lookup_elem ? V_MAPVAL : V_SCALAR, 0 };
 			for (j = 1; j <= 5; j++)
@@ -721,14 +697,15 @@ static void check_relocs(struct obj *o)
 				continue;
 			insn = rel.r_offset / 8;
 			prog_where(o, target, insn, where, sizeof(where));
+			/* kfunc calls are check_insns()'s; libbpf keeps __kconfig values in global data */
 			if (sym.st_shndx == SHN_UNDEF)
-				problem(o, where, "insn %zu: extern %s (__kconfig/__ksym/kfunc): needs 5.2+ and BTF",
-					insn - (prog_at(o, target, insn) ? prog_at(o, target, insn)->first : 0),
-					sym_name(o, &sym));
+				need(o, where, KV_GLOBAL_DATA, "insn %zu: extern %s (__kconfig, __ksym: global data)",
+				     insn - (prog_at(o, target, insn) ? prog_at(o, target, insn)->first : 0),
+				     sym_name(o, &sym));
 			else if (sym.st_shndx < o->nsecs && is_data_sec(o->secs[sym.st_shndx].name))
-				problem(o, where, "insn %zu: global variable %s in %s (global data needs 5.2)",
-					insn - (prog_at(o, target, insn) ? prog_at(o, target, insn)->first : 0),
-					sym_name(o, &sym), o->secs[sym.st_shndx].name);
+				need(o, where, KV_GLOBAL_DATA, "insn %zu: global variable %s in %s (global data)",
+				     insn - (prog_at(o, target, insn) ? prog_at(o, target, insn)->first : 0),
+				     sym_name(o, &sym), o->secs[sym.st_shndx].name);
 		}
 	}
 }
@@ -780,10 +757,10 @@ static void check_core(struct obj *o, Elf_Data *d)
 			else
 				snprintf(where, sizeof(where), "section %s", sec);
 			t = btf_type(o, rec[1]);
-			problem(o, where, "insn %zu: CO-RE relocation (%s of %s, access %s): 4.15 has no kernel BTF",
-				insn - (shndx && prog_at(o, shndx, insn) ? prog_at(o, shndx, insn)->first : 0),
-				rec[3] < sizeof(core_kinds) / sizeof(core_kinds[0]) ? core_kinds[rec[3]] : "?",
-				t ? btf_str(o, t->name_off) : "?", btf_str(o, rec[2]));
+			need(o, where, KV_KERNEL_BTF, "insn %zu: CO-RE relocation (%s of %s, access %s: kernel BTF)",
+			     insn - (shndx && prog_at(o, shndx, insn) ? prog_at(o, shndx, insn)->first : 0),
+			     rec[3] < sizeof(core_kinds) / sizeof(core_kinds[0]) ? core_kinds[rec[3]] : "?",
+			     t ? btf_str(o, t->name_off) : "?", btf_str(o, rec[2]));
 		}
 	}
 }
@@ -799,13 +776,14 @@ static int add_prog(struct obj *o, const char *name, size_t shndx, size_t first,
 	return 0;
 }
 
-static int check_file(const char *path, long max_helper, int verbose)
+static int check_file(const char *path, unsigned int target, int floor_only, int verbose)
 {
-	struct obj o = { .path = path, .max_helper = max_helper };
+	struct obj o = { .path = path, .target = target, .floor_only = floor_only, .floor = KV_OLDEST };
 	Elf_Data *btf_ext = NULL, *maps_legacy = NULL;
 	size_t shstrndx, i, j, maps_legacy_idx = 0, max_n = 0;
 	GElf_Ehdr eh;
 	Elf_Scn *scn = NULL;
+	char kv[48];
 	int fd, rc = 2;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -873,19 +851,21 @@ static int check_file(const char *path, long max_helper, int verbose)
 
 	for (i = 1; i < o.nsecs; i++) {
 		struct sec *s = &o.secs[i];
+		const struct sec_kind *kind;
 		char where[512];
-		const char *why;
 
 		snprintf(where, sizeof(where), "section %s", s->name);
 		if (is_data_sec(s->name) && s->sh.sh_size)
-			problem(&o, where, "global data (.data, .rodata, .bss, .kconfig need 5.2)");
+			need(&o, where, KV_GLOBAL_DATA, "global data (.data, .rodata, .bss, .kconfig)");
 		if (!(s->sh.sh_flags & SHF_EXECINSTR) || !s->sh.sh_size)
 			continue;
 		if (!strcmp(s->name, ".text"))
-			problem(&o, where, "%zu instructions of subprograms (not inlined: BPF-to-BPF calls, 4.16)",
-				(size_t)(s->sh.sh_size / 8));
-		else if ((why = sec_problem(s->name)))
-			problem(&o, where, "program type %s", why);
+			need(&o, where, KV_BPF_CALLS, "%zu instructions of subprograms (not inlined: BPF-to-BPF calls)",
+			     (size_t)(s->sh.sh_size / 8));
+		else if ((kind = sec_kind_of(s->name)))
+			need(&o, where, kind->since, "program type %s", kind->what);
+		else
+			need(&o, where, KV_UNKNOWN, "program type not known to bpfcheck");
 	}
 	for (i = 0; i < o.nprogs; i++) {
 		/* subprograms too: what they call counts */
@@ -926,19 +906,28 @@ static int check_file(const char *path, long max_helper, int verbose)
 		}
 	}
 
-	if (verbose)
+	if (verbose && !floor_only)
 		for (i = 0; i < o.nprogs; i++)
 			if (strcmp(o.progs[i].sec, ".text"))
 				printf("bpfcheck: %s: prog %s (%s): %zu insns\n", path,
 				       o.progs[i].name, o.progs[i].sec, o.progs[i].n);
-	if (o.problems) {
+	kv_str(o.floor, kv, sizeof(kv));
+	if (o.floor == KV_OLDEST && !o.floor_why[0])
+		snprintf(o.floor_why, sizeof(o.floor_why), "nothing newer than %s, the oldest kernel "
+			 "bpfcheck knows", kv);
+	if (o.problems && !floor_only) {
+		printf("bpfcheck: %s: minimum kernel %s: %s\n", path, kv, o.floor_why);
 		rc = 1;
+	} else if (floor_only) {
+		printf("bpfcheck: %s: minimum kernel %s: %s\n", path, kv, o.floor_why);
+		rc = o.floor == KV_UNKNOWN ? 1 : 0;
 	} else {
 		size_t n = 0;
 
 		for (i = 0; i < o.nprogs; i++)
 			n += strcmp(o.progs[i].sec, ".text") != 0;
-		printf("bpfcheck: %s: ok (%zu programs, max %zu insns)\n", path, n, max_n);
+		printf("bpfcheck: %s: ok (%zu programs, max %zu insns, minimum kernel %s: %s)\n", path,
+		       n, max_n, kv, o.floor_why);
 		rc = 0;
 	}
 out:
@@ -954,45 +943,74 @@ out:
 static void usage(FILE *f)
 {
 	fprintf(f,
-"usage: bpfcheck [--max-helper <id>] [-v] <obj.bpf.o>...\n"
+"usage: bpfcheck [--kernel <version> | --floor] [-v] <obj.bpf.o>...\n"
 "\n"
-"Check that BPF objects would load on kernel 4.15: helper ids, program and\n"
-"map types, no global data, no CO-RE, no loops, no BPF-to-BPF calls,\n"
-"fewer than 4096 instructions per program.\n"
+"Prove from the ELF which kernels BPF objects load on: each object's\n"
+"minimum kernel (from its helper ids, program and map types, attach kinds,\n"
+"global data, CO-RE, loops, BPF-to-BPF calls, instruction counts, by the\n"
+"release that first had them), and what it needs beyond --kernel, one line\n"
+"each. Kernels older than 4.15 are not known: no floor is below it.\n"
 "\n"
-"    --max-helper <id>  highest helper id allowed (default 57, 4.15's last)\n"
-"    -v, --verbose      list the programs and their instruction counts\n"
-"    -h, --help         this text\n"
+"    --kernel <version>  the kernel the objects must load on (default 4.15)\n"
+"    --floor             print each object's minimum kernel only\n"
+"    -v, --verbose       list the programs and their instruction counts\n"
+"    -h, --help          this text\n"
 "\n"
-"Exit status: 0 all clean, 1 a problem found (one line each), 2 usage error\n"
-"or unreadable object.\n"
+"Exit status: 0 all clean (--floor: every floor known), 1 a problem found\n"
+"(one line each), 2 usage error or unreadable object.\n"
 "\n"
 "EXAMPLES\n"
 "    bpfcheck build/boottrace_legacy.bpf.o\n"
-"    bpfcheck --max-helper 130 -v build/boottrace.bpf.o\n");
+"    bpfcheck --kernel 4.18 -v build/boottrace_compat.bpf.o\n"
+"    bpfcheck --floor build/boottrace*.bpf.o\n");
+}
+
+/* "4.18" into a version; 0 when it is not one. */
+static unsigned int parse_kernel(const char *s)
+{
+	unsigned long major, minor;
+	char *end;
+
+	errno = 0;
+	major = strtoul(s, &end, 10);
+	if (errno || end == s || *end != '.' || major > 99)
+		return 0;
+	s = end + 1;
+	minor = strtoul(s, &end, 10);
+	if (errno || end == s || *end || minor > 255)
+		return 0;
+	return KV(major, minor);
 }
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "max-helper", required_argument, NULL, 'm' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "floor", no_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	long max_helper = 57;
-	int c, verbose = 0, rc = 0, i, r;
-	char *end;
+	unsigned int target = KV_OLDEST;
+	int c, verbose = 0, floor_only = 0, rc = 0, i, r;
 
 	while ((c = getopt_long(argc, argv, "vh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'm':
-			errno = 0;
-			max_helper = strtol(optarg, &end, 10);
-			if (*end || errno || max_helper < 0) {
-				fprintf(stderr, "bpfcheck: --max-helper takes a helper id, not '%s'\n", optarg);
+		case 'k':
+			target = parse_kernel(optarg);
+			if (!target) {
+				fprintf(stderr, "bpfcheck: --kernel takes a version such as 4.18, not '%s'\n",
+					optarg);
 				return 2;
 			}
+			if (target < KV_OLDEST) {
+				fprintf(stderr, "bpfcheck: --kernel %s: bpfcheck knows kernels from %u.%u on\n",
+					optarg, KV_MAJOR(KV_OLDEST), KV_MINOR(KV_OLDEST));
+				return 2;
+			}
+			break;
+		case 'f':
+			floor_only = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -1014,7 +1032,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (i = optind; i < argc; i++) {
-		r = check_file(argv[i], max_helper, verbose);
+		r = check_file(argv[i], target, floor_only, verbose);
 		if (r > rc)
 			rc = r;
 	}

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * legacy_pidtree tree K L M: load the legacy object through
- * backend_legacy_open() in pidtree mode, track_task() a child that makes
+ * legacy_pidtree [--compat] tree K L M: load the legacy object through
+ * backend_legacy_open() (--compat: the compat object through
+ * backend_compat_open()) in pidtree mode, track_task() a child that makes
  * exactly K getppid calls, starts a thread that makes M, forks a grandchild
  * that makes L and exits 3, forks one more that a SIGTERM kills, and exits
  * 5; then check every record the backend delivered.
  *
- * legacy_pidtree watch N: the same object in watch mode: a child that
+ * legacy_pidtree [--compat] watch N: the same object in watch mode: a child that
  * unshares its mount namespace in place and a child that unshares its pid
  * namespace and forks each become a container (BT_EV_ROOT) whose N getppid
  * calls are theirs alone; a stranger's calls are nobody's.
@@ -50,6 +51,7 @@ struct counts {
 };
 
 static int failed;
+static int compat;	/* --compat: the compat object, else the legacy one */
 
 static void check(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void check(int ok, const char *fmt, ...)
@@ -202,9 +204,13 @@ static int open_backend(struct counts *c, bool watch, int (*cb)(void *, void *, 
 	cfg.buffer_mb = 8;
 	cfg.on_event = cb;
 	cfg.ctx = c;
-	err = backend_legacy_open(&cfg, be);
+	err = compat ? backend_compat_open(&cfg, be) : backend_legacy_open(&cfg, be);
 	if (err)
-		fprintf(stderr, "legacy_pidtree: backend_legacy_open: %s\n", strerror(-err));
+		fprintf(stderr, "legacy_pidtree: backend_%s_open: %s\n", compat ? "compat" : "legacy",
+			strerror(-err));
+	else
+		check(!strcmp((*be)->ops->name, compat ? "compat" : "legacy"), "the %s object",
+		      (*be)->ops->name);
 	return err;
 }
 
@@ -390,10 +396,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "legacy_pidtree: needs root to load BPF\n");
 		return 77;
 	}
+	if (argc > 1 && !strcmp(argv[1], "--compat")) {
+		compat = 1;
+		argv++;
+		argc--;
+	}
 	if (argc == 5 && !strcmp(argv[1], "tree"))
 		return run_tree(atol(argv[2]), atol(argv[3]), atol(argv[4]));
 	if (argc == 3 && !strcmp(argv[1], "watch"))
 		return run_watch(atol(argv[2]));
-	fprintf(stderr, "usage: legacy_pidtree tree <K> <L> <M> | watch <N>\n");
+	fprintf(stderr, "usage: legacy_pidtree [--compat] tree <K> <L> <M> | watch <N>\n");
 	return 2;
 }

@@ -19,7 +19,7 @@
 /* Parse a command line given as a NULL-terminated list; stderr is let through. */
 static enum options_result parse(struct options *o, ...)
 {
-	char *argv[32];
+	static char *argv[32];	/* o->command points into it after we return */
 	int argc = 0;
 	enum options_result r;
 	va_list ap;

@@ -222,14 +222,14 @@ static void test_legacy_check(void **state)
 		add_ok(m, spec, false);
 	}
 	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
-	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_perf_check(m, "legacy", err, sizeof(err)), 0);
 	/* a ninth: a usage error naming the limit */
 	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
 	add_ok(m, spec, true);
 	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
-	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_int_equal(marks_perf_check(m, "compat", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "9 --mark and --start probes"));
-	assert_non_null(strstr(err, "at most 8"));
+	assert_non_null(strstr(err, "the compat BPF object takes at most 8"));
 	marks__free(m);
 
 	/* USDT without a semaphore (at two sites) is fine; with one it is refused */
@@ -237,13 +237,14 @@ static void test_legacy_check(void **state)
 	snprintf(spec, sizeof(spec), "usdt:%s:bt:site", usdt_sites);
 	add_ok(m, spec, false);
 	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
-	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), 0);
+	assert_int_equal(marks_perf_check(m, "compat", err, sizeof(err)), 0);
 	snprintf(spec, sizeof(spec), "usdt:%s:bt:sema", usdt_sema);
 	add_ok(m, spec, false);
 	assert_int_equal(marks_resolve(m, err, sizeof(err)), 0);
-	assert_int_equal(marks_legacy_check(m, err, sizeof(err)), -1);
+	assert_int_equal(marks_perf_check(m, "compat", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "--mark usdt:"));
 	assert_non_null(strstr(err, "has a semaphore"));
+	assert_non_null(strstr(err, "the compat BPF object attaches through uprobe_events"));
 	assert_non_null(strstr(err, "--object modern"));
 	marks__free(m);
 }
