@@ -10,7 +10,8 @@
 # skip is a failure: tests that need root or BPF must run there.
 # TESTS_EXCLUDE='GLOB...': integration tests not to run at all (make
 # test-asan leaves out the valgrind and soak ones). TESTS_ONLY='GLOB...':
-# the only integration tests to run (make vmtest's set, tests/vm/vmtest.sh).
+# the only integration tests to run (make vmtest's set, tests/vm/vmtest.sh);
+# GLOB:MODE,MODE runs those of its modes only.
 # SANITIZER_REPORTS=DIR: where
 # ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
 # end is one more failure, shown.
@@ -77,6 +78,7 @@ run_integration() {
 			continue
 		fi
 		for m in $modes; do
+			[ -n "${TESTS_ONLY:-}" ] && ! mode_wanted "$name" "$m" "$TESTS_ONLY" && continue
 			run_one "$t" "$name[$m]" "$m"
 		done
 	done
@@ -84,11 +86,21 @@ run_integration() {
 
 excluded() { matches "$1" "${TESTS_EXCLUDE:-}"; }
 
-matches() { # matches NAME 'GLOB...': NAME matches one of the globs
+matches() { # matches NAME 'GLOB[:MODE,...]...': NAME matches one of the globs
 	local g
 	for g in $2; do
 		# shellcheck disable=SC2053
-		[[ "$1" == $g ]] && return 0
+		[[ "$1" == ${g%%:*} ]] && return 0
+	done
+	return 1
+}
+
+mode_wanted() { # mode_wanted NAME MODE 'GLOB[:MODE,...]...': a glob without modes, or with MODE
+	local g
+	for g in $3; do
+		# shellcheck disable=SC2053
+		[[ "$1" == ${g%%:*} ]] || continue
+		[[ "$g" != *:* || ",${g#*:}," == *",$2,"* ]] && return 0
 	done
 	return 1
 }

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # An exec row's name is `init` when the task is pid 1 of its own pid
 # namespace below the host's (issue 13: a container's entrypoint, not the
-# runtime's re-execs), and \N otherwise; the legacy object cannot tell and
-# always writes \N. tests/tools/nspid says, after each exec, what the task's
+# runtime's re-execs), and \N otherwise; the legacy and compat objects
+# cannot tell and always write \N. tests/tools/nspid says, after each exec, what the task's
 # pid is on the host and in its own namespace: the rows must agree.
-# modes: cgroup pidtree legacy
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
@@ -17,7 +17,7 @@ need_root
 check_init() {
 	local tsv=$1 pids=$2 want
 	want=$(awk '$1 != $2 && $2 == 1 { n++ } END { print n + 0 }' "$pids")
-	rows "$tsv" exec | awk -F'\t' -v legacy="$([ "$BT_MODE" = legacy ] && echo 1)" '
+	rows "$tsv" exec | awk -F'\t' -v legacy="$(perf_object && echo 1)" '
 		NR == FNR { split($0, p, " "); ns[p[1]] = p[2]; init[p[1]] = (p[1] != p[2] && p[2] == 1); next }
 		$12 !~ /nspid$|^\/proc\/self\/exe$/ { next }
 		!($4 in ns) { print "exec row of pid " $4 " that nspid did not see: " $0 > "/dev/stderr"; bad = 1; exit 1 }
@@ -39,7 +39,7 @@ check_tsv "$TMP/pid.tsv"
 [ "$(wc -l < "$TMP/pid.pids")" -eq 3 ] || fail "nspid ran $(wc -l < "$TMP/pid.pids") times, not 3"
 [ "$(cut -d' ' -f2 "$TMP/pid.pids" | tr '\n' ' ')" = "1 2 3 " ] || fail "ns pids $(cut -d' ' -f2 "$TMP/pid.pids" | tr '\n' ' '), not 1 2 3"
 n=$(check_init "$TMP/pid.tsv" "$TMP/pid.pids") || fail "--unshare pid: exec rows disagree with nspid"
-want=1; [ "$BT_MODE" = legacy ] && want=0
+want=1; perf_object && want=0
 [ "$n" -eq "$want" ] || fail "--unshare pid: $n init rows, not $want"
 ok "--unshare pid: the namespace's pid 1 execs as init, its children not"
 
@@ -54,7 +54,7 @@ check_tsv "$TMP/nest.tsv"
 n=$(check_init "$TMP/nest.tsv" "$TMP/nest.pids") || fail "nested pid namespace: exec rows disagree with nspid"
 [ "$n" -eq "$want" ] || fail "nested: $n init rows of nspid, not $want"
 u=$(rows "$TMP/nest.tsv" exec | awk -F'\t' '$12 ~ /unshare$/ { print $9 }')
-want_u=init; [ "$BT_MODE" = legacy ] && want_u='\N'
+want_u=init; perf_object && want_u='\N'
 [ "$u" = "$want_u" ] || fail "nested: unshare's exec row says '$u', not '$want_u'"
 ok "a pid namespace in the container's: its pid 1 is init too"
 

@@ -4,12 +4,12 @@
 # their fd in detail, `pipe:[INO]` as /proc/PID/fd shows it (`fifo:[INO]`
 # for a named FIFO), so that the analyzer can match a read blocked on a
 # pipe with the writes that woke it (docs/tsv-format.md, "Pipes"). The
-# legacy object names none: \N.
-# modes: cgroup pidtree legacy
+# legacy and compat objects name none: \N.
+# modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
 
-legacy=; [ "$BT_MODE" = legacy ] && legacy=1
+legacy=; perf_object && legacy=1	# the legacy and compat objects (no BTF)
 # want VALUE: what a detail should be in this mode
 want() { if [ -n "$legacy" ]; then echo '\N'; else echo "$1"; fi; }
 # detail TSV PID NAME RET: the detail of PID's syscall row NAME that

@@ -23,7 +23,8 @@ tdir=${VMTEST_TEST_DIR:-tests/integration}
 
 expected=() # NAME or NAME[MODE], as tests/run.sh prints them
 modes=()    # the matrix's columns, in the order the tests name them
-for t in $tests; do
+for entry in $tests; do
+	t=${entry%%:*}
 	f=$tdir/$t.sh
 	[ -f "$f" ] || { echo "vmtest: no test $f" >&2; exit 2; }
 	ms=$(sed -n 's/^# modes: //p' "$f")
@@ -31,6 +32,8 @@ for t in $tests; do
 		expected+=("$t")
 		ms=auto
 	else
+		# NAME:MODE,MODE: those of its modes only (tests/run.sh's TESTS_ONLY)
+		[[ "$entry" == *:* ]] && ms=$(for m in $ms; do [[ ",${entry#*:}," == *",$m,"* ]] && echo "$m"; done)
 		for m in $ms; do expected+=("${t}[$m]"); done
 	fi
 	for m in $ms; do

@@ -29,16 +29,22 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 #   spawn    start, exec, a child's fork and listen; socket addresses
 #            (IPv4, IPv6) read in the kernel; --runs; stale cgroups
 #   watch    watch mode: containers seen from their cgroup's mkdir
+#   nsinit   an exec's pid in its namespace (task->thread_pid, CO-RE)
+#   pipes    the file behind an fd (files->fdt, CO-RE; bpf_rdonly_cast from
+#            6.2, helper reads before: 6.1 takes the other path)
+# NAME:MODE,...: those modes only. tree's forks are pidtree's to follow
+# (cgroup mode has the task's cgroup id); nsinit and pipes are the modern
+# object's (the others write \N), the same code in both its modes.
 # Left out, and why: docs/vmtest.md (test_marks_bootsvc, for time: it
 # would add a third).
-tests=${VMTEST_TESTS:-test_collector_count test_collector_tree test_collector_spawn
-test_collector_watch}
+tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
+test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 
 die() { echo "vmtest: $*" >&2; exit 1; }
 for t in $tests; do
-	[ -f "tests/integration/$t.sh" ] || die "no test tests/integration/$t.sh (VMTEST_TESTS)"
+	[ -f "tests/integration/${t%%:*}.sh" ] || die "no test tests/integration/${t%%:*}.sh (VMTEST_TESTS)"
 done
 for c in qemu-system-x86_64 cpio /usr/bin/time; do
 	command -v $c > /dev/null || die "no $c (make deps installs it)"
