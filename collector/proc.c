@@ -26,21 +26,34 @@ pid_t proc_stat_ppid(const char *stat)
 	return (pid_t)v;
 }
 
-pid_t proc_ppid(pid_t pid)
+/*
+ * /proc/@pid/@file into @buf (@n bytes, NUL-terminated: one read, which a
+ * /proc file answers whole up to @n - 1 bytes). Its length, or -errno.
+ */
+static ssize_t proc_read(pid_t pid, const char *file, char *buf, size_t n)
 {
-	char path[64], buf[512];
-	ssize_t n;
+	char path[64];
+	ssize_t len;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+		return -errno;
+	len = read(fd, buf, n - 1);
+	if (len < 0)
+		len = -errno;
 	close(fd);
-	if (n <= 0)
+	buf[len > 0 ? len : 0] = '\0';
+	return len;
+}
+
+pid_t proc_ppid(pid_t pid)
+{
+	char buf[512];
+
+	if (proc_read(pid, "stat", buf, sizeof(buf)) <= 0)
 		return -1;
-	buf[n] = '\0';
 	return proc_stat_ppid(buf);
 }
 
@@ -69,19 +82,9 @@ int proc_ids(pid_t tid, pid_t *tgid, pid_t *ppid)
 
 ssize_t proc_cmdline(pid_t pid, char *out, size_t n)
 {
-	char path[64];
-	ssize_t len = 0, i;
-	int fd;
+	ssize_t len, i;
 
-	if (n == 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		len = read(fd, out, n - 1);
-		close(fd);
-	}
-	if (len <= 0)
+	if (n == 0 || (len = proc_read(pid, "cmdline", out, n)) <= 0)
 		return -1;
 	while (len > 0 && out[len - 1] == '\0')
 		len--;
@@ -146,19 +149,11 @@ int cgroup_file_pick(const char *text, char *out, size_t n)
 
 int proc_runtime_cgroup(pid_t pid, char *out, size_t n)
 {
-	char path[64], text[4096];
-	ssize_t len;
-	int fd;
+	char text[4096];
+	ssize_t len = proc_read(pid, "cgroup", text, sizeof(text));
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	len = read(fd, text, sizeof(text) - 1);
-	close(fd);
 	if (len < 0)
-		return -errno;
-	text[len] = '\0';
+		return (int)len;
 	return cgroup_file_pick(text, out, n);
 }
 
