@@ -6,61 +6,16 @@
 
 #include "collector/containers.h"
 
-static struct container tomb_slot;
-#define TOMB (&tomb_slot)
-
-static size_t index_slot(const struct container_table *t, unsigned long long cgid)
-{
-	return (size_t)((cgid * 0x9E3779B97F4A7C15ULL) >> 32) & (t->nindex - 1);
-}
-
 struct container *containers_find(struct container_table *t, unsigned long long cgid)
 {
-	size_t i;
+	struct container *k;
 
 	if (t->last && t->last->cgid == cgid)
 		return t->last;
-	if (!t->nindex)
-		return NULL;
-	for (i = index_slot(t, cgid); t->index[i]; i = (i + 1) & (t->nindex - 1))
-		if (t->index[i] != TOMB && t->index[i]->cgid == cgid)
-			return t->last = t->index[i];
-	return NULL;
-}
-
-static void index_put(struct container_table *t, struct container *k)
-{
-	size_t i = index_slot(t, k->cgid);
-
-	while (t->index[i] && t->index[i] != TOMB)
-		i = (i + 1) & (t->nindex - 1);
-	if (!t->index[i])
-		t->index_used++;
-	t->index[i] = k;
-}
-
-/* Keep the index at most half full (tombstones count): rebuild it. */
-static int index_grow(struct container_table *t)
-{
-	struct container **old = t->index;
-	size_t n = t->nindex, i;
-
-	if ((t->index_used + 1) * 2 <= t->nindex)
-		return 0;
-	t->nindex = n ? n : 64;
-	while ((t->n + 1) * 2 > t->nindex / 2)
-		t->nindex *= 2;
-	t->index = calloc(t->nindex, sizeof(*t->index));
-	if (!t->index) {
-		t->index = old;
-		t->nindex = n;
-		return -1;
-	}
-	t->index_used = 0;
-	for (i = 0; i < t->n; i++)
-		index_put(t, t->v[i]);
-	free(old);
-	return 0;
+	k = idmap_get(&t->index, cgid);
+	if (k)
+		t->last = k;
+	return k;
 }
 
 struct container *containers_add(struct container_table *t, unsigned long long cgid,
@@ -68,10 +23,8 @@ struct container *containers_add(struct container_table *t, unsigned long long c
 {
 	struct container *k = calloc(1, sizeof(*k));
 
-	if (!k || index_grow(t) < 0) {
-		free(k);
+	if (!k)
 		return NULL;
-	}
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64;
 		struct container **v = realloc(t->v, cap * sizeof(*v));
@@ -86,8 +39,11 @@ struct container *containers_add(struct container_table *t, unsigned long long c
 	k->cgid = cgid;
 	k->top = top ? top : k;
 	snprintf(k->name, sizeof(k->name), "%s", name ? name : "");
+	if (idmap_put(&t->index, cgid, k) < 0) {
+		free(k);
+		return NULL;
+	}
 	t->v[t->n++] = k;
-	index_put(t, k);
 	return k;
 }
 
@@ -118,12 +74,8 @@ void containers_remove(struct container_table *t, struct container *k)
 {
 	size_t i;
 
-	for (i = index_slot(t, k->cgid); t->index[i]; i = (i + 1) & (t->nindex - 1)) {
-		if (t->index[i] == k) {
-			t->index[i] = TOMB;
-			break;
-		}
-	}
+	if (idmap_get(&t->index, k->cgid) == k)
+		idmap_del(&t->index, k->cgid);
 	for (i = 0; i < t->n; i++) {
 		if (t->v[i] == k) {
 			if (t->last == k)
@@ -200,7 +152,7 @@ void containers_free(struct container_table *t)
 		free(t->v[i]);
 	}
 	free(t->v);
-	free(t->index);
+	idmap_free(&t->index);
 	for (i = 0; i < t->nnames; i++)
 		free(t->names[i].name);
 	free(t->names);

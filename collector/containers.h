@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "collector/idmap.h"
+
 #define CONTAINER_NAME_MAX 256
 
 /*
@@ -49,13 +51,8 @@ struct name_use {
 struct container_table {
 	struct container **v;
 	size_t n, cap;
-	/*
-	 * An index on cgid: open addressing, linear probing, tombstones;
-	 * every event looks its container up, and a host may boot thousands
-	 * at once.
-	 */
-	struct container **index;
-	size_t nindex, index_used;	/* slots (power of two), live + tombstones */
+	/* cgid → entry: every event looks its container up, and a host may boot thousands at once */
+	struct idmap index;
 	struct container *last;	/* the last one found: most events repeat it */
 	struct name_use *names;
 	size_t nnames;

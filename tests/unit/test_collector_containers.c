@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * cmocka: collector/containers.c: the table of containers. Finding after
- * removals (tombstones), growth past half full, names unique per run, the
- * last entry filling a removed one's place.
+ * removals of ids that collide, growth past half full, names unique per
+ * run, the last entry filling a removed one's place.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -45,38 +45,39 @@ static void test_add_find_remove(void **state)
 	assert_null(containers_find(&t, 200));
 }
 
-/* Ids that collide in the index: a removed one leaves a tombstone, not a hole. */
-static void test_tombstones(void **state)
+/*
+ * Ids that share a home slot: removing one keeps the others found (the
+ * index shifts back, no tombstones), and the freed place is taken again.
+ */
+static void test_collisions(void **state)
 {
 	struct container_table t = { 0 };
-	unsigned long long ids[3000];
-	size_t i, n = 0, slot0 = 0;
-	struct container *k;
+	unsigned long long ids[3];
+	size_t n = 0, home0 = 0;
+	unsigned long long i;
 
 	(void)state;
-	/* force a 64-slot index, then find three ids of one slot */
-	k = containers_add(&t, 1, NULL, "x");
-	assert_non_null(k);
-	for (i = 2; n < 3 && i < 100000; i++) {
-		size_t s = (size_t)((i * 0x9E3779B97F4A7C15ULL) >> 32) & (t.nindex - 1);
+	assert_non_null(containers_add(&t, 1, NULL, "x"));	/* a 64-slot index */
+	for (i = 2; n < 3 && i < 1000000; i++) {
+		size_t home = (size_t)((i * 0x9e3779b97f4a7c15ULL) >> 20) & (t.index.cap - 1);
 
 		if (n == 0)
-			slot0 = s;
-		if (s == slot0)
+			home0 = home;
+		if (home == home0)
 			ids[n++] = i;
 	}
 	assert_int_equal(n, 3);
 	for (i = 0; i < 3; i++)
 		assert_non_null(containers_add(&t, ids[i], NULL, "c"));
-	containers_remove(&t, containers_find(&t, ids[1]));
+	containers_remove(&t, containers_find(&t, ids[0]));
 	t.last = NULL;
-	/* ids[2] lies past the removed ids[1] in the probe sequence */
-	assert_non_null(containers_find(&t, ids[2]));
+	assert_null(containers_find(&t, ids[0]));
+	assert_int_equal(containers_find(&t, ids[1])->cgid, ids[1]);
+	t.last = NULL;
 	assert_int_equal(containers_find(&t, ids[2])->cgid, ids[2]);
-	assert_null(containers_find(&t, ids[1]));
-	/* the tombstone is reused */
-	assert_non_null(containers_add(&t, ids[1], NULL, "again"));
-	assert_string_equal(containers_find(&t, ids[1])->name, "again");
+	assert_non_null(containers_add(&t, ids[0], NULL, "again"));
+	t.last = NULL;
+	assert_string_equal(containers_find(&t, ids[0])->name, "again");
 	containers_free(&t);
 }
 
@@ -88,7 +89,7 @@ static void test_growth(void **state)
 	(void)state;
 	for (i = 1; i <= 2000; i++) {
 		assert_non_null(containers_add(&t, i * 7919, NULL, "c"));
-		assert_true((t.index_used) * 2 <= t.nindex);	/* at most half full */
+		assert_true(t.index.n * 2 <= t.index.cap);	/* at most half full */
 	}
 	for (i = 1; i <= 2000; i += 2)
 		containers_remove(&t, containers_find(&t, i * 7919));
@@ -100,10 +101,11 @@ static void test_growth(void **state)
 		else
 			assert_true(k && k->cgid == i * 7919);
 	}
-	/* adds after many removals: tombstones count, the index is rebuilt */
+	/* adds after many removals */
 	for (i = 3000; i < 5000; i++)
 		assert_non_null(containers_add(&t, i * 7919, NULL, "d"));
-	assert_true(t.index_used * 2 <= t.nindex);
+	assert_true(t.index.n * 2 <= t.index.cap);
+	assert_int_equal(t.index.n, t.n);
 	assert_int_equal(t.n, 1000 + 2000);
 	containers_free(&t);
 }
@@ -142,7 +144,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_add_find_remove),
-		cmocka_unit_test(test_tombstones),
+		cmocka_unit_test(test_collisions),
 		cmocka_unit_test(test_growth),
 		cmocka_unit_test(test_unique_names),
 	};

@@ -26,13 +26,13 @@ static void test_basics(void **state)
 	assert_false(keyset_has(&s, 0));
 	assert_int_equal(keyset_add(&s, 7), 0);
 	assert_int_equal(keyset_add(&s, 7), 0);	/* once */
-	assert_int_equal(s.n, 1);
+	assert_int_equal(s.m.n, 1);
 	assert_true(keyset_has(&s, 7));
 	keyset_del(&s, 8);
-	assert_int_equal(s.n, 1);
+	assert_int_equal(s.m.n, 1);
 	keyset_del(&s, 7);
 	assert_false(keyset_has(&s, 7));
-	assert_int_equal(s.n, 0);
+	assert_int_equal(s.m.n, 0);
 	keyset_free(&s);
 	assert_false(keyset_has(&s, 7));
 	assert_int_equal(keyset_add(&s, 9), 0);	/* usable after a free */
@@ -70,7 +70,7 @@ static void test_random_against_reference(void **state)
 			n -= in[k];
 			in[k] = 0;
 		}
-		assert_int_equal(s.n, n);
+		assert_int_equal(s.m.n, n);
 		if (step % 97 == 0)
 			for (i = 0; i < KEYS; i++)
 				assert_int_equal(keyset_has(&s, keys[i]), in[i]);
@@ -78,7 +78,7 @@ static void test_random_against_reference(void **state)
 	for (i = 0; i < KEYS; i++)
 		assert_int_equal(keyset_has(&s, keys[i]), in[i]);
 	/* at most half full: the probing always ends */
-	assert_true(s.n * 2 <= s.cap);
+	assert_true(s.m.n * 2 <= s.m.cap);
 	keyset_free(&s);
 }
 
