@@ -152,7 +152,7 @@ struct {
 
 /* Per-task state: the syscall in progress, and in pidtree mode the container. */
 struct sc_state {
-	__u64 key;		/* pidtree: container key, 0: not traced */
+	__u64 key;		/* pidtree: container key, 0: not traced (bt_task_key) */
 	__u64 ts;		/* 0: no entry seen */
 	__u64 arg0;
 	__u32 nr;
@@ -162,6 +162,9 @@ struct sc_state {
 	__u32 pad2;
 	char detail[BT_DETAIL_MAX];
 };
+_Static_assert(__builtin_offsetof(struct sc_state, key) == __builtin_offsetof(struct bt_task_key, key) &&
+	       sizeof(((struct sc_state *)0)->key) == sizeof(struct bt_task_key),
+	       "user space writes a task's key as struct bt_task_key");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);

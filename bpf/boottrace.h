@@ -82,6 +82,15 @@ struct bt_inflight {
 _Static_assert(sizeof(struct bt_inflight) == 64, "bt_inflight: one cache line");
 
 /*
+ * pidtree mode: what user space writes into the modern object's task
+ * storage (sc_states) to trace a task: the first member of its per-task
+ * state, struct sc_state (boottrace.bpf.c asserts where it lies).
+ */
+struct bt_task_key {
+	__u64 key;		/* the container key, 0: not traced */
+};
+
+/*
  * pidtree mode: the container keys of traced tasks, cached in a
  * direct-mapped table of the modern object's .bss (see boottrace.bpf.c).
  * User space bumps taskcache_gen after it untracks a task.

@@ -76,7 +76,7 @@
 struct bt_legacy_config {
 	__u32 ready;
 	__u32 flags;			/* BT_LEGACY_* */
-	__u64 syscall_mask[512 / 64];	/* BT_MAX_SYSCALLS bits */
+	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
 	/* raw_syscalls/sys_enter: long id; unsigned long args[6] */
 	__u32 enter_id, enter_args;
 	/* raw_syscalls/sys_exit: long id; long ret */
@@ -104,7 +104,9 @@ struct bt_legacy_config {
 	 * in the init pid namespace.
 	 */
 	__u32 flush_tid;
+	__u32 pad;			/* explicit: user space writes the map value whole */
 };
+_Static_assert(sizeof(struct bt_legacy_config) == 160, "bt_legacy_config layout");
 
 /*
  * `tasks`: tid -> the task's container, and its syscall in progress. A

@@ -127,8 +127,7 @@ static int modern_track_task(struct backend *b, pid_t tid, __u64 key)
 			close(fd);
 		return fd < 0 ? fd : -ENOMEM;
 	}
-	/* struct sc_state starts with the container key */
-	memcpy(val, &key, sizeof(key));
+	((struct bt_task_key *)val)->key = key;
 	/* BPF_NOEXIST: a task already in a container stays in it */
 	if (bpf_map__update_elem(map, &fd, sizeof(fd), val, size, BPF_NOEXIST) < 0)
 		err = -errno;
@@ -151,7 +150,7 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 	if (val && fd >= 0 &&
 	    bpf_map__lookup_elem(map, &fd, sizeof(fd), val, size, 0) == 0 &&
 	    bpf_map__delete_elem(map, &fd, sizeof(fd), 0) == 0) {
-		memcpy(&key, val, sizeof(key));
+		key = ((const struct bt_task_key *)val)->key;
 		if (key)
 			bpfmap_counter_add(m->skel->maps.live, key, -1);
 		/* after the delete: what the kernel cached of it is stale now */
