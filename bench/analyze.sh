@@ -60,7 +60,7 @@ for _ in $(seq "$RUNS"); do
 		rm -rf "$tmp/plot"
 		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
 	fi
-	[ -n "$traceev" ] && once 10 "analyze F --format trace-event" "$A" "$F" --format trace-event
+	[ -n "$traceev" ] && once 11 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
 once 5 "awk log2 hist + per-syscall counts" awk -f "$tmp/hist.awk" "$F"
 once 6 "sort-based percentiles (dur_ns)" sh -c "grep -v '^#' '$F' | cut -f11 | grep -v N | sort -n | awk '{v[NR]=\$1} END {print v[int(NR*0.5)], v[int(NR*0.9)], v[int(NR*0.99)]}'"
