@@ -21,9 +21,13 @@
 
 #include "analyze/analysis.h"
 
-/* The bytes plot_sanitize() keeps; everything else becomes '?'. */
+/*
+ * The bytes plot_sanitize() keeps; everything else becomes '?'. Brackets
+ * are in it for runc's comms (runc:[2:INIT]): gnuplot gives them no
+ * meaning inside a string, in a script or a data file.
+ */
 #define PLOT_SAFE_CHARS \
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:/+=,()-"
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ._:/+=,()[]-"
 
 /*
  * plot_sanitize - copy @n bytes of @in to @out (@outsz > 0 bytes, always

@@ -19,6 +19,13 @@ out=${1:-demo-out}
 runs=${RUNS:-10}
 mkdir -p "$out"
 
+# where_the_time_went FILE: the summary across containers of analyze
+# --critical-path's FILE (the part after each container's own path)
+where_the_time_went() {
+	echo "demo: where the time went (analyze --critical-path; each boot's path in $1):"
+	sed -n '/^top of the critical paths/,$p' "$1" | sed 's/^/  /'
+}
+
 echo "demo: booting samples/webapp $runs times as a container (until its worker listens)"
 "$OUTPUT/collector" --runs "$runs" --until listen --name webapp --unshare pid,mount,uts,ipc \
 	-o "$out/boot.tsv" -- "$OUTPUT/samples/webapp" --warmup-ms 30 2> "$out/collector.log"
@@ -28,8 +35,12 @@ echo "demo: $(grep -vc '^#' "$out/boot.tsv") rows in $out/boot.tsv ($(tail -1 "$
 "$OUTPUT/analyze" "$out/boot.tsv" --hist > "$out/hist.txt"
 "$OUTPUT/analyze" "$out/boot.tsv" --by syscall > "$out/syscalls.txt"
 "$OUTPUT/analyze" "$out/boot.tsv" --format tsv > "$out/phases.tsv"
+"$OUTPUT/analyze" "$out/boot.tsv" --critical-path > "$out/critical-path.txt"
+"$OUTPUT/analyze" "$out/boot.tsv" --format trace-event > "$out/boot.trace.json"
 "$OUTPUT/analyze" "$out/boot.tsv" --plot "$out/plots"
-echo "demo: report in $out/: phases.txt hist.txt syscalls.txt phases.tsv plots/*.png"
+where_the_time_went "$out/critical-path.txt"
+echo "demo: report in $out/: phases.txt hist.txt syscalls.txt phases.tsv critical-path.txt"
+echo "      boot.trace.json (open it in ui.perfetto.dev) plots/index.html plots/*.png"
 ls "$out/plots"/*.png 2>/dev/null | sed 's/^/  /'
 
 # --- milestones inside the application ---------------------------------------
@@ -97,8 +108,10 @@ if rt_have docker || rt_have podman; then
 		"${client[@]}" sh -c "httpd -f -p 127.0.0.1:$port & sleep 60" 2> "$out/$rt.log"; then
 		"$OUTPUT/analyze" "$out/$rt.tsv" | tee "$out/$rt-phases.txt"
 		"$OUTPUT/analyze" "$out/$rt.tsv" --hist > "$out/$rt-hist.txt"
+		"$OUTPUT/analyze" "$out/$rt.tsv" --critical-path > "$out/$rt-critical-path.txt"
 		"$OUTPUT/analyze" "$out/$rt.tsv" --plot "$out/$rt-plots" > /dev/null
-		echo "demo: $rt report in $out/: $rt.tsv $rt-phases.txt $rt-hist.txt $rt-plots/"
+		where_the_time_went "$out/$rt-critical-path.txt"
+		echo "demo: $rt report in $out/: $rt.tsv $rt-phases.txt $rt-hist.txt $rt-critical-path.txt $rt-plots/index.html"
 	else
 		echo "demo: collector -c '$glob' --runs $runs -- $rt run ... failed; $out/$rt.log:" >&2
 		tail -5 "$out/$rt.log" >&2

@@ -162,6 +162,8 @@ static void test_sanitize(void **state)
 	assert_string_equal(out, "?touch pwned2?");
 	plot_sanitize("a'b\nc\\d@e#f$g{h}^_&", 19, out, sizeof(out));
 	assert_string_equal(out, "a?b?c?d?e?f?g?h??_?");
+	plot_sanitize("runc:[2:INIT]", 13, out, sizeof(out));	/* runc's comms read as they are */
+	assert_string_equal(out, "runc:[2:INIT]");
 	plot_sanitize("x\0y", 3, out, sizeof(out));
 	assert_string_equal(out, "x?y");
 	plot_sanitize("abcdef", 6, out, 4); /* cut short, terminated */
