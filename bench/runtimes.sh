@@ -14,7 +14,7 @@
 # "seen / made": containers with a start row in the watch TSV against the
 # boots the clients made. Needs root.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 N=${1:-10}
 . scripts/runtimes.sh

@@ -79,7 +79,7 @@ run_integration() {
 		fi
 		for m in $modes; do
 			[ -n "${TESTS_ONLY:-}" ] && ! mode_wanted "$name" "$m" "$TESTS_ONLY" && continue
-			run_one "$t" "$name[$m]" "$m"
+			run_one "$t" "${name}[$m]" "$m"
 		done
 	done
 }

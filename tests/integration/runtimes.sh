@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: BSD-2-Clause
+# shellcheck shell=bash
 # Helpers for the tests with real runtimes (sourced after lib.sh): the
 # runtimes of scripts/runtimes.sh with the test's state under $TMP/rt and
 # removed at exit, even on failure; a watching collector; what the issue
@@ -66,7 +67,7 @@ run_probe() {
 # row with its full path, its exec phase at its entrypoint, a listen; no
 # container for a parent. The TSV: $TMP/w.tsv.
 watch_parents() {
-	local rt=$1 parent prefix fresh= e f x id m
+	local rt=$1 parent prefix fresh='' e f x id m
 	case $rt in
 	docker) parent=/docker prefix= ;;
 	podman) parent=/libpod_parent prefix=libpod- ;;
