@@ -21,7 +21,7 @@
 # expectations in cgroup mode with the modern object and with the compat
 # object, pidtree mode with the modern object and with the legacy object.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 export OUTPUT
 what=${1:-all}
