@@ -52,12 +52,15 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
 _Static_assert(sizeof(struct bt_cgroup_event) + 8 <= RECORD_MAX, "RECORD_MAX");
 
 /*
- * Per-CPU rings carry no order between CPUs, and main.c needs two: a
+ * Per-CPU rings carry no order between CPUs, and main.c needs three: a
  * container's first record (BT_EV_ROOT in pidtree mode, BT_EV_CGROUP_MKDIR
  * in cgroup mode) before its others (it drops records of keys it does not
  * know), its last (BT_EV_GONE, BT_EV_CGROUP_RMDIR) after them (it forgets
- * the key). The kernel writes them in that order, so the backend restores
- * it:
+ * the key), and in cgroup mode a cgroup's mkdir after the records its
+ * parent's tasks wrote before it (lifecycle.c: a cgroup made inside a
+ * container is part of it, and a parent becomes one at its first record;
+ * read the other way, c1/inner was a container of its own). The kernel
+ * writes them in that order, so the backend restores it:
  *
  *  - a record of a container the collector does not know yet (pidtree: a
  *    kernel key, BT_KEY_KERNEL, whose ROOT has not been delivered; cgroup
@@ -68,7 +71,9 @@ _Static_assert(sizeof(struct bt_cgroup_event) + 8 <= RECORD_MAX, "RECORD_MAX");
  *  - a last record read in one pass (a poll or drain of every ring) is
  *    delivered at the end of the next: everything the container's tasks
  *    wrote before it was in its ring before that pass began, for the pass
- *    that read it ends by flushing every CPU's batch.
+ *    that read it ends by flushing every CPU's batch;
+ *  - so is a new cgroup's mkdir, with the records of that cgroup read
+ *    before it (from another ring) or since held behind it (`behind`).
  *
  * `pass` counts the passes ended: a record read while it is P is due when
  * it is P + 2. drain() delivers everything held.
@@ -76,6 +81,8 @@ _Static_assert(sizeof(struct bt_cgroup_event) + 8 <= RECORD_MAX, "RECORD_MAX");
 struct held {
 	unsigned long long pass;	/* when it was read */
 	size_t size;
+	int behind;			/* goes right after its cgroup's held mkdir */
+	int done;			/* handed over; removed at the end of release() */
 	__u64 data[RECORD_MAX / 8];
 };
 
@@ -102,6 +109,7 @@ struct perfobj {
 	struct held *held;
 	size_t nheld, held_cap;
 	struct keyset roots;		/* pidtree: the kernel keys whose ROOT was delivered */
+	struct keyset made;		/* cgroup mode: the cgroups whose mkdir is held */
 	/* marks: their perf events, and the uprobe events to remove after them */
 	char tracefs[4096];
 	char group[TRACEFS_NAME_MAX];
@@ -162,6 +170,8 @@ static void hand_over(struct perfobj *o, void *data, size_t size)
 		return;
 	if (h->type == BT_EV_GONE)
 		keyset_del(&o->roots, h->cgroup_id);
+	else if (h->type == BT_EV_CGROUP_MKDIR)
+		keyset_del(&o->made, h->cgroup_id);
 	else if (h->type == BT_EV_CGROUP_RMDIR)
 		cgroups_compat_untrack(&o->cg, h->cgroup_id);	/* if main.c did not */
 	else if (h->type == BT_EV_EXIT && o->cgroup)
@@ -184,20 +194,107 @@ static int hold(struct perfobj *o, const void *data, size_t size)
 	hd = &o->held[o->nheld++];
 	hd->pass = o->pass;
 	hd->size = size;
+	hd->behind = 0;
+	hd->done = 0;
 	memcpy(hd->data, data, size);
 	return 0;
 }
 
+static __u64 held_key(const struct held *hd)
+{
+	return ((const struct bt_event_hdr *)hd->data)->cgroup_id;
+}
+
+/* Hold a record of a cgroup whose mkdir is held, to go right after it. */
+static int hold_behind(struct perfobj *o, const void *data, size_t size)
+{
+	int err = hold(o, data, size);
+
+	if (!err)
+		o->held[o->nheld - 1].behind = 1;
+	return err;
+}
+
+/*
+ * Hold mkdir record @data; the records of its cgroup held before it (read
+ * first from another ring) move behind it, in their order.
+ */
+static int hold_mkdir(struct perfobj *o, const void *data, size_t size)
+{
+	__u64 id = ((const struct bt_event_hdr *)data)->cgroup_id;
+	struct held tmp;
+	size_t i, mk;
+
+	if (keyset_add(&o->made, id) < 0)
+		return -ENOMEM;
+	if (hold(o, data, size) < 0) {
+		keyset_del(&o->made, id);
+		return -ENOMEM;
+	}
+	for (mk = o->nheld - 1, i = mk; i-- > 0;) {
+		if (held_key(&o->held[i]) != id || is_last((struct bt_event_hdr *)o->held[i].data))
+			continue;
+		tmp = o->held[i];
+		tmp.behind = 1;
+		memmove(&o->held[i], &o->held[i + 1], (mk - i) * sizeof(*o->held));
+		o->held[mk--] = tmp;
+	}
+	return 0;
+}
+
+/*
+ * Deliver the held mkdirs that are due (all with @force), oldest first,
+ * each followed by the records held behind it. c1's mkdir and records and
+ * c1/inner's mkdir can be due together, inner's read first (the rings are
+ * read in CPU order): c1's go first, so that c1 has had its first record
+ * when inner's mkdir comes.
+ */
+static void release_made(struct perfobj *o, int force)
+{
+	const struct bt_event_hdr *h, *first;
+	size_t i, j = 0, kept;
+	__u64 id;
+
+	for (;;) {
+		first = NULL;
+		for (i = 0; i < o->nheld; i++) {
+			h = (const struct bt_event_hdr *)o->held[i].data;
+			if (h->type != BT_EV_CGROUP_MKDIR || o->held[i].done ||
+			    (!force && o->pass < o->held[i].pass + 2))
+				continue;
+			if (!first || h->ts_ns < first->ts_ns) {
+				first = h;
+				j = i;
+			}
+		}
+		if (!first)
+			break;
+		id = first->cgroup_id;
+		for (i = j; i < o->nheld; i++) {
+			if (i != j && (!o->held[i].behind || held_key(&o->held[i]) != id))
+				continue;
+			o->held[i].done = 1;
+			hand_over(o, o->held[i].data, o->held[i].size);
+		}
+	}
+	for (i = 0, kept = 0; i < o->nheld; i++)
+		if (!o->held[i].done && kept++ != i)
+			o->held[kept - 1] = o->held[i];
+	o->nheld = kept;
+}
+
 /*
  * Deliver the held records that are due (all with @force), in the order
- * they were read; with @key, only those of that container (its first
- * record came).
+ * they were read but for the mkdirs (release_made()); with @key, only
+ * those of that container (its first record came).
  */
 static void release(struct perfobj *o, int force, __u64 key)
 {
 	size_t i, kept = 0;
 	int gone_round;
 
+	if (!key)
+		release_made(o, force);
 	/* when forced, last records go after everything else */
 	for (gone_round = 0; gone_round < (force ? 2 : 1); gone_round++) {
 		for (i = 0, kept = 0; i < o->nheld; i++) {
@@ -209,6 +306,8 @@ static void release(struct perfobj *o, int force, __u64 key)
 				due = !gone && h->cgroup_id == key;
 			else if (force)
 				due = gone == gone_round;
+			else if (hd->behind)	/* its mkdir is not due */
+				due = 0;
 			else
 				due = o->pass >= hd->pass + 2;
 			if (due)
@@ -235,7 +334,7 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 		return;
 	if (h->type == BT_EV_CGROUP_MKDIR) {
 		/* known from here on: main.c may drop it again while it reads this */
-		if (cgroups_compat_mkdir(&o->cg, e)) {
+		if (cgroups_compat_mkdir(&o->cg, e) && hold_mkdir(o, buf, size) < 0) {
 			hand_over(o, buf, size);
 			release(o, 0, h->cgroup_id);
 		}
@@ -249,6 +348,8 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 	/* asked now, while the task likely lives; fork records carry the parent */
 	if (!h->ppid)
 		cgroups_compat_fix_ppid(&o->cg, h);
+	if (o->made.m.n && keyset_has(&o->made, h->cgroup_id) && hold_behind(o, buf, size) == 0)
+		return;
 	if (!cgroups_compat_known(&o->cg, h->cgroup_id) && hold(o, buf, size) == 0)
 		return;
 	hand_over(o, buf, size);
@@ -308,14 +409,20 @@ static int deliver_batched(void *ctx, void *rec, size_t size)
 	return 0;
 }
 
-/* Whether a last record waits: the batches must reach the rings before it goes. */
-static int gone_held(const struct perfobj *o)
+/*
+ * Whether a last record or a mkdir waits: the batches must reach the
+ * rings before it goes.
+ */
+static int order_held(const struct perfobj *o)
 {
+	const struct bt_event_hdr *h;
 	size_t i;
 
-	for (i = 0; i < o->nheld; i++)
-		if (is_last((const struct bt_event_hdr *)o->held[i].data))
+	for (i = 0; i < o->nheld; i++) {
+		h = (const struct bt_event_hdr *)o->held[i].data;
+		if (is_last(h) || h->type == BT_EV_CGROUP_MKDIR)
 			return 1;
+	}
 	return 0;
 }
 
@@ -355,7 +462,7 @@ static int perf_poll(struct backend *b, int timeout_ms)
 		err = perf_buffer__consume(o->pb);
 	o->pass++;
 	release(o, 0, 0);
-	if (gone_held(o))
+	if (order_held(o))
 		batches_flush(&o->batches, 0);
 	else
 		batches_flush_old(&o->batches);
@@ -483,6 +590,7 @@ static void perf_destroy(struct backend *b)
 	bpf_object__close(o->obj);
 	free(o->held);
 	keyset_free(&o->roots);
+	keyset_free(&o->made);
 	cgroups_compat_free(&o->cg);
 	free(o);
 }
