@@ -13,11 +13,14 @@ legacy=; perf_object && legacy=1	# the legacy and compat objects (no BTF)
 # want VALUE: what a detail should be in this mode
 want() { if [ -n "$legacy" ]; then echo '\N'; else echo "$1"; fi; }
 # detail TSV PID NAME RET: the detail of PID's syscall row NAME that
-# returned RET, after its exec of pipe_probe (before it, in pidtree mode,
-# the spawned child reads a byte from the collector's pipe)
+# returned RET, from pipe_probe's first case on ($t0, the start of its
+# pipe(2)): before it, in pidtree mode, the spawned child reads a byte
+# from the collector's pipe, and under ASan the runtime reads
+# /proc/self/maps in pieces of any size, 4 bytes among them
 detail() {
 	rows "$1" syscall "$3" |
-		awk -F'\t' -v p="$2" -v r="$4" '$4 == p && $7 == "pipe_probe" && $10 == r { print $12 }'
+		awk -F'\t' -v p="$2" -v r="$4" -v t0="$t0" \
+			'$1 >= t0 && $4 == p && $7 == "pipe_probe" && $10 == r { print $12 }'
 }
 
 # tests/tools/pipe_probe: every case told apart by its byte count, and
@@ -37,6 +40,8 @@ p=$(rows "$TMP/probe.tsv" exec | awk -F'\t' '$12 ~ /pipe_probe$/ { print $4; exi
 # the child that writes 4 bytes: pipe_probe's only fork
 c=$(rows "$TMP/probe.tsv" fork process | awk -F'\t' -v p="$p" '$6 == p { print $4 }')
 [ -n "$c" ] || fail "no fork row of pipe_probe's child"
+t0=$(rows "$TMP/probe.tsv" syscall pipe | awk -F'\t' -v p="$p" '$4 == p && $10 == 0 { print $1; exit }')
+[ -n "$t0" ] || fail "no pipe row of pipe_probe"
 
 check() { # check PID NAME RET WANT
 	local got
@@ -59,7 +64,7 @@ check "$p" pipe2 -22 '\N'	# no pipe made
 check "$p" read 6 '\N'		# /dev/zero
 check "$p" read -9 '\N'		# fd 999: EBADF
 # the blocked read's row: written at its end, 200 ms after its start
-dur=$(rows "$TMP/probe.tsv" syscall read | awk -F'\t' -v p="$p" '$4 == p && $10 == 4 { print $11 }')
+dur=$(rows "$TMP/probe.tsv" syscall read | awk -F'\t' -v p="$p" -v t0="$t0" '$1 >= t0 && $4 == p && $10 == 4 { print $11 }')
 [ "${dur:-0}" -ge 150000000 ] || fail "the blocking read took ${dur:-?} ns, not >= 150 ms"
 # a pipe row is a plain, batched row: none is missing its detail
 n=$(rows "$TMP/probe.tsv" syscall | awk -F'\t' '$7 == "pipe_probe" && $12 ~ /^(pipe|fifo):/' | wc -l)
