@@ -14,6 +14,9 @@
  * libbpf uses is 4.17), named after the collector's pid and removed at
  * destroy, or at the next start after a SIGKILL. Plain syscall records
  * come in per-CPU batches, as the modern object's (collector/batch.c).
+ * The rings lose the order between CPUs that main.c needs: what records
+ * are held back is decided here, when and in what order they go in
+ * collector/reorder.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,6 +42,7 @@
 #include "collector/clock.h"
 #include "collector/keyset.h"
 #include "collector/proc.h"
+#include "collector/reorder.h"
 #include "collector/tracefs.h"
 
 _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
@@ -47,45 +51,6 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
 #define MAX_PROGS 24
 /* Uprobe event groups: UPROBE_GROUP<pid>, one per collector. */
 #define UPROBE_GROUP "boottrace_"
-/* The biggest record but a batch (bt_cgroup_event) and perf's padding, with room. */
-#define RECORD_MAX 640
-_Static_assert(sizeof(struct bt_cgroup_event) + 8 <= RECORD_MAX, "RECORD_MAX");
-
-/*
- * Per-CPU rings carry no order between CPUs, and main.c needs three: a
- * container's first record (BT_EV_ROOT in pidtree mode, BT_EV_CGROUP_MKDIR
- * in cgroup mode) before its others (it drops records of keys it does not
- * know), its last (BT_EV_GONE, BT_EV_CGROUP_RMDIR) after them (it forgets
- * the key), and in cgroup mode a cgroup's mkdir after the records its
- * parent's tasks wrote before it (lifecycle.c: a cgroup made inside a
- * container is part of it, and a parent becomes one at its first record;
- * read the other way, c1/inner was a container of its own). The kernel
- * writes them in that order, so the backend restores it:
- *
- *  - a record of a container the collector does not know yet (pidtree: a
- *    kernel key, BT_KEY_KERNEL, whose ROOT has not been delivered; cgroup
- *    mode: a cgroup neither tracked from here nor announced by its mkdir)
- *    is held until that first record comes; if it has not come by the end
- *    of the next pass (it was lost, or the cgroup is not one of ours), the
- *    record goes as it is;
- *  - a last record read in one pass (a poll or drain of every ring) is
- *    delivered at the end of the next: everything the container's tasks
- *    wrote before it was in its ring before that pass began, for the pass
- *    that read it ends by flushing every CPU's batch;
- *  - so is a new cgroup's mkdir, with the records of that cgroup read
- *    before it (from another ring) or since held behind it (`behind`).
- *
- * `pass` counts the passes ended: a record read while it is P is due when
- * it is P + 2. drain() delivers everything held.
- */
-struct held {
-	unsigned long long pass;	/* when it was read */
-	size_t size;
-	int behind;			/* goes right after its cgroup's held mkdir */
-	int done;			/* handed over; removed at the end of release() */
-	__u64 data[RECORD_MAX / 8];
-};
-
 /* The object's maps the backend uses, found by name (NULL: not in this build). */
 struct perf_maps {
 	struct bpf_map *config, *tasks, *procs, *live, *ppid_fix, *mark_starts;
@@ -105,11 +70,8 @@ struct perfobj {
 	struct batches batches;		/* a visit is a syscall of this thread */
 	unsigned long long pb_lost;	/* samples the perf rings dropped */
 	struct batch_gaps gaps;		/* lost batches */
-	unsigned long long pass;
-	struct held *held;
-	size_t nheld, held_cap;
+	struct reorder order;		/* the records held back (collector/reorder.h) */
 	struct keyset roots;		/* pidtree: the kernel keys whose ROOT was delivered */
-	struct keyset made;		/* cgroup mode: the cgroups whose mkdir is held */
 	/* marks: their perf events, and the uprobe events to remove after them */
 	char tracefs[4096];
 	char group[TRACEFS_NAME_MAX];
@@ -155,14 +117,10 @@ static void fill_root_parent(struct perfobj *o, struct bt_root_event *e)
 	bpf_map__update_elem(o->m.ppid_fix, &pid, sizeof(pid), &v, sizeof(v), BPF_ANY);
 }
 
-/* A container's last record: GONE (pidtree), a cgroup's rmdir (cgroup mode). */
-static int is_last(const struct bt_event_hdr *h)
+/* Where every record goes, held or not; reorder.c calls it too. */
+static void hand_over(void *ctx, void *data, size_t size)
 {
-	return h->type == BT_EV_GONE || h->type == BT_EV_CGROUP_RMDIR;
-}
-
-static void hand_over(struct perfobj *o, void *data, size_t size)
-{
+	struct perfobj *o = ctx;
 	const struct bt_event_hdr *h = data;
 
 	o->b.cfg.on_event(o->b.cfg.ctx, data, size);
@@ -170,153 +128,10 @@ static void hand_over(struct perfobj *o, void *data, size_t size)
 		return;
 	if (h->type == BT_EV_GONE)
 		keyset_del(&o->roots, h->cgroup_id);
-	else if (h->type == BT_EV_CGROUP_MKDIR)
-		keyset_del(&o->made, h->cgroup_id);
 	else if (h->type == BT_EV_CGROUP_RMDIR)
 		cgroups_compat_untrack(&o->cg, h->cgroup_id);	/* if main.c did not */
 	else if (h->type == BT_EV_EXIT && o->cgroup)
 		cgroups_compat_forget_pid(&o->cg, h->pid);
-}
-
-static int hold(struct perfobj *o, const void *data, size_t size)
-{
-	struct held *hd;
-
-	if (o->nheld == o->held_cap) {
-		size_t cap = o->held_cap ? o->held_cap * 2 : 64;
-		struct held *nh = realloc(o->held, cap * sizeof(*nh));
-
-		if (!nh)
-			return -ENOMEM;
-		o->held = nh;
-		o->held_cap = cap;
-	}
-	hd = &o->held[o->nheld++];
-	hd->pass = o->pass;
-	hd->size = size;
-	hd->behind = 0;
-	hd->done = 0;
-	memcpy(hd->data, data, size);
-	return 0;
-}
-
-static __u64 held_key(const struct held *hd)
-{
-	return ((const struct bt_event_hdr *)hd->data)->cgroup_id;
-}
-
-/* Hold a record of a cgroup whose mkdir is held, to go right after it. */
-static int hold_behind(struct perfobj *o, const void *data, size_t size)
-{
-	int err = hold(o, data, size);
-
-	if (!err)
-		o->held[o->nheld - 1].behind = 1;
-	return err;
-}
-
-/*
- * Hold mkdir record @data; the records of its cgroup held before it (read
- * first from another ring) move behind it, in their order.
- */
-static int hold_mkdir(struct perfobj *o, const void *data, size_t size)
-{
-	__u64 id = ((const struct bt_event_hdr *)data)->cgroup_id;
-	struct held tmp;
-	size_t i, mk;
-
-	if (keyset_add(&o->made, id) < 0)
-		return -ENOMEM;
-	if (hold(o, data, size) < 0) {
-		keyset_del(&o->made, id);
-		return -ENOMEM;
-	}
-	for (mk = o->nheld - 1, i = mk; i-- > 0;) {
-		if (held_key(&o->held[i]) != id || is_last((struct bt_event_hdr *)o->held[i].data))
-			continue;
-		tmp = o->held[i];
-		tmp.behind = 1;
-		memmove(&o->held[i], &o->held[i + 1], (mk - i) * sizeof(*o->held));
-		o->held[mk--] = tmp;
-	}
-	return 0;
-}
-
-/*
- * Deliver the held mkdirs that are due (all with @force), oldest first,
- * each followed by the records held behind it. c1's mkdir and records and
- * c1/inner's mkdir can be due together, inner's read first (the rings are
- * read in CPU order): c1's go first, so that c1 has had its first record
- * when inner's mkdir comes.
- */
-static void release_made(struct perfobj *o, int force)
-{
-	const struct bt_event_hdr *h, *first;
-	size_t i, j = 0, kept;
-	__u64 id;
-
-	for (;;) {
-		first = NULL;
-		for (i = 0; i < o->nheld; i++) {
-			h = (const struct bt_event_hdr *)o->held[i].data;
-			if (h->type != BT_EV_CGROUP_MKDIR || o->held[i].done ||
-			    (!force && o->pass < o->held[i].pass + 2))
-				continue;
-			if (!first || h->ts_ns < first->ts_ns) {
-				first = h;
-				j = i;
-			}
-		}
-		if (!first)
-			break;
-		id = first->cgroup_id;
-		for (i = j; i < o->nheld; i++) {
-			if (i != j && (!o->held[i].behind || held_key(&o->held[i]) != id))
-				continue;
-			o->held[i].done = 1;
-			hand_over(o, o->held[i].data, o->held[i].size);
-		}
-	}
-	for (i = 0, kept = 0; i < o->nheld; i++)
-		if (!o->held[i].done && kept++ != i)
-			o->held[kept - 1] = o->held[i];
-	o->nheld = kept;
-}
-
-/*
- * Deliver the held records that are due (all with @force), in the order
- * they were read but for the mkdirs (release_made()); with @key, only
- * those of that container (its first record came).
- */
-static void release(struct perfobj *o, int force, __u64 key)
-{
-	size_t i, kept = 0;
-	int gone_round;
-
-	if (!key)
-		release_made(o, force);
-	/* when forced, last records go after everything else */
-	for (gone_round = 0; gone_round < (force ? 2 : 1); gone_round++) {
-		for (i = 0, kept = 0; i < o->nheld; i++) {
-			struct held *hd = &o->held[i];
-			struct bt_event_hdr *h = (struct bt_event_hdr *)hd->data;
-			int gone = is_last(h), due;
-
-			if (key)
-				due = !gone && h->cgroup_id == key;
-			else if (force)
-				due = gone == gone_round;
-			else if (hd->behind)	/* its mkdir is not due */
-				due = 0;
-			else
-				due = o->pass >= hd->pass + 2;
-			if (due)
-				hand_over(o, hd->data, hd->size);
-			else if (kept++ != i)
-				o->held[kept - 1] = *hd;
-		}
-		o->nheld = kept;
-	}
 }
 
 /*
@@ -334,23 +149,25 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 		return;
 	if (h->type == BT_EV_CGROUP_MKDIR) {
 		/* known from here on: main.c may drop it again while it reads this */
-		if (cgroups_compat_mkdir(&o->cg, e) && hold_mkdir(o, buf, size) < 0) {
+		if (cgroups_compat_mkdir(&o->cg, e) && reorder_hold_mkdir(&o->order, buf, size) < 0) {
 			hand_over(o, buf, size);
-			release(o, 0, h->cgroup_id);
+			reorder_release(&o->order, 0, h->cgroup_id);
 		}
 		return;
 	}
 	if (h->type == BT_EV_CGROUP_RMDIR) {
-		if (cgroups_compat_rmdir(&o->cg, e) && hold(o, buf, size) < 0)
+		if (cgroups_compat_rmdir(&o->cg, e) && reorder_hold(&o->order, buf, size) < 0)
 			hand_over(o, buf, size);
 		return;
 	}
 	/* asked now, while the task likely lives; fork records carry the parent */
 	if (!h->ppid)
 		cgroups_compat_fix_ppid(&o->cg, h);
-	if (o->made.m.n && keyset_has(&o->made, h->cgroup_id) && hold_behind(o, buf, size) == 0)
+	if (reorder_made(&o->order, h->cgroup_id) &&
+	    reorder_hold_behind(&o->order, buf, size) == 0)
 		return;
-	if (!cgroups_compat_known(&o->cg, h->cgroup_id) && hold(o, buf, size) == 0)
+	if (!cgroups_compat_known(&o->cg, h->cgroup_id) &&
+	    reorder_hold(&o->order, buf, size) == 0)
 		return;
 	hand_over(o, buf, size);
 }
@@ -358,7 +175,7 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 static void deliver(struct perfobj *o, const void *raw, size_t size)
 {
 	/* perf puts samples at 4-byte alignment; records have __u64 fields */
-	__u64 buf[RECORD_MAX / 8];
+	__u64 buf[REORDER_RECORD_MAX / 8];
 	struct bt_event_hdr *h = (struct bt_event_hdr *)buf;
 
 	if (size > sizeof(buf))
@@ -376,12 +193,12 @@ static void deliver(struct perfobj *o, const void *raw, size_t size)
 		fill_root_parent(o, (struct bt_root_event *)buf);
 		hand_over(o, buf, size);
 		keyset_add(&o->roots, h->cgroup_id);
-		release(o, 0, h->cgroup_id);
+		reorder_release(&o->order, 0, h->cgroup_id);
 		return;
 	}
 	if (h->type == BT_EV_GONE ||
 	    ((h->cgroup_id & BT_KEY_KERNEL) && !keyset_has(&o->roots, h->cgroup_id))) {
-		if (hold(o, buf, size) == 0)
+		if (reorder_hold(&o->order, buf, size) == 0)
 			return;
 	}
 	hand_over(o, buf, size);
@@ -406,23 +223,6 @@ static void batches_settle(struct perfobj *o)
 static int deliver_batched(void *ctx, void *rec, size_t size)
 {
 	deliver(ctx, rec, size);
-	return 0;
-}
-
-/*
- * Whether a last record or a mkdir waits: the batches must reach the
- * rings before it goes.
- */
-static int order_held(const struct perfobj *o)
-{
-	const struct bt_event_hdr *h;
-	size_t i;
-
-	for (i = 0; i < o->nheld; i++) {
-		h = (const struct bt_event_hdr *)o->held[i].data;
-		if (is_last(h) || h->type == BT_EV_CGROUP_MKDIR)
-			return 1;
-	}
 	return 0;
 }
 
@@ -460,9 +260,8 @@ static int perf_poll(struct backend *b, int timeout_ms)
 	/* wake-ups come at a watermark: what waits below it is read here */
 	if (err >= 0 || err == -EINTR)
 		err = perf_buffer__consume(o->pb);
-	o->pass++;
-	release(o, 0, 0);
-	if (order_held(o))
+	reorder_pass_end(&o->order, 0);
+	if (reorder_waits_on_batches(&o->order))
 		batches_flush(&o->batches, 0);
 	else
 		batches_flush_old(&o->batches);
@@ -477,8 +276,7 @@ static int perf_drain(struct backend *b)
 	batches_flush(&o->batches, 0);
 	err = perf_buffer__consume(o->pb);
 	batches_settle(o);
-	o->pass++;
-	release(o, 1, 0);
+	reorder_pass_end(&o->order, 1);
 	return err < 0 ? err : 0;
 }
 
@@ -588,9 +386,8 @@ static void perf_destroy(struct backend *b)
 	batches_free(&o->batches);
 	batch_gaps_free(&o->gaps);
 	bpf_object__close(o->obj);
-	free(o->held);
+	reorder_free(&o->order);
 	keyset_free(&o->roots);
-	keyset_free(&o->made);
 	cgroups_compat_free(&o->cg);
 	free(o);
 }
@@ -953,6 +750,7 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 		return -ENOMEM;
 	o->b.ops = compat ? &compat_ops : &legacy_ops;
 	o->b.cfg = *cfg;
+	reorder_init(&o->order, hand_over, o);
 	o->cgroup = cfg->mode == BT_MODE_CGROUP;
 	if (o->cgroup && !compat) {
 		fprintf(stderr, "collector: the legacy BPF object has pidtree mode only\n");
