@@ -14,6 +14,7 @@
 #include <bpf/bpf_endian.h>
 #include "bpf/boottrace.h"
 #include <asm/unistd_64.h>
+#include "bpf/syscalls.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

@@ -49,6 +49,7 @@
 #include <asm/unistd_64.h>
 #include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
+#include "bpf/syscalls.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -475,18 +476,6 @@ static __always_inline int syscall_needed(long nr)
 	return nr == __NR_clone || nr == __NR_clone3 || nr == __NR_fork ||
 	       nr == __NR_vfork || nr == __NR_exit || nr == __NR_exit_group ||
 	       nr == __NR_bind || nr == __NR_close;
-}
-
-/* Syscalls whose detail is a path (user pointer in argument @i), or -1. */
-static __always_inline int path_arg(long nr)
-{
-	switch (nr) {
-	case __NR_open: case __NR_execve: case __NR_creat:
-		return 0;
-	case __NR_openat: case __NR_openat2: case __NR_execveat:
-		return 1;
-	}
-	return -1;
 }
 
 /* Whether sys_enter reads the arguments of @nr: getppid has none to read. */

@@ -6,18 +6,6 @@
  * its maps and struct sc_state), in a file of its own as marks.bpf.h is.
  */
 
-/* Syscalls whose detail is a path (user pointer in arg @i). */
-static __always_inline int path_arg(long nr)
-{
-	switch (nr) {
-	case __NR_open: case __NR_execve: case __NR_creat:
-		return 0;
-	case __NR_openat: case __NR_openat2: case __NR_execveat:
-		return 1;
-	}
-	return -1;
-}
-
 /*
  * The file behind fd @fd of task @t, or NULL. Its fd table may grow
  * meanwhile (expand_fdtable() copies, and frees the old one after an RCU
