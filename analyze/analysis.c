@@ -406,6 +406,12 @@ static int push_value(struct analysis *a, uint32_t ctr, uint32_t phase, int64_t 
 	return 0;
 }
 
+/* The exec phase's time of @c: its first init exec, else its entrypoint's. */
+static uint64_t exec_time(const struct file_ctr *c)
+{
+	return c->t_init != NONE ? c->t_init : c->t_exec;
+}
+
 /* The phase times of file container @c into the timeline. 0, or -1 out of memory. */
 static int timeline_phases(struct analysis *a, const struct file_ctr *c, const char *name,
 			   size_t len)
@@ -415,7 +421,8 @@ static int timeline_phases(struct analysis *a, const struct file_ctr *c, const c
 
 	if (ci < 0)
 		return 0; /* not reached: a selected container's rows are in it */
-	if (c->t_exec != NONE && timeline_set_phase(a->tl, (size_t)ci, PHASE_EXEC, c->t_exec) < 0)
+	if (exec_time(c) != NONE &&
+	    timeline_set_phase(a->tl, (size_t)ci, PHASE_EXEC, exec_time(c)) < 0)
 		return -1;
 	if (c->t_listen != NONE &&
 	    timeline_set_phase(a->tl, (size_t)ci, PHASE_LISTEN, c->t_listen) < 0)
@@ -458,7 +465,7 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		a->ctrs[me].first = a->ncphases;
 		a->ctrs[me].n = 0;
 		a->ncontainers++;
-		t_exec = c->t_init != NONE ? c->t_init : c->t_exec;
+		t_exec = exec_time(c);
 		if (t_exec != NONE &&
 		    push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
 			return -1;

@@ -233,6 +233,29 @@ static void test_marks_and_phases(void **state)
 	analysis__free(a);
 }
 
+/*
+ * The timeline's exec phase is the table's: the init exec (1500) where
+ * there is one, not the first exec that is no runtime's (sh's, 1200).
+ */
+static void test_exec_phase_is_init(void **state)
+{
+	static const char tsv[] = HEAD
+		R("1000", "app", "10", "10", "9", "runc", "start", "spawn", "\\N", "\\N", "\\N")
+		R("1200", "app", "10", "10", "9", "sh", "exec", "\\N", "\\N", "\\N", "/bin/sh")
+		R("1500", "app", "11", "11", "10", "app", "exec", "init", "\\N", "\\N", "/srv/app")
+		R("1600", "app", "11", "11", "10", "app", "syscall", "getpid", "11", "1", "\\N");
+	struct analyze_opts o = { .timeline = true };
+	struct analysis *a = load(tsv, &o);
+	const struct ctr_phase *p = &a->cphases[a->ctrs[0].first];
+
+	(void)state;
+	assert_int_equal(a->nctrs, 1);
+	assert_int_equal(p->phase, PHASE_EXEC);
+	assert_int_equal(p->v, 500);
+	assert_int_equal(timeline_phase(&a->tl->ctrs[0], PHASE_EXEC), 1500);
+	analysis__free(a);
+}
+
 static void test_files_and_glob(void **state)
 {
 	struct analyze_opts o = { .timeline = true };
@@ -330,6 +353,7 @@ int main(void)
 		cmocka_unit_test(test_tasks_rows_sorted),
 		cmocka_unit_test(test_parents_execs_exits),
 		cmocka_unit_test(test_marks_and_phases),
+		cmocka_unit_test(test_exec_phase_is_init),
 		cmocka_unit_test(test_files_and_glob),
 		cmocka_unit_test(test_api_alone),
 	};
