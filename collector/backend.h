@@ -18,10 +18,23 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <linux/types.h>
 
 #include "bpf/boottrace.h"
+
+/*
+ * A test knob (docs/legacy-object.md): whether environment variable @name
+ * is set and not "0". Set-up and the perf backend read theirs with it.
+ */
+static inline int test_knob(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
 
 enum bt_mode { BT_MODE_CGROUP, BT_MODE_PIDTREE };
 

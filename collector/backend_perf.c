@@ -14,7 +14,7 @@
  * libbpf uses is 4.17), named after the collector's pid and removed at
  * destroy, or at the next start after a SIGKILL. Plain syscall records
  * come in per-CPU batches, as the modern object's (collector/batch.c).
- * The rings lose the order between CPUs that main.c needs: what records
+ * The rings lose the order between CPUs that lifecycle.c needs: what records
  * are held back is decided here, when and in what order they go in
  * collector/reorder.c.
  */
@@ -128,8 +128,8 @@ static void hand_over(void *ctx, void *data, size_t size)
 		return;
 	if (h->type == BT_EV_GONE)
 		keyset_del(&o->roots, h->cgroup_id);
-	else if (h->type == BT_EV_CGROUP_RMDIR)
-		cgroups_compat_untrack(&o->cg, h->cgroup_id);	/* if main.c did not */
+	else if (h->type == BT_EV_CGROUP_RMDIR && cgroups_compat_known(&o->cg, h->cgroup_id))
+		cgroups_compat_untrack(&o->cg, h->cgroup_id);	/* if lifecycle.c did not */
 	else if (h->type == BT_EV_EXIT && o->cgroup)
 		cgroups_compat_forget_pid(&o->cg, h->pid);
 }
@@ -148,7 +148,7 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 	if (cg && size < sizeof(*e))
 		return;
 	if (h->type == BT_EV_CGROUP_MKDIR) {
-		/* known from here on: main.c may drop it again while it reads this */
+		/* known from here on: lifecycle.c may drop it again while it reads this */
 		if (cgroups_compat_mkdir(&o->cg, e) && reorder_hold_mkdir(&o->order, buf, size) < 0) {
 			hand_over(o, buf, size);
 			reorder_release(&o->order, 0, h->cgroup_id);
@@ -519,7 +519,6 @@ static int cgroup_ids(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
 		      const char **events, int n)
 {
 	static const char *const fields[] = { "root", "id", "path" };
-	const char *env = getenv("BOOTTRACE_COMPAT_NO_CGROUP_IDS");
 	int mk = event_index(events, n, "cgroup/cgroup_mkdir");
 	int rm = event_index(events, n, "cgroup/cgroup_rmdir");
 	const struct tracefs_field *f, *g;
@@ -539,7 +538,7 @@ static int cgroup_ids(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
 		}
 	}
 	f = tracefs_field(&fmts[mk], "id");
-	if (!plain_u64(f) || (env && *env && strcmp(env, "0")))
+	if (!plain_u64(f) || test_knob("BOOTTRACE_COMPAT_NO_CGROUP_IDS"))
 		return 0;
 	cfg->cg_id = f->offset;
 	return 1;
@@ -554,9 +553,7 @@ static int cgroup_ids(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
  */
 static int raw_syscalls_usual(const struct bt_legacy_config *cfg)
 {
-	const char *env = getenv("BOOTTRACE_LEGACY_PROBE_READ");
-
-	if (env && *env && strcmp(env, "0"))
+	if (test_knob("BOOTTRACE_LEGACY_PROBE_READ"))
 		return 0;
 	return cfg->enter_id == 8 && cfg->enter_args == 16 && cfg->exit_id == 8 &&
 	       cfg->exit_ret == 16;

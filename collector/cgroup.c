@@ -142,6 +142,12 @@ int cgroup_signal(const char *dir, int sig)
 	return n;
 }
 
+void cgroup_kill(const char *dir, int sig)
+{
+	if (sig != SIGKILL || cgroup_write(dir, "cgroup.kill", "1") < 0)
+		cgroup_signal(dir, sig);
+}
+
 int cgroup_populated(const char *dir)
 {
 	char path[4096], line[64];
@@ -182,8 +188,8 @@ static int remove_tree(const char *path, int depth)
 	}
 	if (dir)
 		closedir(dir);
-	if (cgroup_populated(path) > 0 && cgroup_write(path, "cgroup.kill", "1") < 0)
-		cgroup_signal(path, SIGKILL);
+	if (cgroup_populated(path) > 0)
+		cgroup_kill(path, SIGKILL);
 	/* a killed task leaves its cgroup soon, not at once */
 	for (i = 0; i < 200 && rmdir(path) < 0 && errno == EBUSY; i++)
 		usleep(5000);

@@ -21,6 +21,11 @@ int cgroup_parent_path(const char *path, char *out, size_t n);
 int cgroup_write(const char *dir, const char *file, const char *value);
 /* cgroup_signal - send @sig to every process in @dir; count or -errno. */
 int cgroup_signal(const char *dir, int sig);
+/*
+ * cgroup_kill - send @sig to every process in @dir: SIGKILL through
+ * cgroup.kill (5.14, atomic against forks), else or before it one by one.
+ */
+void cgroup_kill(const char *dir, int sig);
 /* cgroup_populated - 1 if @dir (or a descendant) has tasks, 0 if not, -errno. */
 int cgroup_populated(const char *dir);
 /*

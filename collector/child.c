@@ -69,7 +69,7 @@ static void child_main(struct collector *c, const char *cgdir, int errfd, int go
 			close(errfd);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
-			_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+			_exit(child_status(st));
 		}
 	}
 	/* --user: the container does not get the collector's privileges */
@@ -151,4 +151,16 @@ int child_start(struct collector *c, const char *cgdir,
 		fprintf(stderr, "collector: %s\n", ch->errmsg);
 	}
 	return 0;
+}
+
+int child_status(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int child_outcome(const struct child *ch, int status)
+{
+	if (ch->nerr <= 0)
+		return 0;
+	return status == EXIT_CANNOT_EXEC || status == EXIT_NOT_FOUND ? 1 : -1;
 }

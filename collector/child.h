@@ -23,6 +23,9 @@ struct collector;
 #define EXIT_CANNOT_EXEC 126
 #define EXIT_NOT_FOUND 127
 
+/* How long a command has between SIGTERM and SIGKILL (--until, Ctrl-C). */
+#define GRACE_NS (2ULL * 1000000000ULL)
+
 struct child {
 	pid_t pid;
 	bool regfail;		/* the go() callback failed: the child exits 1 */
@@ -42,5 +45,15 @@ struct child {
  */
 int child_start(struct collector *c, const char *cgdir,
 		int (*go)(struct collector *c, pid_t pid, void *arg), void *arg, struct child *ch);
+
+/* child_status - wait status @st as a shell gives it: the exit code, or 128+signal. */
+int child_status(int st);
+
+/*
+ * child_outcome - what a run whose command exited with @status says of
+ * @ch: 0 if it ran; if it failed before its exec (child_fail()), 1 when
+ * the exec failed (126, 127: the status is the collector's exit), else -1.
+ */
+int child_outcome(const struct child *ch, int status);
 
 #endif /* COLLECTOR_CHILD_H */

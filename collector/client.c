@@ -31,8 +31,6 @@
 #include "collector/clock.h"
 #include "collector/collector.h"
 
-#define GRACE_NS (2ULL * 1000000000ULL)
-
 /* The command line joined by spaces, for the client start row's detail. */
 static void command_line(char **argv, char *out, size_t n)
 {
@@ -52,13 +50,11 @@ void client_claim(struct collector *c, struct container *k, const char *path, pi
 	if (!run->live)
 		return;
 	if (run->have) {
-		run->extra++;
 		fprintf(stderr, "collector: run %d: another new cgroup matched %s while it ran: %s (%s), "
 			"traced as a container of its own\n", run->n, c->opt.cgroup_glob, k->name, path);
 		return;
 	}
 	run->have = 1;
-	run->cgid = k->cgid;
 	run->pid1 = pid1;
 	snprintf(run->path, sizeof(run->path), "%s", path);
 	c->spawned = k;
@@ -80,8 +76,7 @@ static void kill_container(struct collector *c, int sig)
 		return;
 	}
 	snprintf(dir, sizeof(dir), "%s%s", c->cg2, run->path);
-	if (sig != SIGKILL || cgroup_write(dir, "cgroup.kill", "1") < 0)
-		cgroup_signal(dir, sig);
+	cgroup_kill(dir, sig);
 }
 
 /* Whether the run's container is over (never seen counts as over). */
@@ -179,12 +174,10 @@ static int client_one(struct collector *c, int n, int *status)
 		c->spawned = NULL;
 	}
 	output_flush(c->out);
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	*status = child_status(st);
 	if (err < 0)
 		return -1;
-	if (run->ch.nerr > 0)
-		return *status == EXIT_CANNOT_EXEC || *status == EXIT_NOT_FOUND ? 1 : -1;
-	return 0;
+	return child_outcome(&run->ch, *status);
 }
 
 int client_run(struct collector *c)

@@ -45,10 +45,8 @@ struct client_run {
 	unsigned long long spawn_ts;	/* the client's spawn: the start row's time */
 	struct child ch;		/* the client */
 	int have;			/* its container came */
-	unsigned long long cgid;
 	pid_t pid1;			/* pidtree: the container's pid 1 */
 	char path[512];			/* its cgroup, relative to the cgroup2 mount */
-	int extra;			/* other new containers that matched meanwhile */
 };
 
 struct collector {

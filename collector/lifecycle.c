@@ -235,13 +235,15 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 	char base[CONTAINER_NAME_MAX], name[CONTAINER_NAME_MAX], how[64], cg[PATH_MAX];
 	struct field comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
 	struct container *k;
-	int have_cg;
+	int wanted, have_cg;
 
 	if (containers_find(&c->containers, e->hdr.cgroup_id))
 		return;
-	have_cg = root_cgroup(e, cg, sizeof(cg));
-	if (!root_wanted(c, e) || (c->opt.cgroup_glob &&
-				   !(have_cg && fnmatch(c->opt.cgroup_glob, cg, FNM_PATHNAME) == 0))) {
+	/* its cgroup read only for a root --root-exec wants */
+	wanted = root_wanted(c, e);
+	have_cg = wanted && root_cgroup(e, cg, sizeof(cg));
+	if (!wanted || (c->opt.cgroup_glob &&
+			!(have_cg && fnmatch(c->opt.cgroup_glob, cg, FNM_PATHNAME) == 0))) {
 		/* its events, if any got out, count as stray */
 		c->be->ops->untrack_task(c->be, (pid_t)e->hdr.tid);
 		return;

@@ -4,7 +4,7 @@
  * restored: the records collector/backend_perf.c holds back, and when and
  * in what order they go.
  *
- * The rings carry no order between CPUs, and main.c needs three: a
+ * The rings carry no order between CPUs, and lifecycle.c needs three: a
  * container's first record (BT_EV_ROOT in pidtree mode, BT_EV_CGROUP_MKDIR
  * in cgroup mode) before its others (it drops records of keys it does not
  * know), its last (BT_EV_GONE, BT_EV_CGROUP_RMDIR) after them (it forgets

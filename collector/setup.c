@@ -100,14 +100,6 @@ int setup_mode(struct collector *c)
 	return 0;
 }
 
-/* A test knob (docs/legacy-object.md): environment variable @name is set and not "0". */
-static int test_knob(const char *name)
-{
-	const char *v = getenv(name);
-
-	return v && *v && strcmp(v, "0");
-}
-
 /*
  * Whether the kernel has bpf_get_current_cgroup_id (helper 80, 4.18: what
  * the compat object's cgroup mode is built on), by loading a program that

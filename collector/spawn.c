@@ -23,15 +23,13 @@
 #include "collector/collector.h"
 #include "collector/marks.h"
 
-#define GRACE_NS (2ULL * 1000000000ULL)
-
 /* Signal the spawned container: its cgroup, or its process group without one. */
 static void signal_spawned(const char *cgdir, pid_t pid, int sig)
 {
 	if (!cgdir)
 		kill(-pid, sig);
-	else if (sig != SIGKILL || cgroup_write(cgdir, "cgroup.kill", "1") < 0)
-		cgroup_signal(cgdir, sig);
+	else
+		cgroup_kill(cgdir, sig);
 }
 
 static int spawned_empty(struct collector *c, const char *cgdir, pid_t pid)
@@ -209,12 +207,10 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 			;
 	}
 	spawn_unprepare(c, b);
-	*status = WIFEXITED(b->st) ? WEXITSTATUS(b->st) : 128 + WTERMSIG(b->st);
+	*status = child_status(b->st);
 	if (b->ch.regfail)
 		return -1;
-	if (b->ch.nerr > 0) /* child_fail(): the exec failed (126, 127) or the set-up (1) */
-		return *status == EXIT_CANNOT_EXEC || *status == EXIT_NOT_FOUND ? 1 : -1;
-	return 0;
+	return child_outcome(&b->ch, *status);
 }
 
 /*
