@@ -37,7 +37,7 @@ static int trace_cgroup(struct bpf_object *obj, const char *cgroup)
 		return -1;
 	}
 	id = st.st_ino;
-	slot = (__u32)(id & (BT_FILTER_SLOTS - 1));
+	slot = (__u32)BT_FILTER_SLOT(id);
 	return bpf_map__update_elem(filter, &slot, sizeof(slot), &id, sizeof(id), BPF_ANY) ? -1 : 0;
 }
 

@@ -65,7 +65,7 @@ struct {
 static __always_inline __u64 cgroup_traced(void)
 {
 	__u64 id = bpf_get_current_cgroup_id(), *s;
-	__u32 k = id & (BT_FILTER_SLOTS - 1);
+	__u32 k = BT_FILTER_SLOT(id);
 
 	s = bpf_map_lookup_elem(&filter, &k);
 	return s && *s == id ? id : 0;

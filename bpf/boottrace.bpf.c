@@ -57,28 +57,6 @@ static __always_inline unsigned long syscall_arg(const struct pt_regs *regs, int
 	return i == 0 ? r->di : i == 1 ? r->si : r->dx;
 }
 
-/*
- * Reading kernel memory the cheap way: bpf_rdonly_cast() (6.2) makes a
- * pointer an untrusted BTF pointer, through which fields are plain loads
- * (a fault reads 0), where BPF_CORE_READ() makes a helper call per field
- * (a call and a return: dear under return-stack mitigations). Not loads
- * through a trusted pointer (bpf_get_current_task_btf()'s): the verifier
- * checks each of those by looking type names up in the kernel's BTF, a
- * scan each (see current_cgroup_id_direct()), which untrusted ones skip.
- * The kernel version (.kconfig, which libbpf fills from uname) is a
- * constant to the verifier: it checks one of the two ways, and drops the
- * other, with the call that is missing before 6.2.
- */
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
-extern unsigned int LINUX_KERNEL_VERSION __kconfig;
-#define HAVE_RDONLY_CAST (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 2, 0))
-/* @p as an untrusted pointer to @type (HAVE_RDONLY_CAST), else as it is */
-#define KCAST(p, type) \
-	((type *)(HAVE_RDONLY_CAST ? bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : \
-				     (void *)(p)))
-/* @p->@field, @p from KCAST(): a plain load, else a helper call */
-#define KREAD(p, field) (HAVE_RDONLY_CAST ? (p)->field : BPF_CORE_READ((p), field))
-
 #define barrier() asm volatile("" ::: "memory")
 #define READ_ONCE(x) (*(const volatile typeof(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile typeof(x) *)&(x) = (v))
@@ -242,7 +220,7 @@ static __always_inline __u64 current_cgroup_id_direct(struct task_struct *t)
 
 static __always_inline bool cgroup_tracked(__u64 cgid)
 {
-	__u64 slot = filter[cgid & (BT_FILTER_SLOTS - 1)];
+	__u64 slot = filter[BT_FILTER_SLOT(cgid)];
 
 	if (slot == cgid)
 		return true;
@@ -392,7 +370,7 @@ static __always_inline struct sc_state *traced_state(struct task_struct *t, __u6
 
 static __always_inline void filter_add(__u64 cgid)
 {
-	__u64 *slot = &filter[cgid & (BT_FILTER_SLOTS - 1)];
+	__u64 *slot = &filter[BT_FILTER_SLOT(cgid)];
 	__u64 old = __sync_val_compare_and_swap(slot, 0, cgid);
 
 	if (old != 0 && old != cgid)
@@ -679,13 +657,10 @@ static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
 	if (st->nr == __NR_listen && ret == 0)
 		read_listen_addr(t, st);
 	/*
-	 * A path that could not be read at entry: the kernel has read it
-	 * since, so its page is in now (the registers still hold the
-	 * arguments). Not after an exec that worked: the memory is another
-	 * program's.
+	 * A path that could not be read at entry (path_retry(); the
+	 * registers still hold the arguments).
 	 */
-	if (st->detail_kind == BT_DETAIL_NONE && path_arg(st->nr) >= 0 &&
-	    (ret < 0 || (st->nr != __NR_execve && st->nr != __NR_execveat)))
+	if (st->detail_kind == BT_DETAIL_NONE && path_retry(st->nr, ret))
 		read_path(st, regs, st->nr);
 
 	if (st->detail_kind == BT_DETAIL_NONE) {

@@ -15,6 +15,8 @@
 #define BT_CGPATH_MAX 512
 /* Size of the direct-mapped cgroup filter (power of two), see below. */
 #define BT_FILTER_SLOTS 1024
+/* The filter slot of cgroup @id. */
+#define BT_FILTER_SLOT(id) ((id) & (BT_FILTER_SLOTS - 1))
 /* A filter slot two tracked cgroups share: look in the tracked map. */
 #define BT_FILTER_SHARED (~0ULL)
 #define BT_MAX_SYSCALLS 512

@@ -964,9 +964,8 @@ int bt_sys_exit(void *ctx)
 		goto out;
 	if (nr == __NR_listen && ret == 0)
 		listen_addr(t);
-	/* not after an exec that worked: the memory is another program's */
-	if (r->sc.detail_kind == BT_DETAIL_NONE && path_arg(nr) >= 0 &&
-	    (ret < 0 || (nr != __NR_execve && nr != __NR_execveat)))
+	/* a path sys_enter could not read (path_retry()) */
+	if (r->sc.detail_kind == BT_DETAIL_NONE && path_retry(nr, ret))
 		read_path(t);
 
 	/* ts_ns, nr, detail_kind, detail_len and detail are sys_enter's */

@@ -54,7 +54,7 @@ struct {
 /* Whether cgroup @id is tracked: one inlined array load for most ids. */
 static __always_inline int cgroup_tracked(__u64 id)
 {
-	__u32 slot = id & (BT_FILTER_SLOTS - 1);
+	__u32 slot = BT_FILTER_SLOT(id);
 	__u64 *s = bpf_map_lookup_elem(&filter, &slot), v;
 
 	if (!s)
@@ -78,7 +78,7 @@ static __always_inline __u64 current_tracked_cgroup(void)
 /* Track cgroup @id (its first task may run before the collector reads the record). */
 static __always_inline void cgroup_track(__u64 id)
 {
-	__u32 slot = id & (BT_FILTER_SLOTS - 1);
+	__u32 slot = BT_FILTER_SLOT(id);
 	__u8 one = 1;
 	__u64 *s, v;
 

@@ -7,6 +7,28 @@
  */
 
 /*
+ * Reading kernel memory the cheap way: bpf_rdonly_cast() (6.2) makes a
+ * pointer an untrusted BTF pointer, through which fields are plain loads
+ * (a fault reads 0), where BPF_CORE_READ() makes a helper call per field
+ * (a call and a return: dear under return-stack mitigations). Not loads
+ * through a trusted pointer (bpf_get_current_task_btf()'s): the verifier
+ * checks each of those by looking type names up in the kernel's BTF, a
+ * scan each (see current_cgroup_id_direct()), which untrusted ones skip.
+ * The kernel version (.kconfig, which libbpf fills from uname) is a
+ * constant to the verifier: it checks one of the two ways, and drops the
+ * other, with the call that is missing before 6.2.
+ */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+extern unsigned int LINUX_KERNEL_VERSION __kconfig;
+#define HAVE_RDONLY_CAST (LINUX_KERNEL_VERSION >= KERNEL_VERSION(6, 2, 0))
+/* @p as an untrusted pointer to @type (HAVE_RDONLY_CAST), else as it is */
+#define KCAST(p, type) \
+	((type *)(HAVE_RDONLY_CAST ? bpf_rdonly_cast((p), bpf_core_type_id_kernel(type)) : \
+				     (void *)(p)))
+/* @p->@field, @p from KCAST(): a plain load, else a helper call */
+#define KREAD(p, field) (HAVE_RDONLY_CAST ? (p)->field : BPF_CORE_READ((p), field))
+
+/*
  * The file behind fd @fd of task @t, or NULL. Its fd table may grow
  * meanwhile (expand_fdtable() copies, and frees the old one after an RCU
  * grace period, which the tracepoint's RCU read lock holds off).

@@ -18,4 +18,14 @@ static __always_inline int path_arg(long nr)
 	return -1;
 }
 
+/*
+ * Whether sys_exit reads the path of syscall @nr (returned @ret) that
+ * sys_enter could not (its page was not in): the kernel has read it since.
+ * Not after an exec that worked: the memory is another program's.
+ */
+static __always_inline int path_retry(long nr, long ret)
+{
+	return path_arg(nr) >= 0 && (ret < 0 || (nr != __NR_execve && nr != __NR_execveat));
+}
+
 #endif /* BT_SYSCALLS_BPF_H */

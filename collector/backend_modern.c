@@ -76,7 +76,7 @@ static int modern_drain(struct backend *b)
 
 static void filter_add(struct modern *m, __u64 id)
 {
-	__u64 *slot = &m->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
+	__u64 *slot = &m->skel->bss->filter[BT_FILTER_SLOT(id)];
 
 	if (__sync_val_compare_and_swap(slot, 0, id) != 0 && *slot != id)
 		*slot = BT_FILTER_SHARED;
@@ -97,7 +97,7 @@ static int modern_track_cgroup(struct backend *b, __u64 id)
 static void modern_untrack_cgroup(struct backend *b, __u64 id)
 {
 	struct modern *m = to_modern(b);
-	__u64 *slot = &m->skel->bss->filter[id & (BT_FILTER_SLOTS - 1)];
+	__u64 *slot = &m->skel->bss->filter[BT_FILTER_SLOT(id)];
 
 	bpf_map__delete_elem(m->skel->maps.tracked, &id, sizeof(id), 0);
 	__sync_val_compare_and_swap(slot, id, 0);

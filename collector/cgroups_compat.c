@@ -63,7 +63,7 @@ void cgroups_compat_free(struct cgroups_compat *cc)
 /* @id's filter slot says "look": @id, or BT_FILTER_SHARED when another id has it. */
 static void filter_set(struct cgroups_compat *cc, __u64 id)
 {
-	__u32 slot = (__u32)(id & (BT_FILTER_SLOTS - 1));
+	__u32 slot = (__u32)BT_FILTER_SLOT(id);
 	__u64 v = 0;
 
 	bpf_map__lookup_elem(cc->filter, &slot, sizeof(slot), &v, sizeof(v), 0);
@@ -76,7 +76,7 @@ static void filter_set(struct cgroups_compat *cc, __u64 id)
 /* @id's slot, if it is @id's alone, is free again (a shared one stays so). */
 static void filter_clear(struct cgroups_compat *cc, __u64 id)
 {
-	__u32 slot = (__u32)(id & (BT_FILTER_SLOTS - 1));
+	__u32 slot = (__u32)BT_FILTER_SLOT(id);
 	__u64 v = 0;
 
 	if (bpf_map__lookup_elem(cc->filter, &slot, sizeof(slot), &v, sizeof(v), 0) < 0 || v != id)
