@@ -29,7 +29,7 @@ set -eu
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
-systemtap-sdt-dev nginx binutils iproute2
+systemtap-sdt-dev nginx binutils iproute2 python3
 runc docker.io podman busybox-static qemu-system-x86 cpio $*"
 
 missing=

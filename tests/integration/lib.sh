@@ -38,6 +38,14 @@ perf_object() { case $BT_MODE in legacy|compat) return 0 ;; esac; return 1; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "SKIP: $*" >&2; exit 77; }
 ok() { echo "ok - $*"; }
+# have CMD WHAT: whether CMD is installed for the checks of WHAT; without
+# it those are skipped, said so, and with CI=true the test fails
+have() {
+	command -v "$1" > /dev/null && return 0
+	[ "${CI:-}" != true ] || fail "$1 is not installed (scripts/install-deps.sh installs it), and CI=true forbids skipping $2"
+	echo "# SKIP $2: $1 is not installed" >&2
+	return 1
+}
 
 need_root() {
 	[ "$(id -u)" -eq 0 ] || skip "needs root to load BPF programs and make cgroups"

@@ -163,13 +163,15 @@ expect_start_path() {
 }
 
 # no_parent_container FILE PATH...: no container is named after a runtime's
-# parent cgroup, nor started at it.
+# parent cgroup (its last component, as names.c names one, or NAME#N), nor
+# started at it.
 no_parent_container() {
 	local f=$1 p
+	local is='BEGIN { n = p; sub(/.*\//, "", n) } $12 == p || $2 == n || index($2, n "#") == 1'
 	shift
 	for p in "$@"; do
-		rows "$f" start | awk -F'\t' -v p="$p" '$12 == p || $2 == substr(p, 2) { exit 1 }' ||
-			miss "a container for the parent cgroup $p: $(rows "$f" start | awk -F'\t' -v p="$p" '$12 == p || $2 == substr(p, 2)' | cut -f2,7,9,12)"
+		rows "$f" start | awk -F'\t' -v p="$p" "$is { exit 1 }" ||
+			miss "a container for the parent cgroup $p: $(rows "$f" start | awk -F'\t' -v p="$p" "$is" | cut -f2,7,9,12)"
 	done
 }
 

@@ -80,7 +80,7 @@ assert w["containers"] == 3 and w["wall"] == int(sys.argv[1]), (w, sys.argv[1])
 ok "--until listen: wall time $sum ns"
 
 # the boot chart of the median container: the sleeper's row, the path over it
-if command -v gnuplot > /dev/null; then
+if have gnuplot "the boot charts"; then
 	"$ANALYZE" "$out" --plot "$TMP/plot" --plot-container 'slow-*' > /dev/null || fail "--plot exited $?"
 	for f in bootchart.png bootchart-1.png bootchart-3.png; do
 		[ "$(head -c 4 "$TMP/plot/$f" | tail -c 3)" = PNG ] || fail "$f is not a PNG"

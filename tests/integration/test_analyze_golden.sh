@@ -105,7 +105,7 @@ done
 # --exec picks the exec that counts; --container narrows; json parses.
 "$A" --format tsv --exec '/usr/bin/ruby' "$S" | grep -q "^exec	3	" || { echo "FAIL: --exec"; fail=1; }
 "$A" --format tsv --container 'web-*' "$S" | grep -q "^exec	3	" || { echo "FAIL: --container"; fail=1; }
-if command -v python3 > /dev/null; then
+if have python3 "the JSON checks"; then
 	"$A" --format json --hist --by syscall "$S" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
