@@ -2,7 +2,6 @@
 /* Rows to phases and per-key totals: see analysis.h. */
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -197,19 +196,7 @@ int analysis_begin_file(struct analysis *a)
 static bool field_matches(struct analysis *a, const struct tsv_field *f,
 			  const char *glob)
 {
-	long n = tsv_unescape(f->p, f->n, a->scratch);
-
-	if (n < 0)
-		return false; /* the reader checked the escapes: not reached */
-	a->scratch[n] = '\0';
-	if (memchr(a->scratch, '\0', (size_t)n))
-		return false; /* an embedded \x00 cannot match a C string glob */
-	return fnmatch(glob, a->scratch, 0) == 0;
-}
-
-static bool field_is(const struct tsv_field *f, const char *s, size_t n)
-{
-	return f->n == n && memcmp(f->p, s, n) == 0;
+	return tsv_glob_match(f->p, f->n, glob, a->scratch);
 }
 
 /* The id of phase @s (a mark label), created when new; -1 out of memory. */

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The boot chart of a container: see bootchart.h. */
-#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,13 +345,8 @@ static bool name_matches(const char *s, const char *glob)
 {
 	size_t n = strlen(s);
 	char *u = malloc(n + 1);
-	long m = u ? tsv_unescape(s, n, u) : -1;
-	bool ok = false;
+	bool ok = u && tsv_glob_match(s, n, glob, u);
 
-	if (m >= 0) {
-		u[m] = '\0';
-		ok = !memchr(u, '\0', (size_t)m) && fnmatch(glob, u, 0) == 0;
-	}
 	free(u);
 	return ok;
 }

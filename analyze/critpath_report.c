@@ -233,14 +233,13 @@ struct tally {
 	uint64_t rest;
 };
 
-static void tally_add(struct tally *t, const struct timeline *tl, const struct tl_container *c,
+static void tally_add(struct tally *t, const struct tl_container *c,
 		      const struct cp_seg *s)
 {
 	uint32_t comm = s->task == TL_NOTASK ? TL_NOSTR :
 			timeline_comm_at(&c->tasks[s->task], s->ts);
 	size_t i;
 
-	(void)tl;
 	for (i = 0; i < t->n; i++)
 		if (t->e[i].task == s->task && t->e[i].comm == comm) {
 			t->e[i].dur += s->dur;
@@ -387,9 +386,9 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
 
-		tally_add(&all, tl, c, s);
+		tally_add(&all, c, s);
 		if (s->dur * 100 < total) {
-			tally_add(&fd.who, tl, c, s);
+			tally_add(&fd.who, c, s);
 			if (!fd.n) {
 				fd.from = s->ts;
 				fd.first = s;

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "common/tsv.h"
 
@@ -53,6 +54,12 @@ struct tsv_field {
 	const char *p;	/* escaped bytes, as in the file */
 	uint32_t n;
 };
+
+/* field_is - whether field @f is exactly the @n bytes at @s. */
+static inline bool field_is(const struct tsv_field *f, const char *s, size_t n)
+{
+	return f->n == n && memcmp(f->p, s, n) == 0;
+}
 
 struct tsv_row {
 	struct tsv_field f[TSV_NFIELDS];

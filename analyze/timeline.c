@@ -147,11 +147,6 @@ static long str_id(struct timeline *tl, const struct tsv_field *f)
 	return kc_intern(tl->kc_str, tl->strs, f->p, f->n, &added);
 }
 
-static bool field_is(const struct tsv_field *f, const char *s, size_t n)
-{
-	return f->n == n && memcmp(f->p, s, n) == 0;
-}
-
 /* The container of field @f in the current file, created when new; -1 out of memory. */
 static long ctr_get(struct timeline *tl, const struct tsv_field *f)
 {
@@ -676,8 +671,6 @@ int timeline_finish(struct timeline *tl)
 
 		if (finish_container(c, ids) < 0)
 			return -1;
-		if (c->nstarts)
-			c->t_start = c->starts[0].ts;
 	}
 	/* the index and the file's names are for reading only */
 	free(tl->index->s);

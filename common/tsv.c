@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Escaping of TSV text fields: see tsv.h and docs/tsv-format.md. */
+#include <fnmatch.h>
+#include <string.h>
+
 #include "common/tsv.h"
 
 static const char hexdigits[] = "0123456789abcdef";
@@ -119,4 +122,14 @@ long tsv_unescape(const char *in, size_t n, char *out)
 		i += 2;
 	}
 	return (long)(o - out);
+}
+
+bool tsv_glob_match(const char *in, size_t n, const char *glob, char *scratch)
+{
+	long m = tsv_unescape(in, n, scratch);
+
+	if (m < 0)
+		return false;
+	scratch[m] = '\0';
+	return !memchr(scratch, '\0', (size_t)m) && fnmatch(glob, scratch, 0) == 0;
 }

@@ -46,6 +46,14 @@ size_t tsv_escape(const char *in, size_t n, char *out);
  */
 long tsv_unescape(const char *in, size_t n, char *out);
 
+/*
+ * tsv_glob_match - whether field @in (@n escaped bytes), unescaped into
+ * @scratch (@n + 1 bytes), matches fnmatch(3) pattern @glob. Neither a
+ * malformed escape nor an embedded \x00 (a C string glob cannot say it)
+ * ever matches.
+ */
+bool tsv_glob_match(const char *in, size_t n, const char *glob, char *scratch);
+
 /* tsv_is_null - true when the field is exactly \N, the missing value. */
 static inline bool tsv_is_null(const char *f, size_t n)
 {
