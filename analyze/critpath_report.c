@@ -515,6 +515,12 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 
 int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt)
 {
+	return critpath_print2(f, f, a, phase, fmt);
+}
+
+int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
+		    enum report_format fmt)
+{
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
 	struct summary sm = { 0 };
@@ -566,14 +572,14 @@ int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum repor
 		if (got < 0)
 			goto out;
 	}
-	if (fmt != FMT_TSV && print_summary(f, &sm, tl, pname, fmt) < 0)
+	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(sf, &sm, tl, pname, fmt) < 0))
 		goto out;
 	if (fmt == FMT_JSON)
-		fprintf(f, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
+		fprintf(sf, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
 	else if (fmt == FMT_TEXT && timed > sm.paths)
-		fprintf(f, "%s: %zu of %zu container%s without a path (never reached it)\n", pname,
+		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it)\n", pname,
 			timed - sm.paths, timed, timed == 1 ? "" : "s");
-	rc = done(f);
+	rc = done(sf);
 out:
 	strtab__free(sm.keys);
 	free(sm.it);

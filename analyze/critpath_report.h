@@ -34,4 +34,11 @@
  */
 int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt);
 
+/*
+ * critpath_print2 - the same, each container's path to @f and the summary
+ * across them (and, in text, the count of those without a path) to @sf.
+ */
+int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
+		    enum report_format fmt);
+
 #endif /* ANALYZE_CRITPATH_REPORT_H */

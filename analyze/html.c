@@ -11,9 +11,6 @@
 #include "analyze/units.h"
 #include "common/tsv.h"
 
-/* Where critpath_report's text starts its summary across containers. */
-#define CRITPATH_TOP_HEADING "\ntop of the critical paths"
-
 int html_text(FILE *f, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -133,9 +130,10 @@ static void phase_table(FILE *f, const struct analysis *a)
 static void html_critical_path(FILE *f, const struct analysis *a, FILE *err, int *failed)
 {
 	uint32_t phase = a->phases[PHASE_LISTEN].n ? PHASE_LISTEN : PHASE_EXEC;
-	char *buf = NULL, *top;
-	size_t len = 0;
-	FILE *m;
+	char *paths = NULL, *top = NULL;
+	size_t plen = 0, tlen = 0;
+	FILE *m, *t;
+	int bad;
 
 	fprintf(f, "<h2>Critical path to ");
 	text(f, analysis_phase_name(a, phase));
@@ -148,27 +146,29 @@ static void html_critical_path(FILE *f, const struct analysis *a, FILE *err, int
 	if (a->opts.tl_keep)
 		fprintf(f, "<p class=\"note\">Of the containers in the boot charts only "
 			"(<code>analyze --plot DIR --critical-path</code>: of every container).</p>\n");
-	m = open_memstream(&buf, &len);
-	if (!m || critpath_print(m, a, phase, FMT_TEXT) < 0 || fclose(m) != 0) {
+	m = open_memstream(&paths, &plen);
+	t = open_memstream(&top, &tlen);
+	bad = !m || !t || critpath_print2(m, t, a, phase, FMT_TEXT) < 0;
+	if (m && fclose(m) != 0)
+		bad = 1;
+	if (t && fclose(t) != 0)
+		bad = 1;
+	if (bad) {
 		fprintf(err, "analyze: critical path for index.html: %s\n", strerror(errno));
 		*failed = 1;
-		free(buf);
-		return;
+	} else {
+		/* the summary first (without its leading blank line), then each path */
+		fprintf(f, "<pre>");
+		text(f, top + (top[0] == '\n'));
+		fprintf(f, "</pre>\n");
+		if (plen) {
+			fprintf(f, "<details><summary>the path of each container</summary>\n<pre>");
+			html_text(f, paths, plen);
+			fprintf(f, "</pre></details>\n");
+		}
 	}
-	/* the summary paragraph, when the text has one where critpath_report puts it */
-	top = strstr(buf, CRITPATH_TOP_HEADING);
-	fprintf(f, "<pre>");
-	if (top)
-		text(f, top + 1);
-	else
-		text(f, buf);
-	fprintf(f, "</pre>\n");
-	if (top) {
-		fprintf(f, "<details><summary>the path of each container</summary>\n<pre>");
-		html_text(f, buf, (size_t)(top - buf));
-		fprintf(f, "</pre></details>\n");
-	}
-	free(buf);
+	free(paths);
+	free(top);
 }
 
 /* Figures in reading order: overview first, details after. */
