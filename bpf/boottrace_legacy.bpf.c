@@ -28,8 +28,9 @@
  *                    bpf_map_*_elem are on the stack; big records are built
  *                    in a map value (map values may go to other helpers)
  *   fetch-and-add results (5.12, BPF_FETCH): __sync_fetch_and_add only as a
- *                    statement (BPF_XADD); see new_root_key and bt_exit for
- *                    how results are decided without it
+ *                    statement (BPF_XADD); see new_root_key (in
+ *                    bpf/watch_legacy.bpf.h) and bt_exit for how results
+ *                    are decided without it
  *
  * What that costs (ppid at fork time, listen addresses from bind, exit
  * codes from exit_group and signals, ...): docs/legacy-object.md.
@@ -59,15 +60,6 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 #define CLONE_THREAD	0x00010000
 #define CLONE_NEWNS	0x00020000
 #define CLONE_NEWPID	0x20000000
-#define NS_FLAGS	(CLONE_NEWNS | CLONE_NEWPID)
-
-#define SIGKILL 9
-/* Signals whose default action kills (all but CHLD CONT STOP TSTP TTIN TTOU URG WINCH). */
-#define SIG_FATAL_MASK	(~((1U << 17) | (1U << 18) | (1U << 19) | (1U << 20) | \
-			   (1U << 21) | (1U << 22) | (1U << 23) | (1U << 28) | 1U))
-/* ... and of those, the ones that dump core (not turned into SIGKILL, see sig_deliver) */
-#define SIG_CORE_MASK	((1U << 3) | (1U << 4) | (1U << 5) | (1U << 6) | (1U << 7) | \
-			 (1U << 8) | (1U << 11) | (1U << 24) | (1U << 25) | (1U << 31))
 
 /* A socket address as bind(2)/connect(2) pass it: sockaddr_storage is 128 bytes. */
 #define SOCKADDR_MAX 128
@@ -140,51 +132,6 @@ struct {
 	__type(key, struct bind_key);
 	__type(value, struct bind_addr);
 } binds SEC(".maps");
-
-/*
- * Watch mode: an untraced task's namespace requests on their way to a
- * root. clone_ns: the clone(2) in progress asks for new namespaces, its
- * child is a root; unshare_req: the unshare(2) in progress; next_child:
- * an unshare(CLONE_NEWPID) succeeded, the next child (pid 1 of the new
- * namespace) is a root.
- */
-struct ns_pending {
-	__u64 clone_ns;
-	__u64 unshare_req;
-	__u64 next_child;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);
-	__type(value, struct ns_pending);
-} pending SEC(".maps");
-
-/*
- * Watch mode: who forked each task while the collector ran (this object
- * cannot read task->real_parent), for a root made in place by unshare(2),
- * whose parent is the runtime. LRU: no entry is ever deleted one by one.
- */
-struct parent_info {
-	__u32 ppid;
-	char comm[BT_COMM_LEN];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, BT_MAX_TASKS);
-	__type(key, __u32);
-	__type(value, struct parent_info);
-} parents SEC(".maps");
-
-/* Watch mode: the sequence of kernel-assigned container keys. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, __u64);
-} root_seq SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERF_EVENT_ARRAY);
@@ -526,6 +473,12 @@ static __always_inline void live_inc(__u64 key)
 		__sync_fetch_and_add(v, 1);
 }
 
+/* Watch mode: a task's parent, as `parents` keeps it (bpf/watch_legacy.bpf.h). */
+struct parent_info {
+	__u32 ppid;
+	char comm[BT_COMM_LEN];
+};
+
 /*
  * The big values that go to map helpers, which take them from the stack
  * only (before 4.18). clang gives each inlined function's locals a slot of
@@ -578,24 +531,6 @@ static __always_inline int adopt(struct bt_legacy_config *cfg, __u32 tid, __u64 
 	return 1;
 }
 
-/*
- * Watch mode: a key no user-space key can be. The fetch-add's result
- * would need BPF_FETCH (5.12), so the count is read after the add; two
- * CPUs may read the same count, never the same CPU twice (a CPU's reads
- * follow its own adds), hence the CPU number in the key.
- */
-static __always_inline __u64 new_root_key(void)
-{
-	__u32 zero = 0;
-	__u64 *seq = bpf_map_lookup_elem(&root_seq, &zero);
-
-	if (!seq)
-		return 0;
-	__sync_fetch_and_add(seq, 1);
-	return BT_KEY_KERNEL | ((__u64)bpf_get_smp_processor_id() << 40) |
-	       (*seq & ((1ULL << 40) - 1));
-}
-
 #ifdef BT_COMPAT
 #include "bpf/cgroups_compat.bpf.h"
 #endif
@@ -638,112 +573,8 @@ static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_conf
 
 #include "bpf/marks_legacy.bpf.h"
 
-/*
- * Watch mode: task @tid of process @tgid starts a container. @self: the
- * current task itself (an unshare in place), whose parent is in `parents`
- * if it was forked while we watched (else ppid 0 and no parent_comm: the
- * backend asks /proc and answers through ppid_fix); else a child of the
- * current task, not yet running. @buf: stack space (see union stack_buf).
- */
-static __always_inline void make_root(void *ctx, struct bt_legacy_config *cfg, __u32 tid,
-				      __u32 tgid, __u64 ns, int self, union stack_buf *buf)
-{
-	__u64 id = bpf_get_current_pid_tgid(), key = new_root_key();
-	struct parent_info *pi = NULL;
-	__u32 ppid = id >> 32;
-	union record *r;
-
-	if (self) {
-		pi = bpf_map_lookup_elem(&parents, &tid);
-		ppid = pi ? pi->ppid : 0;
-		/* a parent user space found for an earlier life of this pid */
-		if (!pi)
-			bpf_map_delete_elem(&ppid_fix, &tgid);
-	}
-	if (!key || !adopt(cfg, tid, key, tgid, ppid, 1, self && !pi, buf))
-		return;
-	r = get_record();
-	if (!r) {
-		count_lost();
-		return;
-	}
-	fill_hdr_of(&r->root.hdr, BT_EV_ROOT, bpf_ktime_get_ns(), key, tgid, tid, ppid);
-	if (self && pi)
-		bpf_probe_read(r->root.parent_comm, sizeof(r->root.parent_comm), pi->comm);
-	else if (self)
-		__builtin_memset(r->root.parent_comm, 0, sizeof(r->root.parent_comm));
-	else
-		bpf_get_current_comm(r->root.parent_comm, sizeof(r->root.parent_comm));
-	r->root.ns_flags = ns;
-	emit(ctx, r, sizeof(r->root));
-	/* the runtime's --start time, which the root holds (self) or inherits */
-	mark_start_root(ctx, cfg, (__u32)id, tid, tgid, ppid, key);
-}
-
-/* Watch mode, sys_enter of an untraced task: remember namespace requests. */
-static __always_inline void watch_enter(void *ctx, struct bt_legacy_config *cfg, __u32 tid)
-{
-	struct ns_pending zero = {}, *p;
-	unsigned long a0 = 0;
-	__u64 flags = 0;
-	long nr;
-
-	nr = enter_nr(ctx, cfg);
-	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
-		return;
-	if (cfg->flags & BT_LEGACY_RAW_SYSCALLS)
-		a0 = ctx_long(ctx, RAW_ARGS);
-	else
-		ctx_read(ctx, cfg->enter_args, &a0, sizeof(a0));
-	if (nr == __NR_clone3)	/* struct clone_args starts with the flags */
-		bpf_probe_read(&flags, sizeof(flags), (void *)a0);
-	else
-		flags = a0;
-	if (!(flags & NS_FLAGS))
-		return;
-	p = bpf_map_lookup_elem(&pending, &tid);
-	if (!p) {
-		bpf_map_update_elem(&pending, &tid, &zero, BPF_NOEXIST);
-		p = bpf_map_lookup_elem(&pending, &tid);
-		if (!p)
-			return;
-	}
-	if (nr == __NR_unshare)
-		p->unshare_req = flags & NS_FLAGS;
-	else
-		p->clone_ns = flags & NS_FLAGS;
-}
-
-/* Watch mode, sys_exit of an untraced task. */
-static __always_inline void watch_exit(void *ctx, struct bt_legacy_config *cfg, __u32 tid,
-				       long nr, union stack_buf *buf)
-{
-	struct ns_pending *p;
-	__u64 req;
-	long ret;
-
-	if (nr != __NR_clone && nr != __NR_clone3 && nr != __NR_unshare)
-		return;
-	p = bpf_map_lookup_elem(&pending, &tid);
-	if (!p)
-		return;
-	if (nr == __NR_unshare) {
-		req = p->unshare_req;
-		p->unshare_req = 0;
-		ret = exit_ret(ctx, cfg);
-		if (ret == 0 && (req & CLONE_NEWPID)) {
-			/* the caller stays in its pid namespace: its next child is the container */
-			p->next_child = req;
-		} else if (ret == 0 && (req & CLONE_NEWNS)) {
-			/* `unshare --mount CMD`: the caller itself is the container */
-			make_root(ctx, cfg, tid, bpf_get_current_pid_tgid() >> 32, CLONE_NEWNS, 1, buf);
-		}
-	} else {
-		p->clone_ns = 0;
-	}
-	if (!p->clone_ns && !p->unshare_req && !p->next_child)
-		bpf_map_delete_elem(&pending, &tid);
-}
+/* Watch mode (pidtree): roots found by their namespaces; its own file. */
+#include "bpf/watch_legacy.bpf.h"
 
 /*
  * The path at t->path into the record. It fails when the string's page is
@@ -1198,73 +1029,5 @@ int bt_exit(void *ctx)
 	return 0;
 }
 
-static __always_inline int sig_fatal(__u32 sig)
-{
-	/* real-time signals kill by default too */
-	return sig >= 32 ? sig <= 64 : (SIG_FATAL_MASK >> sig) & 1;
-}
-
-/*
- * Exit codes of processes killed by a signal, part 1: a default-fatal
- * signal is sent to a traced task (in the sender's context).
- */
-SEC("tracepoint/signal/signal_generate")
-int bt_sig_generate(void *ctx)
-{
-	struct bt_legacy_config *cfg = get_config();
-	struct bt_legacy_task *t;
-	struct bt_legacy_proc *p;
-	__u32 pid = 0, sig = 0;
-	int result = 0;
-
-	if (!cfg)
-		return 0;
-	ctx_read(ctx, cfg->sgen_pid, &pid, sizeof(pid));
-	t = bpf_map_lookup_elem(&tasks, &pid);
-	if (!t)
-		return 0;
-	ctx_read(ctx, cfg->sgen_sig, &sig, sizeof(sig));
-	ctx_read(ctx, cfg->sgen_result, &result, sizeof(result));
-	/* TRACE_SIGNAL_IGNORED, TRACE_SIGNAL_OVERFLOW_FAIL: not queued */
-	if (result == 1 || result == 3 || !sig_fatal(sig))
-		return 0;
-	p = proc_of(t->tgid);
-	if (p)
-		p->last_sig = sig;
-	return 0;
-}
-
-/*
- * Part 2: a traced task takes a signal whose action is the default and
- * kills. A fatal signal that dumps no core reaches every thread as
- * SIGKILL (complete_signal()), so a SIGKILL here stands for the last
- * fatal signal sent to the process.
- */
-SEC("tracepoint/signal/signal_deliver")
-int bt_sig_deliver(void *ctx)
-{
-	struct bt_legacy_config *cfg = get_config();
-	struct bt_legacy_task *t;
-	struct bt_legacy_proc *p;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid(), sig = 0;
-	unsigned long handler = 1;
-
-	if (!cfg)
-		return 0;
-	t = bpf_map_lookup_elem(&tasks, &tid);
-	if (!t)
-		return 0;
-	ctx_read(ctx, cfg->sdel_sig, &sig, sizeof(sig));
-	ctx_read(ctx, cfg->sdel_handler, &handler, sizeof(handler));
-	if (handler != 0 /* SIG_DFL */ || !sig_fatal(sig))
-		return 0;
-	p = proc_of(t->tgid);
-	if (!p || p->exit_how == BT_LEGACY_EXIT_FINAL)
-		return 0;
-	if (sig == SIGKILL && p->last_sig &&
-	    (p->last_sig >= 32 || !((SIG_CORE_MASK >> p->last_sig) & 1)))
-		sig = p->last_sig;
-	p->exit_code = sig & 0x7f;
-	p->exit_how = BT_LEGACY_EXIT_FINAL;
-	return 0;
-}
+/* Exit codes from signals: their own file. */
+#include "bpf/signals_legacy.bpf.h"
