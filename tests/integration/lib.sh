@@ -52,6 +52,26 @@ need_root() {
 	[ -r /sys/kernel/btf/vmlinux ] || skip "needs kernel BTF (/sys/kernel/btf/vmlinux)"
 }
 
+# watch_start FILE [COLLECTOR-OPTION...]: a watching collector writing FILE,
+# attached when this returns; $watch_pid is its pid.
+watch_start() {
+	local f=$1
+	shift
+	"$COLLECTOR" "$@" -o "$f" 2> "$f.err" &
+	watch_pid=$!
+	cleanup_hooks+=("kill $watch_pid 2>/dev/null")
+	for _ in $(seq 200); do grep -q '^ts_ns' "$f" 2> /dev/null && break; sleep 0.05; done
+	grep -q '^ts_ns' "$f" || fail "collector did not start: $(cat "$f.err")"
+}
+
+# watch_stop FILE: stop it (SIGINT) and check the TSV's frame.
+watch_stop() {
+	sleep 0.3	# the last rows of the last container
+	kill -INT "$watch_pid"
+	wait "$watch_pid" || fail "collector exited $? on SIGINT: $(cat "$1.err")"
+	check_tsv "$1"
+}
+
 cgroup2_mount() { awk '$3 == "cgroup2" { print $2; exit }' /proc/self/mounts; }
 
 # A parent cgroup of the test's own, removed at exit.

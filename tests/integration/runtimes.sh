@@ -122,24 +122,20 @@ expect_client_runs() {
 	[ "$misses" -eq "$m" ]
 }
 
-# watch_start FILE [COLLECTOR-OPTION...]: a watching collector writing FILE,
-# attached when this returns; $watch_pid is its pid.
-watch_start() {
-	local f=$1
-	shift
-	"$COLLECTOR" "$@" -o "$f" 2> "$f.err" &
-	watch_pid=$!
-	cleanup_hooks+=("kill $watch_pid 2>/dev/null")
-	for _ in $(seq 200); do grep -q '^ts_ns' "$f" 2> /dev/null && break; sleep 0.05; done
-	grep -q '^ts_ns' "$f" || fail "collector did not start: $(cat "$f.err")"
-}
-
-# watch_stop FILE: stop it (SIGINT) and check the TSV's frame.
-watch_stop() {
-	sleep 0.3	# the last rows of the last container
-	kill -INT "$watch_pid"
-	wait "$watch_pid" || fail "collector exited $? on SIGINT: $(cat "$1.err")"
-	check_tsv "$1"
+# client_runs GLOB ERE CLIENT...: the collector times CLIENT 3 times in
+# client mode (-c GLOB --until listen) into $TMP/c.tsv: it exits 0 within
+# 60 s (each container sleeps 60 s after it listens: --until stops it; $took
+# is how long), and expect_client_runs ERE holds, whose status it returns.
+client_runs() {
+	local glob=$1 ere=$2 t0 rc
+	shift 2
+	t0=$(date +%s)
+	"$COLLECTOR" -c "$glob" --runs 3 --until listen -o "$TMP/c.tsv" -- "$@" > "$TMP/out" 2> "$TMP/err"
+	rc=$?
+	took=$(($(date +%s) - t0))
+	[ $rc -eq 0 ] || miss "collector -c GLOB --runs 3 -- $1: exit $rc: $(head -5 "$TMP/err")"
+	[ $took -lt 60 ] || miss "three runs took $took s: --until listen did not stop them"
+	expect_client_runs "$TMP/c.tsv" 3 "$ere"
 }
 
 # start_of FILE ID: the container name of the start row whose detail (the

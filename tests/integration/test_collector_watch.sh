@@ -9,11 +9,7 @@ need_root
 make_cgparent
 rel=${CGPARENT#$(cgroup2_mount)}
 
-"$COLLECTOR" --cgroup "$rel/*" -o "$TMP/w.tsv" & col=$!
-cleanup_hooks+=("kill $col 2>/dev/null")
-# wait until attached: the header is written after attach
-for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/w.tsv" 2>/dev/null && break; sleep 0.05; done
-grep -q '^ts_ns' "$TMP/w.tsv" || fail "collector did not start"
+watch_start "$TMP/w.tsv" --cgroup "$rel/*"
 
 boot() { # boot NAME K: a container running getppid_loop K
 	mkdir "$CGPARENT/$1" || exit 1
@@ -30,9 +26,7 @@ boot alpha 3000 & a=$!
 boot beta 7000 & b=$!
 "$TOOLS/getppid_loop" 4000 # a stranger, in no container
 wait $a $b
-sleep 0.2
-kill -INT $col; wait $col || fail "collector exited $? on SIGINT"
-check_tsv "$TMP/w.tsv"
+watch_stop "$TMP/w.tsv"
 [ "$(rows "$TMP/w.tsv" start | cut -f2 | sort | tr '\n' ' ')" = "again again#2 alpha beta " ] ||
 	fail "start rows: $(rows "$TMP/w.tsv" start | cut -f2 | tr '\n' ' ')"
 rows "$TMP/w.tsv" start | awk -F'\t' '$9 != "mkdir" { exit 1 }' || fail "start rows not by mkdir"
@@ -54,18 +48,13 @@ rmdir "$CGPARENT/alpha" "$CGPARENT/beta" "$CGPARENT/empty"
 # is no container (a runtime's /docker, a --cgroup-parent); each cgroup a
 # task enters is one, unless an ancestor is one already: the cgroups a
 # container makes inside itself (systemd, docker-in-docker) stay in it.
-"$COLLECTOR" -o "$TMP/p.tsv" & col=$!
-cleanup_hooks+=("kill $col 2>/dev/null")
-for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/p.tsv" 2>/dev/null && break; sleep 0.05; done
-grep -q '^ts_ns' "$TMP/p.tsv" || fail "collector did not start"
+watch_start "$TMP/p.tsv"
 mkdir -p "$CGPARENT/p/c1" "$CGPARENT/p/c2" || fail "mkdir p/c1 p/c2"
 sh -c "echo \$\$ > $CGPARENT/p/c1/cgroup.procs && $TOOLS/getppid_loop 1100 &&
 	mkdir $CGPARENT/p/c1/inner && sh -c 'echo \$\$ > $CGPARENT/p/c1/inner/cgroup.procs && exec $TOOLS/getppid_loop 1300'" & a=$!
 sh -c "echo \$\$ > $CGPARENT/p/c2/cgroup.procs && exec $TOOLS/getppid_loop 2200" & b=$!
 wait $a $b
-sleep 0.2
-kill -INT $col; wait $col || fail "collector exited $? on SIGINT"
-check_tsv "$TMP/p.tsv"
+watch_stop "$TMP/p.tsv"
 # only what this test made (the watch sees the whole host)
 awk -F'\t' -v r="$rel/p" '!/^#/ && $8 == "start" && index($12, r) == 1 { print $2, $12 }' "$TMP/p.tsv" | sort > "$TMP/starts"
 printf '%s\n' "c1 $rel/p/c1" "c2 $rel/p/c2" > "$TMP/want"
@@ -85,19 +74,14 @@ rmdir "$CGPARENT/p/c1/inner" "$CGPARENT/p/c1" "$CGPARENT/p/c2" "$CGPARENT/p"
 # own: 5 to 11 of these 20 before backend_perf.c held a new cgroup's mkdir
 # a pass and delivered the held ones oldest first.
 last=$(($(nproc) - 1))
-"$COLLECTOR" -o "$TMP/o.tsv" & col=$!
-cleanup_hooks+=("kill $col 2>/dev/null")
-for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/o.tsv" 2>/dev/null && break; sleep 0.05; done
-grep -q '^ts_ns' "$TMP/o.tsv" || fail "collector did not start"
+watch_start "$TMP/o.tsv"
 for i in $(seq 20); do
 	mkdir "$CGPARENT/o$i" || fail "mkdir o$i"
 	taskset -c $last sh -c "echo \$\$ > $CGPARENT/o$i/cgroup.procs &&
 		exec taskset -c 0 sh -c 'mkdir $CGPARENT/o$i/inner && echo \$\$ > $CGPARENT/o$i/inner/cgroup.procs && exec $TOOLS/getppid_loop 10'" ||
 		fail "o$i: the pinned shells failed"
 done
-sleep 0.2
-kill -INT $col; wait $col || fail "collector exited $? on SIGINT"
-check_tsv "$TMP/o.tsv"
+watch_stop "$TMP/o.tsv"
 awk -F'\t' -v r="$rel/o" '!/^#/ && $8 == "start" && index($12, r) == 1 { print $12 }' "$TMP/o.tsv" | sort > "$TMP/starts"
 for i in $(seq 20); do echo "$rel/o$i"; done | sort > "$TMP/want"
 diff "$TMP/want" "$TMP/starts" > /dev/null ||

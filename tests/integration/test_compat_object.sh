@@ -61,9 +61,7 @@ ok "a cgroup the container makes: nested, its rows the container's; without cgro
 # not in the kernel), ended at their rmdir (found by path)
 make_cgparent
 rel=${CGPARENT#"$cg2"}
-BOOTTRACE_COMPAT_NO_CGROUP_IDS=1 "$COLLECTOR" --mode cgroup --object compat --cgroup "$rel/*" -o "$TMP/w.tsv" & c=$!
-cleanup_hooks+=("kill $c 2>/dev/null")
-for _ in $(seq 100); do grep -q '^ts_ns' "$TMP/w.tsv" 2>/dev/null && break; sleep 0.05; done
+BOOTTRACE_COMPAT_NO_CGROUP_IDS=1 watch_start "$TMP/w.tsv" --mode cgroup --object compat --cgroup "$rel/*"
 for name in alpha beta; do
 	mkdir "$CGPARENT/$name" || fail "mkdir $name"
 done
@@ -73,9 +71,7 @@ sh -c "echo \$\$ > $CGPARENT/beta/cgroup.procs && exec $TOOLS/getppid_loop 4321"
 "$TOOLS/getppid_loop" 555	# a stranger
 wait $a $b
 rmdir "$CGPARENT/alpha" "$CGPARENT/beta"
-sleep 0.3
-kill -INT $c; wait $c || fail "watch without ids: collector exited $?"
-check_tsv "$TMP/w.tsv"
+watch_stop "$TMP/w.tsv"
 [ "$(rows "$TMP/w.tsv" start | cut -f2 | sort | tr '\n' ' ')" = "alpha beta " ] ||
 	fail "watch without ids: start rows $(rows "$TMP/w.tsv" start | cut -f2 | tr '\n' ' ')"
 for x in alpha:1234 beta:4321; do
