@@ -765,8 +765,8 @@ int bt_sys_exit(void *ctx)
 	tid = (__u32)id;
 #ifdef BT_COMPAT
 	/*
-	 * cgroup mode: the rest of the host pays one helper call and an
-	 * inlined load here, not a hash look-up; a task that left its
+	 * cgroup mode: the rest of the host pays a second helper call and
+	 * an inlined load here, not a hash look-up; a task that left its
 	 * tracked cgroup during the syscall loses that syscall's row.
 	 */
 	if (cgroup_mode(cfg) && tid != cfg->flush_tid && !current_tracked_cgroup())
