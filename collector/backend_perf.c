@@ -19,13 +19,13 @@
  * collector/reorder.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
+#include <sys/param.h>
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
@@ -96,23 +96,18 @@ static struct perfobj *to_perfobj(struct backend *b)
  */
 static void fill_root_parent(struct perfobj *o, struct bt_root_event *e)
 {
-	pid_t tgid, ppid;
-	char path[64];
-	ssize_t n = 0;
-	int fd;
+	char comm[sizeof(e->parent_comm) + 1];
 	__u32 pid = e->hdr.pid, v;
+	ssize_t n;
+	pid_t ppid;
 
-	if (e->hdr.ppid || proc_ids((pid_t)e->hdr.tid, &tgid, &ppid) < 0 || ppid <= 0)
+	if (e->hdr.ppid || (ppid = proc_ppid((pid_t)e->hdr.tid)) <= 0)
 		return;
 	e->hdr.ppid = (__u32)ppid;
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)ppid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, e->parent_comm, sizeof(e->parent_comm));
-		close(fd);
-	}
-	if (n > 0 && e->parent_comm[n - 1] == '\n')
-		e->parent_comm[n - 1] = '\0';
+	/* with its NUL when it fits, as the kernel writes a comm */
+	n = proc_comm(ppid, comm, sizeof(comm));
+	if (n > 0)
+		memcpy(e->parent_comm, comm, MIN((size_t)n + 1, sizeof(e->parent_comm)));
 	v = (__u32)ppid;
 	bpf_map__update_elem(o->m.ppid_fix, &pid, sizeof(pid), &v, sizeof(v), BPF_ANY);
 }

@@ -95,26 +95,30 @@ ssize_t proc_cmdline(pid_t pid, char *out, size_t n)
 	return len;
 }
 
+ssize_t proc_comm(pid_t pid, char *out, size_t n)
+{
+	ssize_t len = proc_read(pid, "comm", out, n);
+
+	if (len > 0 && out[len - 1] == '\n')
+		out[--len] = '\0';
+	return len;
+}
+
 int proc_cgroup2_path(pid_t pid, char *out, size_t n)
 {
-	char path[64], line[PATH_MAX + 16];
-	FILE *f;
-	int found = -ENOENT;
+	char text[PATH_MAX + 4096];
+	ssize_t len = proc_read(pid, "cgroup", text, sizeof(text));
+	const char *line;
 
-	snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
+	if (len < 0)
+		return (int)len;
+	for (line = text; *line; line += strcspn(line, "\n") + (line[strcspn(line, "\n")] != 0)) {
 		if (strncmp(line, "0::", 3) == 0) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(out, n, "%s", line + 3);
-			found = 0;
-			break;
+			snprintf(out, n, "%.*s", (int)strcspn(line + 3, "\n"), line + 3);
+			return 0;
 		}
 	}
-	fclose(f);
-	return found;
+	return -ENOENT;
 }
 
 int cgroup_file_pick(const char *text, char *out, size_t n)

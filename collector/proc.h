@@ -27,6 +27,9 @@ pid_t proc_stat_ppid(const char *stat);
  */
 ssize_t proc_cmdline(pid_t pid, char *out, size_t n);
 
+/* proc_comm - the comm of @pid into @out (@n bytes, without its newline): its length, or -errno. */
+ssize_t proc_comm(pid_t pid, char *out, size_t n);
+
 /* proc_cgroup2_path - @pid's cgroup v2 path ("/" for the root); 0 or -errno. */
 int proc_cgroup2_path(pid_t pid, char *out, size_t n);
 
