@@ -319,16 +319,17 @@ static int find_wake(struct walk *w, uint32_t ti, size_t k, uint64_t cur, struct
 	const struct tl_task *t = &c->tasks[ti];
 	const struct tl_row *r = &t->rows[k];
 	uint64_t end = row_end(w, t, k);
+	enum sc_class cls = classify(w, r->name);
 	bool by_pid;
 	uint32_t x;
 	size_t i;
 
 	wk->event = CP_EV_EXIT;
-	switch (classify(w, r->name)) {
+	switch (cls) {
 	case SC_WAIT:
 	case SC_WAITID:
 		if (r->ret == TL_NORET || r->ret < 0 ||
-		    (r->ret == 0 && classify(w, r->name) == SC_WAIT))
+		    (r->ret == 0 && cls == SC_WAIT))
 			return 0; /* WNOHANG, EINTR, ECHILD */
 		x = find_exit(w, ti, t->pid, false, r->ts, cur, true, r->ret, &by_pid);
 		return exit_wake(c, x, by_pid ? CP_MATCH_PID : CP_MATCH_TIME, wk);
@@ -350,7 +351,7 @@ static int find_wake(struct walk *w, uint32_t ti, size_t k, uint64_t cur, struct
 		__attribute__((fallthrough));
 	case SC_POLL:
 		if (r->ret == TL_NORET || r->ret < 0 ||
-		    (r->ret == 0 && classify(w, r->name) == SC_POLL))
+		    (r->ret == 0 && cls == SC_POLL))
 			return 0; /* a poll that timed out woke by itself */
 		x = find_exit(w, ti, t->pid, true, r->ts, cur, false, 0, &by_pid);
 		if (x != TL_NOTASK && end - c->tasks[x].exit_ts > pipe_slack(end - r->ts))
