@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "analyze/states.h"
 #include "tests/unit/critpath_fixture.h"
 
 #define HEAD_SCHED "# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n" TSV_HEADER "\n"
@@ -205,6 +206,29 @@ static void test_sched_on_no_rows(void **state)
 	release(&fx);
 }
 
+/* --by state over the futex trace: each task's time split exactly. */
+static void test_states_of(void **state)
+{
+	struct fixture fx;
+	struct state_times st;
+
+	(void)state;
+	path_of(futex, "listen", &fx);
+	states_of(ctr(&fx), 1000000, 124020000, &st);
+	assert_int_equal(st.tasks, 2);
+	assert_int_equal(st.t[ST_BLOCKED], 123000000 - 3010000);
+	assert_int_equal(st.t[ST_RUNNABLE], 500000);
+	assert_int_equal(st.t[ST_BLOCKED_D], 0);
+	/* 10 lives 1.1 -> 124.02 ms less 120.49 off; 11 runs 2 -> 123.01 ms */
+	assert_int_equal(st.t[ST_RUNNING], (124020000 - 1100000 - 120490000) + (123010000 - 2000000));
+	assert_int_equal(st.t[ST_UNKNOWN], 0);
+	/* a window that cuts the wait: only its part counts */
+	states_of(ctr(&fx), 50000000, 60000000, &st);
+	assert_int_equal(st.t[ST_BLOCKED], 10000000);
+	assert_int_equal(st.t[ST_RUNNING], 10000000);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_blocked_timer_and_outsider),
 		cmocka_unit_test(test_wait4_by_wake),
 		cmocka_unit_test(test_sched_on_no_rows),
+		cmocka_unit_test(test_states_of),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
