@@ -11,13 +11,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/analysis.h"
-#include "analyze/bootchart.h"
-#include "analyze/compare.h"
-#include "analyze/plot.h"
-#include "analyze/report.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/window.h"
+#include "analyze/out/bootchart.h"
+#include "analyze/out/compare.h"
+#include "analyze/out/plot.h"
+#include "analyze/out/report.h"
 #include "analyze/units.h"
-#include "analyze/window.h"
 
 static const char usage_text[] =
 "usage: analyze [<options>] [<file>...]\n"

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/bins.h"
-#include "analyze/stats.h"
+#include "analyze/stats/bins.h"
+#include "analyze/stats/stats.h"
 #include "tests/unit/rng.h"
 
 static uint64_t sum(const struct bins *b)

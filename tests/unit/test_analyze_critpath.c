@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/critpath.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/critpath.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 #define TAIL "# lost=0 events=1\n"

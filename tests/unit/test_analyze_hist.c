@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/hist.h"
+#include "analyze/stats/hist.h"
 #include "analyze/units.h"
 
 static void test_log2_index(void **state)

@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/entrypoint.h"
-#include "analyze/plot.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/entrypoint.h"
+#include "analyze/out/plot.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=pidtree\n" TSV_HEADER "\n"
 #define R(ts, c, pid, ev, name, ret, dur, detail) \

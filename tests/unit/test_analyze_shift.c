@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/shift.h"
-#include "analyze/stats.h"
+#include "analyze/stats/shift.h"
+#include "analyze/stats/stats.h"
 #include "tests/unit/rng.h"
 
 static void check_k(size_t m, size_t n, uint64_t want, double cov, int exact)

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/llhist.h"
-#include "analyze/stats.h"
+#include "analyze/stats/llhist.h"
+#include "analyze/stats/stats.h"
 
 static void check(int64_t *v, size_t n, int64_t min, int64_t avg, int64_t max,
 		  int64_t p50, int64_t p90, int64_t p99)

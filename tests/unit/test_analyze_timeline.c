@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/timeline.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/timeline.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 /* ts container pid tid ppid comm event name ret dur detail */

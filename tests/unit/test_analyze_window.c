@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/window.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/window.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 #define R(ts, c, tid, comm, ev, name, ret, dur) \
