@@ -2,6 +2,7 @@
 /*
  * analyze: the collector's TSV → per-phase boot statistics, histograms,
  * per-syscall tables, comparisons and gnuplot reports. See analyze(1).
+ * Its files, wing by wing (read/, stats/, boot/, out/): analyze/README.md.
  */
 #include <errno.h>
 #include <getopt.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fuzz_reader: the analyzer's TSV reader (analyze/reader.h), fed through its
+ * fuzz_reader: the analyzer's TSV reader (analyze/read/reader.h), fed through its
  * public API from a file descriptor, then the analysis and every report on
  * what parsed.
  *

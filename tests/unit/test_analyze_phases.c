@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/analysis.c (phases per container, minimums over unordered
+ * cmocka: analyze/boot/analysis.c (phases per container, minimums over unordered
  * rows, listen by a child, --exec, --container, orphans) and the gnuplot
- * string sanitizer of analyze/plot.c.
+ * string sanitizer of analyze/out/plot.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* cmocka: analyze/reader.c, every error path of the TSV contract. */
+/* cmocka: analyze/read/reader.c, every error path of the TSV contract. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/shift.c, the Hodges-Lehmann shift and its exact 95%
+ * cmocka: analyze/stats/shift.c, the Hodges-Lehmann shift and its exact 95%
  * interval, against /work/shared/TIME-ANCHORS.md §D: its K table (computed
  * there by exact enumeration of U; extended here with values enumerated the
  * same way in Python with integers: 20/20 -> 128, 49/49 -> 925 and, for the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/stats.c and analyze/llhist.c against values computed by
+ * cmocka: analyze/stats/stats.c and analyze/stats/llhist.c against values computed by
  * hand (nearest rank r = ceil(p*n/100), means rounded half away from zero,
  * Mann–Whitney by the formula in stats.h, worked out in the comments).
  */
