@@ -49,7 +49,9 @@ endif
 .PHONY: test-asan test-valgrind fuzz fuzz-build fuzz-replay
 
 COMMON_SRCS := $(wildcard common/*.c)
-ANALYZE_SRCS := $(filter-out analyze/main.c,$(wildcard analyze/*.c))
+# analyze/ has main.c and shared helpers on top, the rest in its wings
+# (analyze/README.md): read/, stats/, boot/, out/.
+ANALYZE_SRCS := $(filter-out analyze/main.c,$(wildcard analyze/*.c analyze/*/*.c))
 COLLECTOR_SRCS := $(filter-out collector/main.c,$(wildcard collector/*.c))
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TOOL_SRCS := $(wildcard tests/tools/*.c)

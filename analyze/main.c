@@ -2,6 +2,7 @@
 /*
  * analyze: the collector's TSV → per-phase boot statistics, histograms,
  * per-syscall tables, comparisons and gnuplot reports. See analyze(1).
+ * Its files, wing by wing (read/, stats/, boot/, out/): analyze/README.md.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,13 +12,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyze/analysis.h"
-#include "analyze/bootchart.h"
-#include "analyze/compare.h"
-#include "analyze/plot.h"
-#include "analyze/report.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/window.h"
+#include "analyze/out/bootchart.h"
+#include "analyze/out/compare.h"
+#include "analyze/out/plot.h"
+#include "analyze/out/report.h"
 #include "analyze/units.h"
-#include "analyze/window.h"
 
 static const char usage_text[] =
 "usage: analyze [<options>] [<file>...]\n"

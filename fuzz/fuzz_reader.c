@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fuzz_reader: the analyzer's TSV reader (analyze/reader.h), fed through its
+ * fuzz_reader: the analyzer's TSV reader (analyze/read/reader.h), fed through its
  * public API from a file descriptor, then the analysis and every report on
  * what parsed.
  *
@@ -42,15 +42,15 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyze/analysis.h"
-#include "analyze/bins.h"
-#include "analyze/compare.h"
-#include "analyze/critpath.h"
-#include "analyze/plot.h"
-#include "analyze/reader.h"
-#include "analyze/report.h"
-#include "analyze/trace_event.h"
-#include "analyze/window.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/critpath.h"
+#include "analyze/boot/window.h"
+#include "analyze/out/compare.h"
+#include "analyze/out/plot.h"
+#include "analyze/out/report.h"
+#include "analyze/out/trace_event.h"
+#include "analyze/read/reader.h"
+#include "analyze/stats/bins.h"
 
 #define CHECK(cond, ...)                                                    \
 	do {                                                                \

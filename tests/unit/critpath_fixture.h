@@ -15,8 +15,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/analysis.h"
-#include "analyze/critpath.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/critpath.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 #define TAIL "# lost=0 events=1\n"

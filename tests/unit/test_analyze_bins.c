@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/bins.c, the PNG histograms' bins, against values worked
+ * cmocka: analyze/stats/bins.c, the PNG histograms' bins, against values worked
  * out by hand in the comments (quartiles as numpy.percentile's default,
  * Freedman-Diaconis, Sturges, the floor of 5 bins, the cap), then a
  * property check over random data of every scale.
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/bins.h"
-#include "analyze/stats.h"
+#include "analyze/stats/bins.h"
+#include "analyze/stats/stats.h"
 #include "tests/unit/rng.h"
 
 static uint64_t sum(const struct bins *b)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/critpath.c on synthetic traces with a known critical
+ * cmocka: analyze/boot/critpath.c on synthetic traces with a known critical
  * path — a child whose connect gates the parent's listen through wait4, a
  * child nobody waits for (off the path), sh -c 'a; b', x=$(slow) with and
  * without the pipe's inode, a tini-style sigtimedwait + WNOHANG loop,
@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/critpath.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/critpath.h"
 #include "tests/unit/critpath_fixture.h"
 
 /*

@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "analyze/states.h"
+#include "analyze/boot/states.h"
 #include "tests/unit/critpath_fixture.h"
 
 #define HEAD_SCHED "# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n" TSV_HEADER "\n"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* cmocka: histogram bucket edges and labels (analyze/hist.c), human units
+/* cmocka: histogram bucket edges and labels (analyze/stats/hist.c), human units
  * and duration parsing (analyze/units.c). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "analyze/hist.h"
+#include "analyze/stats/hist.h"
 #include "analyze/units.h"
 
 static void test_log2_index(void **state)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/analysis.c (phases per container, minimums over unordered
+ * cmocka: analyze/boot/analysis.c (phases per container, minimums over unordered
  * rows, listen by a child, --exec, --container, orphans) and the gnuplot
- * string sanitizer of analyze/plot.c.
+ * string sanitizer of analyze/out/plot.c.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,9 +14,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/entrypoint.h"
-#include "analyze/plot.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/entrypoint.h"
+#include "analyze/out/plot.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=pidtree\n" TSV_HEADER "\n"
 #define R(ts, c, pid, ev, name, ret, dur, detail) \

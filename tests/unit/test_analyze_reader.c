@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* cmocka: analyze/reader.c, every error path of the TSV contract. */
+/* cmocka: analyze/read/reader.c, every error path of the TSV contract. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/reader.h"
+#include "analyze/read/reader.h"
 
 #define HEAD "# boottrace-tsv 1\n# host=h\n# mode=cgroup\n" TSV_HEADER "\n"
 #define ROW "100\tc1\t\\N\t1\t1\t0\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n"

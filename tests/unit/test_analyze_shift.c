@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/shift.c, the Hodges-Lehmann shift and its exact 95%
+ * cmocka: analyze/stats/shift.c, the Hodges-Lehmann shift and its exact 95%
  * interval, against /work/shared/TIME-ANCHORS.md §D: its K table (computed
  * there by exact enumeration of U; extended here with values enumerated the
  * same way in Python with integers: 20/20 -> 128, 49/49 -> 925 and, for the
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/shift.h"
-#include "analyze/stats.h"
+#include "analyze/stats/shift.h"
+#include "analyze/stats/stats.h"
 #include "tests/unit/rng.h"
 
 static void check_k(size_t m, size_t n, uint64_t want, double cov, int exact)

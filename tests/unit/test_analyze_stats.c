@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/stats.c and analyze/llhist.c against values computed by
+ * cmocka: analyze/stats/stats.c and analyze/stats/llhist.c against values computed by
  * hand (nearest rank r = ceil(p*n/100), means rounded half away from zero,
  * Mann–Whitney by the formula in stats.h, worked out in the comments).
  */
@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "analyze/llhist.h"
-#include "analyze/stats.h"
+#include "analyze/stats/llhist.h"
+#include "analyze/stats/stats.h"
 
 static void check(int64_t *v, size_t n, int64_t min, int64_t avg, int64_t max,
 		  int64_t p50, int64_t p90, int64_t p99)

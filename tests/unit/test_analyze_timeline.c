@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/timeline.c — containers per file, tasks by tid, rows
+ * cmocka: analyze/boot/timeline.c — containers per file, tasks by tid, rows
  * sorted per task (stably: equal timestamps keep the file's order), the
  * parent of each task (the thread in clone at the fork's time, a thread
  * created by a thread that is not the main one), execs, exits, marks,
@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/timeline.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/timeline.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 /* ts container pid tid ppid comm event name ret dur detail */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/window.c (--until PHASE): rows inside a container's
+ * cmocka: analyze/boot/window.c (--until PHASE): rows inside a container's
  * [start, PHASE] count whole, rows straddling either end are clipped to it
  * exactly, rows outside or entering at the phase are left out, rows
  * without dur_ns count when they entered inside, containers that never
@@ -16,8 +16,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/analysis.h"
-#include "analyze/window.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/window.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 #define R(ts, c, tid, comm, ev, name, ret, dur) \

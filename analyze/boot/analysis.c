@@ -1,0 +1,864 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Rows to phases and per-key totals: see analysis.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/array.h"
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/entrypoint.h"
+#include "analyze/read/keycache.h"
+#include "analyze/stats/stats.h"
+
+#define NONE UINT64_MAX
+/* Bytes of rows per thread below which splitting a file is not worth it. */
+#define MIN_PART (1u << 20)
+#define MAX_PARTS 64
+/* How far past a cut point to look for the end of a line. */
+#define CUT_CHUNK (64u << 10)
+
+struct file_ctr {
+	/*
+	 * t_exec: the first exec matching --exec, else the first that is no
+	 * runtime's; t_init: the first marked init (analyze/boot/entrypoint.h)
+	 */
+	uint64_t t_start, t_exec, t_init, t_listen, rows;
+	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
+	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
+	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
+	int32_t by_id;		/* its group for --by container, -1 = none yet */
+};
+
+struct file_mark {
+	uint32_t phase;
+	int32_t next;
+	uint32_t ctr;		/* its container, for merging parts */
+	uint64_t ts;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	return array_grow(p, cap, need, size, 16);
+}
+
+static void group_table_release(struct group_table *t)
+{
+	size_t i, n = t->keys ? strtab_count(t->keys) : 0;
+
+	for (i = 0; i < n; i++)
+		llhist_release(&t->g[i].h);
+	free(t->g);
+	strtab__free(t->keys);
+	free(t->kc);
+	memset(t, 0, sizeof(*t));
+}
+
+/*
+ * The group of key @s, created when new; NULL when out of memory. @cached:
+ * @s is a field of a row (see kc_intern()).
+ */
+static inline __attribute__((always_inline)) struct group *
+group_get(struct group_table *t, const char *s, size_t n, bool cached, long *id_out)
+{
+	int added;
+	long id = kc_intern(cached ? t->kc : NULL, t->keys, s, n, &added);
+
+	if (id < 0)
+		return NULL;
+	if (added) {
+		if (grow((void **)&t->g, &t->cap, (size_t)id + 1, sizeof(*t->g)) < 0)
+			return NULL;
+		memset(&t->g[id], 0, sizeof(t->g[id]));
+		t->g[id].min = UINT64_MAX;
+		llhist_init(&t->g[id].h);
+	}
+	if (id_out)
+		*id_out = id;
+	return &t->g[id];
+}
+
+static int group_add(struct group *g, const struct tsv_row *r)
+{
+	g->calls++;
+	if (!(r->null & (1u << TSV_RET)) && r->ret < 0)
+		g->errors++;
+	if (r->null & (1u << TSV_DUR_NS))
+		return 0;
+	g->timed++;
+	g->total += r->dur_ns;
+	if (r->dur_ns < g->min)
+		g->min = r->dur_ns;
+	if (r->dur_ns > g->max)
+		g->max = r->dur_ns;
+	return llhist_add(&g->h, r->dur_ns);
+}
+
+uint64_t group_percentile(const struct group *g, unsigned p)
+{
+	uint64_t v;
+
+	if (!g->timed)
+		return 0;
+	/* The extreme ranks are known exactly: a p99 of 100 or fewer values is
+	 * their maximum, whatever the bucket width. */
+	if (stats_rank(p, g->timed) == g->timed)
+		return g->max;
+	if (stats_rank(p, g->timed) == 1)
+		return g->min;
+	v = llhist_percentile(&g->h, p);
+	if (v < g->min)
+		v = g->min;
+	if (v > g->max)
+		v = g->max;
+	return v;
+}
+
+struct analysis *analysis__new(const struct analyze_opts *opts)
+{
+	struct analysis *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->opts = *opts;
+	a->phase_names = strtab__new();
+	a->ctr_names = strtab__new();
+	a->by.keys = strtab__new();
+	a->sys.keys = strtab__new();
+	a->by.kc = calloc(1, sizeof(*a->by.kc));
+	a->sys.kc = calloc(1, sizeof(*a->sys.kc));
+	a->kc_ctr = malloc(sizeof(*a->kc_ctr));
+	a->scratch = malloc(TSV_MAX_LINE + 1);
+	if (!a->phase_names || !a->ctr_names || !a->by.keys || !a->sys.keys ||
+	    !a->by.kc || !a->sys.kc || !a->kc_ctr || !a->scratch ||
+	    strtab_intern(a->phase_names, "exec", 4, NULL) != PHASE_EXEC ||
+	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
+	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
+	    (opts->timeline && !(a->tl = timeline__new()))) {
+		analysis__free(a);
+		return NULL;
+	}
+	memset(a->phases, 0, 2 * sizeof(*a->phases));
+	return a;
+}
+
+void analysis__free(struct analysis *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	if (a->phase_names)
+		for (i = 0; i < strtab_count(a->phase_names); i++)
+			free(a->phases[i].v);
+	free(a->phases);
+	strtab__free(a->phase_names);
+	strtab__free(a->ctr_names);
+	free(a->ctrs);
+	free(a->cphases);
+	group_table_release(&a->by);
+	group_table_release(&a->sys);
+	strtab__free(a->fnames);
+	free(a->fc);
+	free(a->fm);
+	free(a->kc_ctr);
+	free(a->scratch);
+	timeline__free(a->tl);
+	free(a);
+}
+
+size_t analysis_nphases(const struct analysis *a)
+{
+	return strtab_count(a->phase_names);
+}
+
+const char *analysis_phase_name(const struct analysis *a, size_t i)
+{
+	return strtab_str(a->phase_names, i, NULL);
+}
+
+int analysis_begin_file(struct analysis *a)
+{
+	strtab__free(a->fnames);
+	a->fnames = strtab__new();
+	a->nfm = 0;
+	memset(a->kc_ctr, 0, sizeof(*a->kc_ctr));
+	if (a->tl && timeline_begin_file(a->tl) < 0)
+		return -1;
+	return a->fnames ? 0 : -1;
+}
+
+/* Does the unescaped value of field @f match @glob? */
+static bool field_matches(struct analysis *a, const struct tsv_field *f,
+			  const char *glob)
+{
+	return tsv_glob_match(f->p, f->n, glob, a->scratch);
+}
+
+/* The id of phase @s (a mark label), created when new; -1 out of memory. */
+static long phase_get(struct analysis *a, const char *s, size_t n)
+{
+	int added;
+	long id = strtab_intern(a->phase_names, s, n, &added);
+
+	if (id < 0)
+		return -1;
+	if (added) {
+		if (grow((void **)&a->phases, &a->phases_cap, (size_t)id + 1,
+			 sizeof(*a->phases)) < 0)
+			return -1;
+		memset(&a->phases[id], 0, sizeof(a->phases[id]));
+	}
+	return id;
+}
+
+/* Container @ctr reached mark @phase at @ts. 0, or -1 out of memory. */
+static int mark_min(struct analysis *a, uint32_t ctr, uint32_t phase, uint64_t ts)
+{
+	struct file_ctr *c = &a->fc[ctr];
+	int32_t k;
+
+	for (k = c->marks; k >= 0; k = a->fm[k].next) {
+		if (a->fm[k].phase == phase) {
+			if (ts < a->fm[k].ts)
+				a->fm[k].ts = ts;
+			return 0;
+		}
+	}
+	if (grow((void **)&a->fm, &a->fm_cap, a->nfm + 1, sizeof(*a->fm)) < 0)
+		return -1;
+	a->fm[a->nfm].phase = phase;
+	a->fm[a->nfm].ctr = ctr;
+	a->fm[a->nfm].ts = ts;
+	a->fm[a->nfm].next = c->marks;
+	c->marks = (int32_t)a->nfm++;
+	return 0;
+}
+
+/*
+ * The id of container @s in the current file, created when new; -1 out of
+ * memory. @cached: @s is a field of a row (see kc_intern()).
+ */
+static inline __attribute__((always_inline)) long
+file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
+{
+	int added;
+	long id = kc_intern(cached ? a->kc_ctr : NULL, a->fnames, s, n, &added);
+	struct file_ctr *c;
+
+	if (id < 0)
+		return -1;
+	if (added) {
+		if (grow((void **)&a->fc, &a->fc_cap, (size_t)id + 1, sizeof(*a->fc)) < 0)
+			return -1;
+		c = &a->fc[id];
+		c->t_start = c->t_exec = c->t_init = c->t_listen = NONE;
+		c->rows = 0;
+		c->marks = -1;
+		c->selected = -1;
+		c->keep = -1;
+		c->by_id = -1;
+	}
+	return id;
+}
+
+/*
+ * Count syscall row @r in the per-syscall and --by tables. @c: its file
+ * container (caches its --by container group), or NULL. @cached: @r's
+ * fields are a reader's row (see kc_intern()). 0, or -1 out of memory.
+ */
+static inline __attribute__((always_inline)) int
+count_syscall(struct analysis *a, struct file_ctr *c, const struct tsv_row *r, bool cached)
+{
+	const struct tsv_field *name = &r->f[TSV_NAME], *cf = &r->f[TSV_CONTAINER];
+
+	if (a->opts.by == BY_SYSCALL || a->opts.syscalls) {
+		struct group *g = group_get(&a->sys, name->p, name->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	if (a->opts.by == BY_CONTAINER) {
+		struct group *g;
+		long gid;
+
+		if (!c || c->by_id < 0) {
+			if (!group_get(&a->by, cf->p, cf->n, cached, &gid))
+				return -1;
+			if (c)
+				c->by_id = (int32_t)gid;
+		} else {
+			gid = c->by_id;
+		}
+		g = &a->by.g[gid];
+		if (group_add(g, r) < 0)
+			return -1;
+	} else if (a->opts.by == BY_COMM) {
+		const struct tsv_field *comm = &r->f[TSV_COMM];
+		struct group *g = group_get(&a->by, comm->p, comm->n, cached, NULL);
+
+		if (!g || group_add(g, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int analysis_count_syscall(struct analysis *a, const struct tsv_row *r)
+{
+	return count_syscall(a, NULL, r, false);
+}
+
+int analysis_add_row(struct analysis *a, const struct tsv_row *r)
+{
+	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
+	struct file_ctr *c;
+	long id = file_ctr_get(a, cf->p, cf->n, true);
+
+	if (id < 0)
+		return -1;
+	a->rows++;
+	c = &a->fc[id];
+	c->rows++;
+	if (c->selected < 0)
+		c->selected = !a->opts.container_glob ||
+			      field_matches(a, cf, a->opts.container_glob);
+	if (!c->selected)
+		return 0;
+	if (a->tl) {
+		if (c->keep < 0)
+			c->keep = !a->opts.tl_keep ||
+				  a->opts.tl_keep(a->opts.tl_keep_ctx, a->nfiles, cf->p, cf->n);
+		if (c->keep && timeline_add_row(a->tl, r) < 0)
+			return -1;
+	}
+
+	if (field_is(ev, "syscall", 7)) {
+		const struct tsv_field *name = &r->f[TSV_NAME];
+
+		if (field_is(name, "listen", 6) && !(r->null & (1u << TSV_RET)) &&
+		    r->ret == 0 && !(r->null & (1u << TSV_TS_NS))) {
+			uint64_t t = r->ts_ns;
+
+			if (!(r->null & (1u << TSV_DUR_NS)))
+				t += r->dur_ns;
+			if (t < c->t_listen)
+				c->t_listen = t;
+		}
+		if (!a->opts.windowed && count_syscall(a, c, r, true) < 0)
+			return -1;
+		return 0;
+	}
+	if (r->null & (1u << TSV_TS_NS))
+		return 0; /* cannot be placed in time */
+	if (field_is(ev, "start", 5)) {
+		if (r->ts_ns < c->t_start)
+			c->t_start = r->ts_ns;
+	} else if (field_is(ev, "exec", 4)) {
+		const struct tsv_field *file = &r->f[TSV_DETAIL];
+
+		if (a->opts.exec_pattern) {
+			if (r->ts_ns < c->t_exec && field_matches(a, file, a->opts.exec_pattern))
+				c->t_exec = r->ts_ns;
+		} else {
+			if (r->ts_ns < c->t_init && field_is(&r->f[TSV_NAME], "init", 4))
+				c->t_init = r->ts_ns;
+			if (r->ts_ns < c->t_exec && !entrypoint_is_runtime(file->p, file->n))
+				c->t_exec = r->ts_ns;
+		}
+	} else if (field_is(ev, "mark", 4)) {
+		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
+
+		return ph < 0 ? -1 : mark_min(a, (uint32_t)id, (uint32_t)ph, r->ts_ns);
+	}
+	return 0;
+}
+
+static int push_value(struct analysis *a, uint32_t ctr, uint32_t phase, int64_t v)
+{
+	struct phase *p = &a->phases[phase];
+
+	if (grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v)) < 0 ||
+	    grow((void **)&a->cphases, &a->cphases_cap, a->ncphases + 1,
+		 sizeof(*a->cphases)) < 0)
+		return -1;
+	p->v[p->n++] = v;
+	a->cphases[a->ncphases].phase = phase;
+	a->cphases[a->ncphases].v = v;
+	a->ncphases++;
+	a->ctrs[ctr].n++;
+	return 0;
+}
+
+/* The exec phase's time of @c: its first init exec, else its entrypoint's. */
+static uint64_t exec_time(const struct file_ctr *c)
+{
+	return c->t_init != NONE ? c->t_init : c->t_exec;
+}
+
+/* The phase times of file container @c into the timeline. 0, or -1 out of memory. */
+static int timeline_phases(struct analysis *a, const struct file_ctr *c, const char *name,
+			   size_t len)
+{
+	long ci = timeline_find_container(a->tl, name, len);
+	int32_t k;
+
+	if (ci < 0)
+		return 0; /* not reached: a selected container's rows are in it */
+	if (exec_time(c) != NONE &&
+	    timeline_set_phase(a->tl, (size_t)ci, PHASE_EXEC, exec_time(c)) < 0)
+		return -1;
+	if (c->t_listen != NONE &&
+	    timeline_set_phase(a->tl, (size_t)ci, PHASE_LISTEN, c->t_listen) < 0)
+		return -1;
+	for (k = c->marks; k >= 0; k = a->fm[k].next)
+		if (timeline_set_phase(a->tl, (size_t)ci, a->fm[k].phase, a->fm[k].ts) < 0)
+			return -1;
+	return 0;
+}
+
+int analysis_end_file(struct analysis *a, const char *name, FILE *err)
+{
+	size_t i, n = strtab_count(a->fnames);
+	uint64_t orows = 0, octrs = 0;
+
+	for (i = 0; i < n; i++) {
+		struct file_ctr *c = &a->fc[i];
+		const char *cname;
+		size_t clen;
+		long nid;
+		uint32_t me;
+		uint64_t t_exec;
+		int32_t k;
+
+		if (!c->selected)
+			continue;
+		if (c->t_start == NONE) {
+			orows += c->rows;
+			octrs++;
+			continue;
+		}
+		cname = strtab_str(a->fnames, i, &clen);
+		nid = strtab_intern(a->ctr_names, cname, clen, NULL);
+		if (nid < 0 || grow((void **)&a->ctrs, &a->ctrs_cap, a->nctrs + 1,
+				    sizeof(*a->ctrs)) < 0)
+			return -1;
+		me = (uint32_t)a->nctrs++;
+		a->ctrs[me].name = (uint32_t)nid;
+		a->ctrs[me].file = a->nfiles;
+		a->ctrs[me].first = a->ncphases;
+		a->ctrs[me].n = 0;
+		a->ncontainers++;
+		t_exec = exec_time(c);
+		if (t_exec != NONE &&
+		    push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
+			return -1;
+		if (c->t_listen != NONE &&
+		    push_value(a, me, PHASE_LISTEN, (int64_t)(c->t_listen - c->t_start)) < 0)
+			return -1;
+		/* the list is newest first: walk it into phase order later */
+		for (k = c->marks; k >= 0; k = a->fm[k].next)
+			if (push_value(a, me, a->fm[k].phase,
+				       (int64_t)(a->fm[k].ts - c->t_start)) < 0)
+				return -1;
+		if (a->tl && timeline_phases(a, c, cname, clen) < 0)
+			return -1;
+	}
+	if (octrs && err)
+		fprintf(err, "analyze: %s: %llu rows of %llu container%s without a start row ignored\n",
+			name, (unsigned long long)orows, (unsigned long long)octrs,
+			octrs == 1 ? "" : "s");
+	a->orphan_rows += orows;
+	a->orphan_ctrs += octrs;
+	a->nfiles++;
+	return 0;
+}
+
+/* Add group @s into @g. 0, or -1 out of memory. */
+static int group_merge(struct group *g, const struct group *s)
+{
+	g->calls += s->calls;
+	g->errors += s->errors;
+	g->timed += s->timed;
+	g->total += s->total;
+	if (s->min < g->min)
+		g->min = s->min;
+	if (s->max > g->max)
+		g->max = s->max;
+	return llhist_merge(&g->h, &s->h);
+}
+
+/*
+ * Add the groups of @src into @dst, in @src's order: merging the parts in
+ * file order gives the keys the ids one thread would have given them.
+ */
+static int merge_groups(struct group_table *dst, const struct group_table *src)
+{
+	size_t i, n = strtab_count(src->keys), len;
+
+	for (i = 0; i < n; i++) {
+		const char *k = strtab_str(src->keys, i, &len);
+		struct group *g = group_get(dst, k, len, false, NULL);
+
+		if (!g || group_merge(g, &src->g[i]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static uint64_t min_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? x : y;
+}
+
+/*
+ * Fold the analysis @w of the next part of the file into @a: containers and
+ * mark labels new to @a are added in @w's order (of first appearance), so
+ * that @a ends as if it had read the rows itself. 0, or -1 out of memory.
+ */
+static int merge_part(struct analysis *a, const struct analysis *w)
+{
+	size_t nl = strtab_count(w->phase_names), nc = strtab_count(w->fnames), i, len;
+	uint32_t *map = malloc((nl + nc) * sizeof(*map)), *cmap = map + nl;
+	int ret = -1;
+
+	if (!map)
+		return -1;
+	for (i = 0; i < nl; i++) {
+		const char *s = strtab_str(w->phase_names, i, &len);
+		long id = phase_get(a, s, len);
+
+		if (id < 0)
+			goto out;
+		map[i] = (uint32_t)id;
+	}
+	if (merge_groups(&a->sys, &w->sys) < 0 || merge_groups(&a->by, &w->by) < 0)
+		goto out;
+	for (i = 0; i < nc; i++) {
+		const struct file_ctr *s = &w->fc[i];
+		const char *name = strtab_str(w->fnames, i, &len);
+		long id = file_ctr_get(a, name, len, false);
+		struct file_ctr *c;
+
+		if (id < 0)
+			goto out;
+		cmap[i] = (uint32_t)id;
+		c = &a->fc[id];
+		c->t_start = min_u64(c->t_start, s->t_start);
+		c->t_exec = min_u64(c->t_exec, s->t_exec);
+		c->t_init = min_u64(c->t_init, s->t_init);
+		c->t_listen = min_u64(c->t_listen, s->t_listen);
+		c->rows += s->rows;
+		c->selected = s->selected;
+	}
+	/* w->fm is in order of creation: each container's labels oldest first */
+	for (i = 0; i < w->nfm; i++)
+		if (mark_min(a, cmap[w->fm[i].ctr], map[w->fm[i].phase], w->fm[i].ts) < 0)
+			goto out;
+	a->rows += w->rows;
+	ret = 0;
+out:
+	free(map);
+	return ret;
+}
+
+/* One part of a file: its rows, its own analysis, its outcome. */
+struct part {
+	struct analysis *w;
+	struct tsv_reader *r;
+	size_t idx;
+	atomic_size_t *failed;	/* the lowest index of a part that failed */
+	int rc;			/* 0, or tsv_reader_next()'s -1 / -2, or -3 out of memory */
+	pthread_t tid;
+	bool started;
+};
+
+static void *part_run(void *arg)
+{
+	struct part *p = arg;
+	struct tsv_row row;
+	size_t f;
+	int rc;
+
+	while ((rc = tsv_reader_next(p->r, &row)) == 1) {
+		if (analysis_add_row(p->w, &row) < 0) {
+			rc = -3;
+			break;
+		}
+		/* An earlier part failed: its error is the one reported. */
+		if (atomic_load_explicit(p->failed, memory_order_relaxed) < p->idx)
+			break;
+	}
+	p->rc = rc < 0 ? rc : 0;
+	if (rc < 0) {
+		f = atomic_load(p->failed);
+		while (p->idx < f && !atomic_compare_exchange_weak(p->failed, &f, p->idx))
+			;
+	}
+	return NULL;
+}
+
+/*
+ * Cut the rows in [@body, @size) into at most @n parts, each starting just
+ * after a LF: part k is [cut[k], cut[k + 1]), the last one reads to the end
+ * of the file (cut[parts] = UINT64_MAX). Returns the number of parts; 1 when
+ * no LF is found within a line's maximum past a cut (a line too long for the
+ * one-thread reader to report) or on a read error (the same).
+ */
+static size_t find_cuts(int fd, uint64_t body, uint64_t size, size_t n, uint64_t *cut)
+{
+	char *buf = malloc(CUT_CHUNK);
+	size_t parts = 1, k;
+
+	cut[0] = body;
+	for (k = 1; buf && k < n; k++) {
+		uint64_t at = body + (size - body) / n * k, lf = UINT64_MAX, seen = 0;
+
+		if (at < cut[parts - 1])
+			at = cut[parts - 1];
+		while (lf == UINT64_MAX && seen <= TSV_MAX_LINE) {
+			ssize_t got = pread(fd, buf, CUT_CHUNK, (off_t)(at + seen));
+			char *nl;
+
+			if (got <= 0)
+				break;
+			nl = memchr(buf, '\n', (size_t)got);
+			if (nl)
+				lf = at + seen + (uint64_t)(nl - buf);
+			seen += (uint64_t)got;
+		}
+		if (lf == UINT64_MAX) {
+			parts = 1;
+			break;
+		}
+		if (lf + 1 >= size)
+			break;
+		cut[parts++] = lf + 1;
+	}
+	free(buf);
+	cut[parts] = UINT64_MAX;
+	return parts;
+}
+
+/* What the rows of a file left: skipped rows and the trailer. */
+struct file_tail {
+	uint64_t skipped, lost;
+	bool trailer;
+};
+
+/* The rows of @r, one thread. Returns 0, 1 or 2 as analysis_read(). */
+static int read_rows(struct analysis *a, struct tsv_reader *r, const char *name,
+		     FILE *err, struct file_tail *t)
+{
+	struct tsv_row row;
+	int rc;
+
+	while ((rc = tsv_reader_next(r, &row)) == 1) {
+		if (analysis_add_row(a, &row) < 0) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			return 1;
+		}
+	}
+	if (rc < 0) {
+		fprintf(err, "analyze: %s\n", tsv_reader_error(r));
+		return rc == -2 ? 1 : 2;
+	}
+	t->skipped = tsv_reader_skipped(r);
+	t->trailer = tsv_reader_trailer(r, &t->lost, NULL);
+	return 0;
+}
+
+static void parts_free(struct part *p, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		tsv_reader__free(p[k].r);
+		analysis__free(p[k].w);
+	}
+	free(p);
+}
+
+/*
+ * The rows of the regular file @fd from offset @body (after @lines header
+ * lines) to its end (@size bytes at open), in up to a->opts.threads parts at
+ * once. Returns 0, 1 or 2 as analysis_read(), or -1 when the file is not
+ * worth splitting (nothing was read: read it with one thread).
+ */
+static int read_parts(struct analysis *a, int fd, const char *name, uint64_t body,
+		      uint64_t size, uint64_t lines, FILE *err, struct file_tail *t)
+{
+	struct analyze_opts o = a->opts;
+	uint64_t cut[MAX_PARTS + 1];
+	atomic_size_t failed;
+	size_t n = o.threads, k;
+	struct part *p;
+	int ret = 0;
+
+	if (size <= body)
+		return -1;
+	if (n > (size - body) / MIN_PART)
+		n = (size_t)((size - body) / MIN_PART);
+	if (n > MAX_PARTS)
+		n = MAX_PARTS;
+	if (n < 2 || (n = find_cuts(fd, body, size, n, cut)) < 2)
+		return -1;
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		goto oom;
+	atomic_init(&failed, SIZE_MAX);
+	o.threads = 1;
+	for (k = 0; k < n; k++) {
+		p[k].idx = k;
+		p[k].failed = &failed;
+		p[k].w = analysis__new(&o);
+		p[k].r = tsv_reader__new_range(name, fd, o.reader_flags | TSV_NO_IDS,
+					       cut[k], cut[k + 1]);
+		if (!p[k].w || !p[k].r || analysis_begin_file(p[k].w) < 0)
+			goto oom;
+	}
+	/* Part 0 on this thread; a part whose thread cannot start, after it. */
+	for (k = 1; k < n; k++)
+		p[k].started = pthread_create(&p[k].tid, NULL, part_run, &p[k]) == 0;
+	part_run(&p[0]);
+	for (k = 1; k < n; k++) {
+		if (p[k].started)
+			pthread_join(p[k].tid, NULL);
+		else
+			part_run(&p[k]);
+	}
+	for (k = 0; k < n && p[k].rc == 0; k++)
+		lines += tsv_reader_line(p[k].r);
+	if (k < n) {
+		/* the first error in the file, at its line in the whole file */
+		if (p[k].rc == -3) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			ret = 1;
+		} else {
+			tsv_reader_rebase(p[k].r, lines);
+			fprintf(err, "analyze: %s\n", tsv_reader_error(p[k].r));
+			ret = p[k].rc == -2 ? 1 : 2;
+		}
+		parts_free(p, n);
+		return ret;
+	}
+	for (k = 0; k < n; k++) {
+		uint64_t lost;
+
+		if (merge_part(a, p[k].w) < 0)
+			goto oom;
+		t->skipped += tsv_reader_skipped(p[k].r);
+		if (tsv_reader_trailer(p[k].r, &lost, NULL)) {
+			t->trailer = true; /* the last one counts, as with one reader */
+			t->lost = lost;
+		}
+	}
+	parts_free(p, n);
+	return 0;
+oom:
+	fprintf(err, "analyze: %s: out of memory\n", name);
+	parts_free(p, p ? n : 0);
+	return 1;
+}
+
+int analysis_read(struct analysis *a, const char *path, FILE *err)
+{
+	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
+	int fd = strcmp(path, "-") == 0 ? 0 : open(path, O_RDONLY | O_CLOEXEC);
+	struct tsv_reader *r = NULL;
+	struct file_tail t = { 0 };
+	struct stat st;
+	off_t start = -1;
+	int rc, ret = 0;
+
+	if (fd < 0) {
+		fprintf(err, "analyze: cannot open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	/* the timeline needs the ids, and one reader: it is not merged from parts */
+	r = tsv_reader__new(name, fd, a->opts.reader_flags | (a->tl ? 0 : TSV_NO_IDS));
+	if (!r || analysis_begin_file(a) < 0) {
+		fprintf(err, "analyze: %s: out of memory\n", name);
+		ret = 1;
+		goto out;
+	}
+	/* Only a regular file can be read at offsets, in parts. */
+	if (a->opts.threads > 1 && !a->tl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		start = lseek(fd, 0, SEEK_CUR);
+	rc = tsv_reader_header(r);
+	if (rc < 0) {
+		fprintf(err, "analyze: %s\n", tsv_reader_error(r));
+		ret = rc == -2 ? 1 : 2;
+		goto out;
+	}
+	if (a->tl) {
+		const char *sched = tsv_reader_meta(r, "sched");
+
+		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
+	}
+	ret = -1;
+	if (start >= 0)
+		ret = read_parts(a, fd, name, (uint64_t)start + tsv_reader_consumed(r),
+				 (uint64_t)st.st_size, tsv_reader_line(r), err, &t);
+	if (ret < 0)
+		ret = read_rows(a, r, name, err, &t);
+	if (ret)
+		goto out;
+	a->skipped += t.skipped;
+	if (!t.trailer)
+		fprintf(err, "analyze: %s: no trailer (file cut short?)\n", name);
+	else if (t.lost)
+		fprintf(err, "analyze: %s: the collector lost %llu events\n", name,
+			(unsigned long long)t.lost);
+	a->lost += t.lost;
+	if (analysis_end_file(a, name, err) < 0) {
+		fprintf(err, "analyze: %s: out of memory\n", name);
+		ret = 1;
+	}
+	if (a->tl)
+		timeline_end_file(a->tl, t.lost);
+out:
+	tsv_reader__free(r);
+	if (fd > 0)
+		close(fd);
+	return ret;
+}
+
+int analysis_finish(struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < analysis_nphases(a); i++)
+		stats_sort(a->phases[i].v, a->phases[i].n);
+	return a->tl ? timeline_finish(a->tl) : 0;
+}
+
+static int cmp_ref(const void *x, const void *y)
+{
+	const struct group_ref *a = x, *b = y;
+
+	if (a->g->total != b->g->total)
+		return a->g->total < b->g->total ? 1 : -1;
+	if (a->g->calls != b->g->calls)
+		return a->g->calls < b->g->calls ? 1 : -1;
+	return strcmp(a->key, b->key);
+}
+
+size_t analysis_groups(const struct group_table *t, struct group_ref **out)
+{
+	size_t i, n = strtab_count(t->keys);
+
+	*out = calloc(n ? n : 1, sizeof(**out));
+	if (!*out)
+		return (size_t)-1;
+	for (i = 0; i < n; i++) {
+		(*out)[i].key = strtab_str(t->keys, i, NULL);
+		(*out)[i].g = &t->g[i];
+	}
+	if (n > 1)
+		qsort(*out, n, sizeof(**out), cmp_ref);
+	return n;
+}

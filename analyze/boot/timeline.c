@@ -1,0 +1,784 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The in-memory boot of each container: see timeline.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/array.h"
+#include "analyze/boot/timeline.h"
+#include "analyze/read/keycache.h"
+#include "common/sched_detail.h"
+#include "common/tsv.h"
+
+/*
+ * (container, tid) -> task, open addressing, while reading. Rows come in
+ * runs of one task (per-CPU batches), so the last hit is tried first.
+ */
+struct tl_slot {
+	int64_t tid;
+	uint32_t ctr;		/* UINT32_MAX: empty */
+	uint32_t task;
+};
+
+struct tl_index {
+	struct tl_slot *s;
+	size_t n, cap;		/* cap: a power of two */
+	struct tl_slot last;
+};
+
+static uint64_t mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+static size_t slot_of(const struct tl_index *ix, uint32_t ctr, int64_t tid)
+{
+	return (size_t)mix((uint64_t)tid * 0x9e3779b97f4a7c15ULL ^ ctr) & (ix->cap - 1);
+}
+
+static int index_grow(struct tl_index *ix)
+{
+	size_t cap = ix->cap ? ix->cap * 2 : 1024, i;
+	struct tl_slot *old = ix->s, *s = malloc(cap * sizeof(*s));
+
+	if (!s)
+		return -1;
+	for (i = 0; i < cap; i++)
+		s[i].ctr = UINT32_MAX;
+	ix->s = s;
+	for (i = 0; i < ix->cap; i++) {
+		size_t k;
+
+		if (old[i].ctr == UINT32_MAX)
+			continue;
+		for (k = slot_of(ix, old[i].ctr, old[i].tid); s[k].ctr != UINT32_MAX; k = (k + 1) & (cap - 1))
+			;
+		s[k] = old[i];
+	}
+	ix->cap = cap;
+	free(old);
+	return 0;
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	return array_grow(p, cap, need, size, 4);
+}
+
+struct timeline *timeline__new(void)
+{
+	struct timeline *tl = calloc(1, sizeof(*tl));
+
+	if (!tl)
+		return NULL;
+	tl->strs = strtab__new();
+	tl->index = calloc(1, sizeof(*tl->index));
+	tl->kc_ctr = calloc(1, sizeof(*tl->kc_ctr));
+	tl->kc_str = calloc(1, sizeof(*tl->kc_str));
+	if (!tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || index_grow(tl->index) < 0) {
+		timeline__free(tl);
+		return NULL;
+	}
+	tl->index->last.ctr = UINT32_MAX;
+	return tl;
+}
+
+static void container_release(struct tl_container *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->ntasks; i++) {
+		free(c->tasks[i].rows);
+		free(c->tasks[i].execs);
+		free(c->tasks[i].comms);
+		free(c->tasks[i].offs);
+	}
+	free(c->tasks);
+	free(c->starts);
+	free(c->marks);
+	free(c->phases);
+	free(c->tids);
+}
+
+void timeline__free(struct timeline *tl)
+{
+	size_t i;
+
+	if (!tl)
+		return;
+	for (i = 0; i < tl->nctrs; i++)
+		container_release(&tl->ctrs[i]);
+	free(tl->ctrs);
+	strtab__free(tl->strs);
+	if (tl->index)
+		free(tl->index->s);
+	free(tl->index);
+	strtab__free(tl->fnames);
+	free(tl->fmap);
+	free(tl->kc_ctr);
+	free(tl->kc_str);
+	free(tl);
+}
+
+void timeline_file_sched(struct timeline *tl, bool sched)
+{
+	tl->file_sched = sched;
+}
+
+int timeline_begin_file(struct timeline *tl)
+{
+	tl->file_sched = false;
+	strtab__free(tl->fnames);
+	tl->fnames = strtab__new();
+	memset(tl->kc_ctr, 0, sizeof(*tl->kc_ctr));
+	return tl->fnames ? 0 : -1;
+}
+
+void timeline_end_file(struct timeline *tl, uint64_t lost)
+{
+	size_t i;
+
+	for (i = 0; i < tl->nctrs; i++)
+		if (tl->ctrs[i].file == tl->nfiles)
+			tl->ctrs[i].lost = lost;
+	tl->nfiles++;
+}
+
+/* The id of field @f (of a reader's row), or TL_NOSTR for \N; -1 out of memory. */
+static long str_id(struct timeline *tl, const struct tsv_field *f)
+{
+	int added;
+
+	if (tsv_is_null(f->p, f->n))
+		return TL_NOSTR;
+	return kc_intern(tl->kc_str, tl->strs, f->p, f->n, &added);
+}
+
+/* The container of field @f in the current file, created when new; -1 out of memory. */
+static long ctr_get(struct timeline *tl, const struct tsv_field *f)
+{
+	int added;
+	long id = kc_intern(tl->kc_ctr, tl->fnames, f->p, f->n, &added);
+	struct tl_container *c;
+	long name;
+
+	if (id < 0)
+		return -1;
+	if (!added)
+		return tl->fmap[id];
+	name = strtab_intern(tl->strs, f->p, f->n, NULL);
+	if (name < 0 || grow((void **)&tl->fmap, &tl->fmap_cap, (size_t)id + 1, sizeof(*tl->fmap)) < 0 ||
+	    grow((void **)&tl->ctrs, &tl->ctrs_cap, tl->nctrs + 1, sizeof(*tl->ctrs)) < 0)
+		return -1;
+	c = &tl->ctrs[tl->nctrs];
+	memset(c, 0, sizeof(*c));
+	c->name = (uint32_t)name;
+	c->file = tl->nfiles;
+	c->t_start = TL_NONE;
+	c->has_sched = tl->file_sched;
+	tl->fmap[id] = (uint32_t)tl->nctrs;
+	return (long)tl->nctrs++;
+}
+
+long timeline_find_container(const struct timeline *tl, const char *name, size_t n)
+{
+	long id = tl->fnames ? strtab_find(tl->fnames, name, n) : -1;
+
+	return id < 0 ? -1 : (long)tl->fmap[id];
+}
+
+/* The task of @tid in container @ci, created when new; NULL out of memory. */
+static struct tl_task *task_get(struct timeline *tl, uint32_t ci, const struct tsv_row *r)
+{
+	struct tl_index *ix = tl->index;
+	struct tl_container *c = &tl->ctrs[ci];
+	struct tl_task *t;
+	size_t k;
+
+	if (ix->last.ctr == ci && ix->last.tid == r->tid)
+		return &c->tasks[ix->last.task];
+	for (k = slot_of(ix, ci, r->tid); ix->s[k].ctr != UINT32_MAX; k = (k + 1) & (ix->cap - 1))
+		if (ix->s[k].ctr == ci && ix->s[k].tid == r->tid) {
+			ix->last = ix->s[k];
+			return &c->tasks[ix->s[k].task];
+		}
+	if (c->ntasks >= TL_NOTASK - 1 ||
+	    grow((void **)&c->tasks, &c->tasks_cap, c->ntasks + 1, sizeof(*c->tasks)) < 0)
+		return NULL;
+	t = &c->tasks[c->ntasks];
+	memset(t, 0, sizeof(*t));
+	t->pid = r->pid;
+	t->tid = r->tid;
+	t->ppid = r->ppid;
+	t->comm = t->comm_last = t->comm_cur = TL_NOSTR;
+	t->fork_ts = t->exit_ts = TL_NONE;
+	t->parent = TL_NOTASK;
+	t->first_ts = TL_NONE;
+	t->last_ts = 0;
+	ix->s[k].ctr = ci;
+	ix->s[k].tid = r->tid;
+	ix->s[k].task = (uint32_t)c->ntasks++;
+	ix->last = ix->s[k];
+	if (++ix->n * 2 > ix->cap && index_grow(ix) < 0)
+		return NULL;
+	return t;
+}
+
+/* The comm of @r as a string id, reusing @same when the bytes are its. */
+static long comm_id(struct timeline *tl, const struct tsv_row *r, uint32_t same)
+{
+	const struct tsv_field *f = &r->f[TSV_COMM];
+	size_t n;
+
+	if (same != TL_NOSTR) {
+		const char *s = strtab_str(tl->strs, same, &n);
+
+		if (n == f->n && memcmp(s, f->p, n) == 0)
+			return same;
+	}
+	return str_id(tl, f);
+}
+
+static int add_start(struct timeline *tl, struct tl_container *c, const struct tsv_row *r)
+{
+	long how = str_id(tl, &r->f[TSV_NAME]), comm = str_id(tl, &r->f[TSV_COMM]),
+	     detail = str_id(tl, &r->f[TSV_DETAIL]);
+	struct tl_start *s;
+
+	if (how < 0 || comm < 0 || detail < 0 ||
+	    grow((void **)&c->starts, &c->starts_cap, c->nstarts + 1, sizeof(*c->starts)) < 0)
+		return -1;
+	s = &c->starts[c->nstarts++];
+	s->ts = r->ts_ns;
+	s->how = (uint32_t)how;
+	s->comm = (uint32_t)comm;
+	s->detail = (uint32_t)detail;
+	s->pid = r->pid;
+	if (r->ts_ns < c->t_start)
+		c->t_start = r->ts_ns;
+	return 0;
+}
+
+static int add_syscall(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
+{
+	long name = str_id(tl, &r->f[TSV_NAME]);
+	long detail = str_id(tl, &r->f[TSV_DETAIL]);
+	struct tl_row *w;
+
+	if (name < 0 || detail < 0 ||
+	    grow((void **)&t->rows, &t->rows_cap, t->nrows + 1, sizeof(*t->rows)) < 0)
+		return -1;
+	w = &t->rows[t->nrows++];
+	w->ts = r->ts_ns;
+	w->dur = r->null & (1u << TSV_DUR_NS) ? TL_NONE : r->dur_ns;
+	w->ret = r->null & (1u << TSV_RET) ? TL_NORET : r->ret;
+	w->name = (uint32_t)name;
+	w->detail = (uint32_t)detail;
+	return 0;
+}
+
+static int add_exec(struct timeline *tl, struct tl_task *t, const struct tsv_row *r,
+		    uint32_t comm)
+{
+	long fn = str_id(tl, &r->f[TSV_DETAIL]);
+	struct tl_exec *e;
+
+	if (fn < 0 || grow((void **)&t->execs, &t->execs_cap, t->nexecs + 1, sizeof(*t->execs)) < 0)
+		return -1;
+	e = &t->execs[t->nexecs++];
+	e->ts = r->ts_ns;
+	e->filename = (uint32_t)fn;
+	e->comm = comm;
+	e->init = field_is(&r->f[TSV_NAME], "init", 4);
+	return 0;
+}
+
+/* A comm of a sched row's detail (raw bytes), escaped into the string table. */
+static long raw_comm_id(struct timeline *tl, const struct sched_str *s)
+{
+	char buf[TSV_ESCAPED_MAX(SCHED_DETAIL_STR_MAX)];
+
+	if (!s->p)
+		return TL_NOSTR;
+	return strtab_intern(tl->strs, buf, tsv_escape(s->p, s->n, buf), NULL);
+}
+
+static int32_t tid32(int64_t v)
+{
+	return v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
+}
+
+/*
+ * A sched row: an off-CPU interval of @t. A row whose detail does not
+ * parse keeps its times, with the wake unknown (a later version's fields
+ * are skipped by the parser).
+ */
+static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
+{
+	const struct tsv_field *st = &r->f[TSV_NAME];
+	struct sched_detail d;
+	struct tl_off *o;
+	long wc, hc;
+
+	if (r->null & (1u << TSV_DUR_NS))
+		return 0;
+	if (sched_detail_parse(r->f[TSV_DETAIL].p, r->f[TSV_DETAIL].n, &d) < 0)
+		memset(&d, 0, sizeof(d));
+	wc = raw_comm_id(tl, &d.wcomm);
+	hc = raw_comm_id(tl, &d.hcomm);
+	if (wc < 0 || hc < 0 ||
+	    grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
+		return -1;
+	o = &t->offs[t->noffs++];
+	o->out = r->ts_ns;
+	o->dur = r->dur_ns < TL_NONE - 1 - r->ts_ns ? r->dur_ns : TL_NONE - 1 - r->ts_ns;
+	o->runnable = r->null & (1u << TSV_RET) || r->ret < 0 ? TL_NONE :
+		      (uint64_t)r->ret > o->dur ? o->dur : (uint64_t)r->ret;
+	o->waker = tid32(d.waker);
+	o->holder = tid32(d.holder);
+	o->wcomm = (uint32_t)wc;
+	o->hcomm = (uint32_t)hc;
+	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
+	switch (d.wake) {
+	case SCHED_WAKE_TASK: o->wake = TL_WAKE_TASK; break;
+	case SCHED_WAKE_IRQ: o->wake = TL_WAKE_IRQ; break;
+	case SCHED_WAKE_SOFTIRQ: o->wake = TL_WAKE_SOFTIRQ; break;
+	case SCHED_WAKE_NEW: o->wake = TL_WAKE_NEW; break;
+	case SCHED_WAKE_NONE: o->wake = TL_WAKE_NONE; break;
+	default: o->wake = TL_WAKE_UNKNOWN; break;
+	}
+	if (o->out + o->dur > t->last_end)
+		t->last_end = o->out + o->dur;
+	return 0;
+}
+
+const char *timeline_wake_name(enum tl_wake w)
+{
+	switch (w) {
+	case TL_WAKE_NONE: return "none";
+	case TL_WAKE_TASK: return "task";
+	case TL_WAKE_IRQ: return "irq";
+	case TL_WAKE_SOFTIRQ: return "softirq";
+	case TL_WAKE_NEW: return "new";
+	default: return "unknown";
+	}
+}
+
+static int add_mark(struct timeline *tl, struct tl_container *c, uint32_t task,
+		    const struct tsv_row *r)
+{
+	long label = str_id(tl, &r->f[TSV_NAME]);
+	struct tl_mark *m;
+
+	if (label < 0 || grow((void **)&c->marks, &c->marks_cap, c->nmarks + 1, sizeof(*c->marks)) < 0)
+		return -1;
+	m = &c->marks[c->nmarks++];
+	m->ts = r->ts_ns;
+	m->label = (uint32_t)label;
+	m->task = task;
+	return 0;
+}
+
+int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
+{
+	const struct tsv_field *ev = &r->f[TSV_EVENT];
+	struct tl_container *c;
+	struct tl_task *t;
+	long ci, comm;
+
+	if (r->null & ((1u << TSV_TS_NS) | (1u << TSV_TID))) {
+		tl->unplaced++;
+		return 0;
+	}
+	if (field_is(ev, "end", 3))
+		return 0;
+	ci = ctr_get(tl, &r->f[TSV_CONTAINER]);
+	if (ci < 0)
+		return -1;
+	c = &tl->ctrs[ci];
+	tl->rows++;
+	/* a start row's task is the runtime's (or the spawner's), not one of the container */
+	if (field_is(ev, "start", 5))
+		return add_start(tl, c, r);
+	t = task_get(tl, (uint32_t)ci, r);
+	if (!t)
+		return -1;
+	comm = comm_id(tl, r, t->comm_cur);
+	if (comm < 0)
+		return -1;
+	if ((uint32_t)comm != t->comm_cur) {
+		if (grow((void **)&t->comms, &t->comms_cap, t->ncomms + 1, sizeof(*t->comms)) < 0)
+			return -1;
+		t->comms[t->ncomms].ts = r->ts_ns;
+		t->comms[t->ncomms].comm = (uint32_t)comm;
+		t->ncomms++;
+		t->comm_cur = (uint32_t)comm;
+	}
+	if (r->ts_ns < t->first_ts) {
+		t->first_ts = r->ts_ns;
+		t->comm = (uint32_t)comm;
+		if (!t->has_fork)
+			t->ppid = r->ppid;
+	}
+	if (r->ts_ns >= t->last_ts) {
+		t->last_ts = r->ts_ns;
+		t->comm_last = (uint32_t)comm;
+	}
+	if (field_is(ev, "syscall", 7))
+		return add_syscall(tl, t, r);
+	if (field_is(ev, "sched", 5)) {
+		c->has_sched = true;
+		return add_off(tl, t, r);
+	}
+	if (field_is(ev, "fork", 4)) {
+		if (r->ts_ns < t->fork_ts) {
+			t->fork_ts = r->ts_ns;
+			t->is_thread = field_is(&r->f[TSV_NAME], "thread", 6);
+			t->ppid = r->ppid;
+		}
+		t->has_fork = true;
+		return 0;
+	}
+	if (field_is(ev, "exec", 4))
+		return add_exec(tl, t, r, (uint32_t)comm);
+	if (field_is(ev, "exit", 4)) {
+		if (t->exit_ts == TL_NONE || r->ts_ns > t->exit_ts) {
+			t->exit_ts = r->ts_ns;
+			t->exit_status = r->null & (1u << TSV_RET) ? TL_NORET : r->ret;
+			t->exit_ppid = r->ppid;
+		}
+		return 0;
+	}
+	if (field_is(ev, "mark", 4))
+		return add_mark(tl, c, (uint32_t)(t - c->tasks), r);
+	return 0; /* an event of a later format version: kept as a sighting only */
+}
+
+int timeline_set_phase(struct timeline *tl, size_t ci, uint32_t phase, uint64_t ts)
+{
+	struct tl_container *c = &tl->ctrs[ci];
+	size_t i;
+
+	for (i = 0; i < c->nphases; i++)
+		if (c->phases[i].phase == phase) {
+			c->phases[i].ts = ts;
+			return 0;
+		}
+	if (grow((void **)&c->phases, &c->phases_cap, c->nphases + 1, sizeof(*c->phases)) < 0)
+		return -1;
+	c->phases[c->nphases].phase = phase;
+	c->phases[c->nphases].ts = ts;
+	c->nphases++;
+	return 0;
+}
+
+/*
+ * A stable merge sort of @n elements of @size bytes by the uint64_t at
+ * offset 0 (every sorted struct starts with its ts), with @tmp room for
+ * @n elements. Nearly sorted input (one task's rows are in order unless
+ * it moved between CPUs) costs one comparison per element and no copy.
+ */
+static void sort_by_ts(char *a, size_t n, size_t size, char *tmp)
+{
+	size_t width, i;
+	char *src = a, *dst = tmp;
+
+	for (i = 1; i < n; i++) {
+		uint64_t x, y;
+
+		memcpy(&x, a + (i - 1) * size, 8);
+		memcpy(&y, a + i * size, 8);
+		if (x > y)
+			break;
+	}
+	if (i >= n)
+		return;
+	for (width = 1; width < n; width *= 2) {
+		size_t lo;
+
+		for (lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t p = lo, q = mid, o = lo;
+
+			while (p < mid && q < hi) {
+				uint64_t x, y;
+
+				memcpy(&x, src + p * size, 8);
+				memcpy(&y, src + q * size, 8);
+				/* <=: the left one first on a tie (stable) */
+				if (x <= y)
+					memcpy(dst + o++ * size, src + p++ * size, size);
+				else
+					memcpy(dst + o++ * size, src + q++ * size, size);
+			}
+			memcpy(dst + o * size, src + p * size, (mid - p) * size);
+			o += mid - p;
+			memcpy(dst + o * size, src + q * size, (hi - q) * size);
+		}
+		char *swap = src;
+
+		src = dst;
+		dst = swap;
+	}
+	if (src != a)
+		memcpy(a, src, n * size);
+}
+
+/* sort_by_ts() with its own buffer; -1 out of memory. */
+static int sort_array(void *a, size_t n, size_t size)
+{
+	char *tmp;
+
+	if (n < 2)
+		return 0;
+	tmp = malloc(n * size);
+	if (!tmp)
+		return -1;
+	sort_by_ts(a, n, size, tmp);
+	free(tmp);
+	return 0;
+}
+
+static int cmp_task(const void *x, const void *y)
+{
+	const struct tl_task *a = x, *b = y;
+
+	if (a->begin != b->begin)
+		return a->begin < b->begin ? -1 : 1;
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+static int cmp_tid(const void *x, const void *y)
+{
+	const struct tl_tid *a = x, *b = y;
+
+	return a->tid < b->tid ? -1 : a->tid > b->tid;
+}
+
+uint32_t timeline_find_task(const struct tl_container *c, int64_t tid)
+{
+	size_t lo = 0, hi = c->ntasks;
+
+	if (!c->tids)
+		return TL_NOTASK;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->tids[mid].tid < tid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->ntasks && c->tids[lo].tid == tid ? c->tids[lo].task : TL_NOTASK;
+}
+
+long timeline_row_before(const struct tl_task *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->nrows;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->rows[mid].ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+long timeline_off_before(const struct tl_task *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->noffs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->offs[mid].out < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
+uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)
+{
+	size_t i;
+
+	for (i = 0; i < c->nphases; i++)
+		if (c->phases[i].phase == phase)
+			return c->phases[i].ts;
+	return TL_NONE;
+}
+
+uint32_t timeline_comm_at(const struct tl_task *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->ncomms;
+
+	/* the first change point after @ts; the one before it holds */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->comms[mid].ts <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!t->ncomms)
+		return t->comm;
+	return t->comms[lo ? lo - 1 : 0].comm;
+}
+
+const char *timeline_str(const struct timeline *tl, uint32_t id)
+{
+	return id == TL_NOSTR ? "" : strtab_str(tl->strs, id, NULL);
+}
+
+/* Is string @id one of the syscalls that create a task? */
+static bool is_clone(const long *ids, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (ids[i] >= 0 && (uint32_t)ids[i] == id)
+			return true;
+	return false;
+}
+
+/* Task indices by pid, for find_parent(). */
+struct by_pid {
+	int64_t pid;
+	uint32_t task;
+};
+
+static int cmp_pid(const void *x, const void *y)
+{
+	const struct by_pid *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/*
+ * The task that created @t: a thread of the fork row's process (@t's own
+ * for a thread, its ppid for a process) whose clone/clone3/fork/vfork row
+ * holds the fork's time (the fork tracepoint fires inside that syscall);
+ * else that process's main thread; else none. @bp: the tasks by pid.
+ */
+static uint32_t find_parent(const struct tl_container *c, uint32_t ti, const long *clone_ids,
+			    const struct by_pid *bp)
+{
+	const struct tl_task *t = &c->tasks[ti];
+	int64_t proc = t->is_thread ? t->pid : t->ppid;
+	uint32_t leader = TL_NOTASK;
+	size_t lo = 0, hi = c->ntasks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bp[mid].pid < proc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->ntasks && bp[lo].pid == proc; lo++) {
+		const struct tl_task *p = &c->tasks[bp[lo].task];
+		long k;
+
+		if (bp[lo].task == ti || p->begin > t->fork_ts)
+			continue;
+		if (p->tid == proc)
+			leader = bp[lo].task;
+		k = timeline_row_before(p, t->fork_ts + 1);
+		if (k >= 0 && is_clone(clone_ids, p->rows[k].name) &&
+		    timeline_row_end(&p->rows[k]) >= t->fork_ts)
+			return bp[lo].task;
+	}
+	return leader;
+}
+
+static int finish_container(struct tl_container *c, const long *clone_ids)
+{
+	size_t i, n = c->ntasks ? c->ntasks : 1;
+	uint32_t *perm = malloc(n * sizeof(*perm));
+	struct by_pid *bp = malloc(n * sizeof(*bp));
+
+	c->tids = malloc(n * sizeof(*c->tids));
+	if (!perm || !bp || !c->tids ||
+	    sort_array(c->starts, c->nstarts, sizeof(*c->starts)) < 0 ||
+	    sort_array(c->marks, c->nmarks, sizeof(*c->marks)) < 0)
+		goto oom;
+	for (i = 0; i < c->ntasks; i++) {
+		struct tl_task *t = &c->tasks[i];
+		size_t k;
+
+		if (sort_array(t->rows, t->nrows, sizeof(*t->rows)) < 0 ||
+		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
+		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
+		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0)
+			goto oom;
+		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
+		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;
+		/* the last row by entry need not be the last to return */
+		for (k = 0; k < t->nrows; k++)
+			if (timeline_row_end(&t->rows[k]) > t->end)
+				t->end = timeline_row_end(&t->rows[k]);
+		t->seq = (uint32_t)i;
+	}
+	if (c->ntasks > 1)
+		qsort(c->tasks, c->ntasks, sizeof(*c->tasks), cmp_task);
+	for (i = 0; i < c->ntasks; i++) {
+		perm[c->tasks[i].seq] = (uint32_t)i;
+		c->tids[i].tid = c->tasks[i].tid;
+		c->tids[i].task = (uint32_t)i;
+		bp[i].pid = c->tasks[i].pid;
+		bp[i].task = (uint32_t)i;
+	}
+	for (i = 0; i < c->nmarks; i++)
+		c->marks[i].task = perm[c->marks[i].task];
+	if (c->ntasks > 1) {
+		qsort(c->tids, c->ntasks, sizeof(*c->tids), cmp_tid);
+		qsort(bp, c->ntasks, sizeof(*bp), cmp_pid);
+	}
+	for (i = 0; i < c->ntasks; i++)
+		if (c->tasks[i].has_fork)
+			c->tasks[i].parent = find_parent(c, (uint32_t)i, clone_ids, bp);
+	free(perm);
+	free(bp);
+	return 0;
+oom:
+	free(perm);
+	free(bp);
+	return -1;
+}
+
+int timeline_finish(struct timeline *tl)
+{
+	static const char *const clones[4] = { "clone", "clone3", "fork", "vfork" };
+	long ids[4];
+	size_t i;
+
+	if (tl->finished)
+		return 0;
+	for (i = 0; i < 4; i++)
+		ids[i] = strtab_find(tl->strs, clones[i], strlen(clones[i]));
+	for (i = 0; i < tl->nctrs; i++) {
+		struct tl_container *c = &tl->ctrs[i];
+
+		if (finish_container(c, ids) < 0)
+			return -1;
+	}
+	/* the index and the file's names are for reading only */
+	free(tl->index->s);
+	free(tl->index);
+	tl->index = NULL;
+	strtab__free(tl->fnames);
+	tl->fnames = NULL;
+	tl->finished = true;
+	return 0;
+}

@@ -1,0 +1,310 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * timeline: an in-memory model of each container's boot, built from the
+ * rows of the TSV, for what needs more than per-phase minimums: the
+ * critical path (critpath.h), the boot chart (bootchart.h) and exports.
+ *
+ * Per container (the container column within one file: the same name in
+ * two files is two boots), in order of first appearance:
+ *   - its start rows (all of them, by time; t_start is the earliest);
+ *   - its tasks (threads, by tid), each with its pid, ppid, comms, fork
+ *     (time, process or thread, the task that created it), exec points
+ *     (time, filename, comm after it), its process's exit (time, status,
+ *     the parent it was reported to), and its syscall rows sorted by time;
+ *   - its tasks' off-CPU intervals (sched rows: when it left a CPU, in
+ *     which state, when it was woken and by whom, when it got a CPU
+ *     back), sorted by time, when the file has them (has_sched);
+ *   - its mark rows, sorted by time;
+ *   - its phase times, given by the analysis (timeline_set_phase()): this
+ *     module does not decide what a phase is (analysis.h does).
+ *
+ * Rows are ordered per CPU only (docs/tsv-format.md): each task's rows
+ * and the marks are sorted by ts at timeline_finish(), stably (rows with
+ * equal ts keep their order in the file), and tasks by their begin time.
+ *
+ * Memory: a syscall row takes 32 bytes (struct tl_row) in its task's
+ * array; a task 192 bytes (struct tl_task) plus its execs and the points
+ * where its comm changed (not a comm per row); every distinct string
+ * (syscall names, comms, paths, addresses, pipe:[INO]) is stored once
+ * (strtab). bench/analyze.sh measures 33.7 bytes of peak RSS per row on
+ * its 10M-row file (321.7 MiB): the arrays' slack is not touched, so not
+ * resident. Rows of the containers that --container leaves out are never
+ * added.
+ *
+ * Strings are kept escaped, as in the file; a \N field (a syscall name or
+ * label, a detail, a comm) is TL_NOSTR, which timeline_str() gives as "".
+ *
+ * Usage: timeline__new(); per file timeline_begin_file(), then
+ * timeline_add_row() per row, timeline_set_phase() per phase of each
+ * container (timeline_find_container() gives its index), and
+ * timeline_end_file(); then timeline_finish() once; then read the public
+ * fields (read-only) and the helpers below; timeline__free().
+ * analysis.c does all of that when analyze_opts.timeline is set.
+ */
+#ifndef ANALYZE_TIMELINE_H
+#define ANALYZE_TIMELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/read/reader.h"
+#include "analyze/read/strtab.h"
+
+#define TL_NONE UINT64_MAX	/* no time, no duration */
+#define TL_NORET INT64_MIN	/* ret is \N */
+#define TL_NOSTR UINT32_MAX	/* no string (\N) */
+#define TL_NOTASK UINT32_MAX	/* no such task */
+
+/* A syscall row. 32 bytes: the timeline holds millions. */
+struct tl_row {
+	uint64_t ts;		/* entry, CLOCK_MONOTONIC ns */
+	uint64_t dur;		/* entry to exit, or TL_NONE (\N: exit, exit_group) */
+	int64_t ret;		/* or TL_NORET */
+	uint32_t name;		/* the syscall's name: timeline_str() */
+	uint32_t detail;	/* path, address, pipe:[INO]...: timeline_str(), or TL_NOSTR */
+};
+
+/* A comm a task had from @ts on (its rows say when it changed). */
+struct tl_comm {
+	uint64_t ts;
+	uint32_t comm;
+};
+
+/* An exec of a task (a successful execve: an exec row). */
+struct tl_exec {
+	uint64_t ts;
+	uint32_t filename;	/* the exec row's detail, or TL_NOSTR */
+	uint32_t comm;		/* the comm after the exec */
+	bool init;		/* name = init: pid 1 of a new pid namespace */
+};
+
+/* How an off-CPU interval ended: the sched row's wake= (docs/tsv-format.md). */
+enum tl_wake {
+	TL_WAKE_UNKNOWN,	/* not said, or the object cannot tell */
+	TL_WAKE_NONE,		/* preempted (R): runnable from the start, no wake */
+	TL_WAKE_TASK,		/* a task woke it: waker */
+	TL_WAKE_IRQ,		/* from a hard interrupt (a timer, a device) */
+	TL_WAKE_SOFTIRQ,	/* from a softirq (timers, the network) */
+	TL_WAKE_NEW,		/* a new task's first wake: waker is its creator */
+};
+
+/*
+ * An off-CPU interval of a task (a sched row): it left the CPU at @out and
+ * got one back at @out + @dur; the last @runnable ns of that it was
+ * runnable (woken, waiting for a CPU), before that blocked. 48 bytes.
+ */
+struct tl_off {
+	uint64_t out;		/* left the CPU */
+	uint64_t dur;		/* until it got a CPU back */
+	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
+	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), else 0 */
+	int32_t holder;		/* the task that had the CPU before it got it back, or 0 */
+	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
+	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
+	uint8_t wake;		/* enum tl_wake */
+};
+
+struct tl_task {
+	int64_t pid, tid, ppid;	/* ppid: of its fork row, else of its earliest row */
+	uint32_t comm;		/* its comm at its earliest row (the fork's: the parent's) */
+	uint32_t comm_last;	/* at its latest row (after exec, prctl(PR_SET_NAME)) */
+	bool is_thread;		/* its fork row says "thread" */
+	bool has_fork;		/* it has a fork row */
+	uint64_t fork_ts;	/* its fork row, or TL_NONE (created before the trace) */
+	uint32_t parent;	/* the task that created it: the thread of the fork
+				 * row's process in a clone/fork/vfork syscall at
+				 * fork_ts, else that process's main thread; or
+				 * TL_NOTASK (no fork row, or the parent is not in
+				 * the container) */
+	uint64_t begin;		/* fork_ts, or its earliest row (if earlier) */
+	uint64_t end;		/* the latest time it was seen: a row's end, its exit */
+	/* Its process's exit row (written when the last thread exits), on
+	 * the task that wrote it (the last thread); TL_NONE when none. */
+	uint64_t exit_ts;
+	int64_t exit_status;	/* the exit row's ret (status, or 128 + signal) */
+	int64_t exit_ppid;	/* the parent at exit: who a wait4() reaps it */
+	struct tl_exec *execs;	/* by time */
+	size_t nexecs, execs_cap;
+	struct tl_comm *comms;	/* where its rows' comm changed, by time (exec,
+				 * prctl(PR_SET_NAME)); the first is its first row's */
+	size_t ncomms, comms_cap;
+	struct tl_row *rows;	/* its syscall rows, by time after timeline_finish() */
+	size_t nrows, rows_cap;
+	struct tl_off *offs;	/* its off-CPU intervals, by out after timeline_finish() */
+	size_t noffs, offs_cap;
+	/* internal */
+	uint64_t first_ts, last_ts;	/* of its rows of any kind */
+	uint64_t last_end;	/* the latest end of its off-CPU intervals */
+	uint32_t comm_cur;	/* the comm of the last row added */
+	uint32_t seq;		/* its index before the sort by begin */
+};
+
+struct tl_mark {
+	uint64_t ts;
+	uint32_t label;		/* the mark row's name: timeline_str() */
+	uint32_t task;		/* index in the container's tasks */
+};
+
+struct tl_start {
+	uint64_t ts;
+	uint32_t how;		/* the start row's name: spawn, mkdir, client, ... */
+	uint32_t comm;
+	uint32_t detail;	/* or TL_NOSTR */
+	int64_t pid;
+};
+
+/* A phase a container reached: id as in analysis_phase_name(), absolute ts. */
+struct tl_phase {
+	uint32_t phase;
+	uint64_t ts;
+};
+
+/* A tid of a container, for timeline_find_task(). */
+struct tl_tid {
+	int64_t tid;
+	uint32_t task;
+};
+
+struct tl_container {
+	uint32_t name;		/* timeline_str(), escaped as in the file */
+	uint32_t file;		/* 0-based index of its file */
+	uint64_t t_start;	/* its earliest start row, or TL_NONE (none: not timed) */
+	uint64_t lost;		/* events the collector lost in its file (trailer) */
+	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
+				 * a task without off-CPU intervals ran all the time */
+	struct tl_start *starts;	/* by time */
+	size_t nstarts, starts_cap;
+	struct tl_task *tasks;	/* by begin time, then tid, after timeline_finish() */
+	size_t ntasks, tasks_cap;
+	struct tl_mark *marks;	/* by time */
+	size_t nmarks, marks_cap;
+	struct tl_phase *phases;	/* in the order set */
+	size_t nphases, phases_cap;
+	struct tl_tid *tids;	/* sorted by tid, for timeline_find_task() */
+};
+
+struct tl_index;
+struct key_cache;
+
+struct timeline {
+	struct strtab *strs;	/* every string, escaped as in the file */
+	struct tl_container *ctrs;
+	size_t nctrs, ctrs_cap;
+	uint64_t rows;		/* rows kept (all kinds) */
+	uint64_t unplaced;	/* rows without a ts_ns or a tid: not kept */
+	uint32_t nfiles;
+	bool finished;
+	/* internal: while reading */
+	struct tl_index *index;	/* (container, tid) -> task */
+	struct strtab *fnames;	/* the current file's container names */
+	uint32_t *fmap;		/* file-local id -> index in ctrs */
+	size_t fmap_cap;
+	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
+	bool file_sched;	/* the current file's # sched=on */
+};
+
+/* timeline__new - an empty timeline, or NULL when out of memory. */
+struct timeline *timeline__new(void);
+/* timeline__free - free it and everything in it; accepts NULL. */
+void timeline__free(struct timeline *tl);
+
+/* timeline_begin_file - start a new file. 0, or -1 out of memory. */
+int timeline_begin_file(struct timeline *tl);
+
+/*
+ * timeline_file_sched - the current file's metadata says the collector
+ * wrote scheduler rows (# sched=on): its containers have has_sched even
+ * without a sched row. Call before its first row.
+ */
+void timeline_file_sched(struct timeline *tl, bool sched);
+
+/*
+ * timeline_add_row - keep row @r of the current file (validated by the
+ * reader, with its pid, tid and ppid converted: not TSV_NO_IDS). "end"
+ * rows and rows without a ts_ns or tid are not kept. As with
+ * analysis_add_row(), the 15 bytes after each field must be readable (the
+ * reader's rows are; names are compared 8 bytes at a time). Returns 0, or
+ * -1 out of memory (the timeline is then only fit to be freed).
+ */
+int timeline_add_row(struct timeline *tl, const struct tsv_row *r);
+
+/*
+ * timeline_find_container - the index in tl->ctrs of container @name (@n
+ * bytes, escaped) of the current file, or -1 when it has no row.
+ */
+long timeline_find_container(const struct timeline *tl, const char *name, size_t n);
+
+/*
+ * timeline_set_phase - container @ctr reached phase @phase (an id of the
+ * analysis' phase names) at @ts (absolute). 0, or -1 out of memory.
+ */
+int timeline_set_phase(struct timeline *tl, size_t ctr, uint32_t phase, uint64_t ts);
+
+/* timeline_end_file - the current file is read; @lost: its trailer's count. */
+void timeline_end_file(struct timeline *tl, uint64_t lost);
+
+/*
+ * timeline_finish - sort every task's rows, the marks and the tasks, and
+ * link each task to its parent. Call once, after the last file. 0, or -1
+ * out of memory.
+ */
+int timeline_finish(struct timeline *tl);
+
+/* timeline_str - string @id (NUL-terminated, escaped as in TSV); "" for TL_NOSTR. */
+const char *timeline_str(const struct timeline *tl, uint32_t id);
+
+/* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK. */
+uint32_t timeline_find_task(const struct tl_container *c, int64_t tid);
+
+/*
+ * timeline_phase - the absolute time container @c reached phase @phase, or
+ * TL_NONE.
+ */
+uint64_t timeline_phase(const struct tl_container *c, uint32_t phase);
+
+/*
+ * timeline_row_before - the index of the last row of @t that entered
+ * before @ts (row.ts < @ts), or -1 when none. Binary search.
+ */
+long timeline_row_before(const struct tl_task *t, uint64_t ts);
+
+/*
+ * timeline_row_end - when row @r returned: ts + dur (ts when dur is \N),
+ * saturated below TL_NONE (hostile rows may hold any 64-bit values).
+ */
+static inline uint64_t timeline_row_end(const struct tl_row *r)
+{
+	if (r->dur == TL_NONE)
+		return r->ts;
+	return r->dur < TL_NONE - 1 - r->ts ? r->ts + r->dur : TL_NONE - 1;
+}
+
+/*
+ * timeline_off_before - the index of the last off-CPU interval of @t that
+ * began before @ts (out < @ts), or -1 when none. Binary search.
+ */
+long timeline_off_before(const struct tl_task *t, uint64_t ts);
+
+/*
+ * timeline_off_wake - when interval @o's task was woken: out + dur -
+ * runnable; out when the wake was not seen and the state is R (runnable
+ * throughout); the end (blocked throughout) when it was not seen otherwise.
+ */
+static inline uint64_t timeline_off_wake(const struct tl_off *o)
+{
+	if (o->runnable != TL_NONE)
+		return o->out + o->dur - o->runnable;
+	return o->state == 'R' ? o->out : o->out + o->dur;
+}
+
+/* timeline_wake_name - "task", "irq", "softirq", "new", "none" or "unknown". */
+const char *timeline_wake_name(enum tl_wake w);
+
+/*
+ * timeline_comm_at - the comm of @t at time @ts: of its latest row at or
+ * before @ts (of its first row before that).
+ */
+uint32_t timeline_comm_at(const struct tl_task *t, uint64_t ts);
+
+#endif /* ANALYZE_TIMELINE_H */

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * bootchart: --plot's boot chart of one container, like bootchart and
+ * systemd-analyze plot but per container and down to syscalls:
+ *   - a row per task (thread) from its creation (or first row) to its
+ *     exit (or last row), in ms from the container's start, up to the
+ *     phase (the end of the boot);
+ *   - on each row, syscalls that took at least 1% of the boot, as blocks
+ *     (blocked or kernel CPU: a syscall-only trace cannot tell which);
+ *   - exec points, labelled with the binary's base name;
+ *   - the phases and marks as vertical lines;
+ *   - the critical path (critpath.h) as a band over the rows it runs on.
+ * Rows kept: the tasks on the critical path, then those that lived at
+ * least 1% of the boot, by lifetime, BOOTCHART_MAX_ROWS at most; the title
+ * says how many were hidden. The PNG is 1400 px wide and at most
+ * 160 + 22 * BOOTCHART_MAX_ROWS px high.
+ *
+ * bootchart.png is the container whose time to listen (else to the last
+ * phase any container reached) is the median (nearest rank); with
+ * --plot-container GLOB, bootchart-1.png, -2... are the containers whose
+ * name matches, BOOTCHART_MAX_CHOSEN at most. Strings go through
+ * plot_safe() (see plot.h, SECURITY); file names never come from the data.
+ */
+#ifndef ANALYZE_BOOTCHART_H
+#define ANALYZE_BOOTCHART_H
+
+#include <stddef.h>
+
+#include "analyze/boot/analysis.h"
+#include "analyze/out/plot.h"
+
+#define BOOTCHART_MAX_ROWS 60
+#define BOOTCHART_MAX_CHOSEN 20
+
+/*
+ * bootchart_figures - write the boot charts of @a (which has a timeline)
+ * through @p: data files, scripts queued for gnuplot. Failures are said on
+ * the plot's error stream and mark the run failed.
+ */
+void bootchart_figures(struct plot *p, const struct analysis *a);
+
+/*
+ * bootchart_pick - which containers get a chart, as indices into a->ctrs
+ * (the timed ones): idx[0] the median one (SIZE_MAX: none reached the
+ * phase), then those --plot-container matches, BOOTCHART_MAX_CHOSEN at
+ * most; @idx has room for BOOTCHART_MAX_CHOSEN + 1. Returns how many
+ * entries it set (at least 1). Needs no timeline: main.c reads a regular
+ * file twice for --plot, first without the timeline to pick these, then
+ * keeping the rows of these only.
+ */
+size_t bootchart_pick(const struct analysis *a, size_t *idx);
+
+#endif /* ANALYZE_BOOTCHART_H */

@@ -1,0 +1,676 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Printers of --critical-path: see critpath_report.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/array.h"
+#include "analyze/boot/critpath.h"
+#include "analyze/out/critpath_report.h"
+#include "analyze/units.h"
+
+#define BAR_WIDTH 40
+#define DETAIL_MAX 600
+
+/* An item of the summary: a what + detail, and its time on the paths. */
+struct item {
+	uint64_t total;
+	size_t containers;
+	size_t last_ctr;	/* the last container counted, + 1 */
+};
+
+struct summary {
+	struct strtab *keys;
+	struct item *it;
+	size_t cap;
+	uint64_t boot;		/* the phase's durations, summed */
+	size_t paths;
+	uint64_t by_state[CP_ST_MAX];	/* time on the paths by state */
+};
+
+static int done(FILE *f)
+{
+	return ferror(f) ? -1 : 0;
+}
+
+/* The task of segment @s, or NULL for the runtime's. */
+static const struct tl_task *seg_task(const struct tl_container *c, const struct cp_seg *s)
+{
+	return s->task == TL_NOTASK ? NULL : &c->tasks[s->task];
+}
+
+static const char *seg_comm(const struct timeline *tl, const struct tl_container *c,
+			    const struct cp_seg *s)
+{
+	const struct tl_task *t = seg_task(c, s);
+
+	if (t)
+		return timeline_str(tl, timeline_comm_at(t, s->ts));
+	return c->nstarts ? timeline_str(tl, c->starts[0].comm) : "";
+}
+
+static void seg_ids(const struct tl_container *c, const struct cp_seg *s, int64_t *pid,
+		    int64_t *tid)
+{
+	const struct tl_task *t = seg_task(c, s);
+
+	*pid = t ? t->pid : c->nstarts ? c->starts[0].pid : 0;
+	*tid = t ? t->tid : *pid;
+}
+
+/* "syscall:NAME", "cpu", ... into @buf. */
+static const char *seg_what(const struct timeline *tl, const struct cp_seg *s, char *buf,
+			    size_t n)
+{
+	if (s->kind == CP_SYSCALL)
+		snprintf(buf, n, "syscall:%s", timeline_str(tl, s->name));
+	else
+		snprintf(buf, n, "%s", critpath_kind_name((enum cp_kind)s->kind));
+	return buf;
+}
+
+static const char *match_name(enum cp_match m)
+{
+	switch (m) {
+	case CP_MATCH_PID: return "by pid";
+	case CP_MATCH_TIME: return "matched by time";
+	case CP_MATCH_PIPE: return "by pipe inode";
+	case CP_MATCH_CLONE: return "child of this call";
+	case CP_MATCH_WAKE: return "scheduler";
+	default: return "";
+	}
+}
+
+/*
+ * The detail of @s (escaped, as in TSV): the row's, then where the walk
+ * went on; for the runtime, how the container started.
+ */
+static const char *seg_detail(const struct timeline *tl, const struct tl_container *c,
+			      const struct cp_seg *s, char *buf, size_t n)
+{
+	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
+			timeline_str(tl, s->detail);
+	int k = snprintf(buf, n, "%s", d);
+
+	if (k < 0 || (size_t)k >= n)
+		return buf;
+	if (s->match != CP_MATCH_NONE) {
+		const struct tl_task *o = &c->tasks[s->other];
+		const char *ev = s->event == CP_EV_WRITE ? "write by" :
+				 s->event == CP_EV_EXEC ? "exec of" :
+				 s->event == CP_EV_WAKE ? "woken by" : "exit of";
+
+		snprintf(buf + k, n - (size_t)k, "%s<- %s %" PRId64 " %s (%s)", k ? " " : "", ev,
+			 o->tid, timeline_str(tl, timeline_comm_at(o, s->ts)),
+			 match_name((enum cp_match)s->match));
+	} else if (s->state == CP_ST_BLOCKED) {
+		if (s->by)
+			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
+				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+		else
+			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
+				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
+				 s->wake == TL_WAKE_SOFTIRQ ? "a softirq" : "an unknown waker");
+	} else if (s->state == CP_ST_RUNNABLE && s->by) {
+		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
+			 s->by, timeline_str(tl, s->by_comm),
+			 s->off_state == 'R' ? " (preempted)" : "");
+	}
+	return buf;
+}
+
+/* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
+static const char *seg_state(const struct cp_seg *s, char *buf, size_t n)
+{
+	if (s->state == CP_ST_BLOCKED && s->off_state == 'D')
+		snprintf(buf, n, "blocked(D)");
+	else
+		snprintf(buf, n, "%s", critpath_state_name((enum cp_state)s->state));
+	return buf;
+}
+
+/*
+ * An item's key: its kind, the syscall and its detail (syscall) or the comm
+ * (the others), as ids: no string is built per segment (the 10M-row bench
+ * has 5M segments on its paths).
+ */
+struct item_key {
+	uint32_t kind, name, str, state;
+};
+
+/* Count @s of container @ci in the summary. -1 out of memory. */
+static int summary_add(struct summary *sm, const struct tl_container *c, size_t ci,
+		       const struct cp_seg *s)
+{
+	struct item_key k = { .kind = s->kind, .name = TL_NOSTR, .state = s->state };
+	int added;
+	long id;
+
+	if (s->kind == CP_SYSCALL) {
+		k.name = s->name;
+		k.str = s->detail;
+	} else if (s->task != TL_NOTASK) {
+		k.str = timeline_comm_at(&c->tasks[s->task], s->ts);
+	} else {
+		k.str = c->nstarts ? c->starts[0].comm : TL_NOSTR;
+	}
+	id = strtab_intern(sm->keys, (const char *)&k, sizeof(k), &added);
+	if (id < 0)
+		return -1;
+	if (added) {
+		if (array_grow((void **)&sm->it, &sm->cap, (size_t)id + 1, sizeof(*sm->it), 64) < 0)
+			return -1;
+		memset(&sm->it[id], 0, sizeof(sm->it[id]));
+	}
+	sm->it[id].total += s->dur;
+	sm->by_state[s->state < CP_ST_MAX ? s->state : CP_ST_UNKNOWN] += s->dur;
+	if (sm->it[id].last_ctr != ci + 1) {
+		sm->it[id].last_ctr = ci + 1;
+		sm->it[id].containers++;
+	}
+	return 0;
+}
+
+/* Item @id as text: "syscall:connect 10.0.0.5:5432", "cpu python3". */
+static const char *item_text(const struct summary *sm, const struct timeline *tl, uint32_t id,
+			     char *buf, size_t n)
+{
+	struct item_key k;
+	const char *d;
+
+	const char *st;
+
+	memcpy(&k, strtab_str(sm->keys, id, NULL), sizeof(k));
+	d = timeline_str(tl, k.str);
+	/* the state first when known: "blocked syscall:futex", "running cpu python3" */
+	st = k.state == CP_ST_UNKNOWN ? "" : critpath_state_name((enum cp_state)k.state);
+	if (k.kind == CP_SYSCALL)
+		snprintf(buf, n, "%s%ssyscall:%s%s%s", st, *st ? " " : "", timeline_str(tl, k.name),
+			 *d ? " " : "", d);
+	else
+		snprintf(buf, n, "%s%s%s%s%s", st, *st ? " " : "",
+			 critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+	return buf;
+}
+
+static const struct summary *sort_ctx;
+
+static int cmp_item(const void *x, const void *y)
+{
+	uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+	const struct item *ia = &sort_ctx->it[a], *ib = &sort_ctx->it[b];
+
+	if (ia->total != ib->total)
+		return ia->total < ib->total ? 1 : -1;
+	return memcmp(strtab_str(sort_ctx->keys, a, NULL), strtab_str(sort_ctx->keys, b, NULL),
+		      sizeof(struct item_key));
+}
+
+/* The items by total time, descending (caller frees); NULL out of memory. */
+static uint32_t *summary_order(const struct summary *sm, size_t *n)
+{
+	size_t i;
+	uint32_t *o;
+
+	*n = strtab_count(sm->keys);
+	o = malloc((*n ? *n : 1) * sizeof(*o));
+	if (!o)
+		return NULL;
+	for (i = 0; i < *n; i++)
+		o[i] = (uint32_t)i;
+	/* qsort has no context argument in C11; the printers run on one thread */
+	sort_ctx = sm;
+	qsort(o, *n, sizeof(*o), cmp_item);
+	sort_ctx = NULL;
+	return o;
+}
+
+static double pct(uint64_t part, uint64_t total)
+{
+	return total ? (double)part * 100.0 / (double)total : 0.0;
+}
+
+/* A bar of BAR_WIDTH columns with '#' over [@from, @to) of [@t0, @t1). */
+static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
+{
+	unsigned __int128 span = t1 > t0 ? t1 - t0 : 1;
+	size_t a = (size_t)((unsigned __int128)(from - t0) * BAR_WIDTH / span);
+	size_t b = (size_t)(((unsigned __int128)(to - t0) * BAR_WIDTH + span - 1) / span);
+	size_t i;
+
+	if (b <= a)
+		b = a + 1;
+	if (b > BAR_WIDTH)
+		b = BAR_WIDTH;
+	if (a >= b)
+		a = b - 1;
+	putc('|', f);
+	for (i = 0; i < BAR_WIDTH; i++)
+		putc(i >= a && i < b ? '#' : ' ', f);
+	putc('|', f);
+}
+
+/*
+ * Time by task and comm (a shim that execs the real program is two), for
+ * a fold and for a container's path: TALLY_MAX of them, the rest summed.
+ */
+#define TALLY_MAX 256
+#define TALLY_SHOWN 4
+
+struct tally {
+	size_t n;
+	struct tally_e {
+		uint32_t task, comm;
+		uint64_t dur;
+	} e[TALLY_MAX];
+	uint64_t rest;
+};
+
+static void tally_add(struct tally *t, const struct tl_container *c,
+		      const struct cp_seg *s)
+{
+	uint32_t comm = s->task == TL_NOTASK ? TL_NOSTR :
+			timeline_comm_at(&c->tasks[s->task], s->ts);
+	size_t i;
+
+	for (i = 0; i < t->n; i++)
+		if (t->e[i].task == s->task && t->e[i].comm == comm) {
+			t->e[i].dur += s->dur;
+			return;
+		}
+	if (t->n == TALLY_MAX) {
+		t->rest += s->dur;
+		return;
+	}
+	t->e[t->n].task = s->task;
+	t->e[t->n].comm = comm;
+	t->e[t->n].dur = s->dur;
+	t->n++;
+}
+
+static int cmp_tally(const void *x, const void *y)
+{
+	const struct tally_e *a = x, *b = y;
+
+	if (a->dur != b->dur)
+		return a->dur < b->dur ? 1 : -1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* "bash 26950 61.0%, python3 26953 30.2%, 3 more 8.8%" of @total. */
+static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
+			const struct tl_container *c, uint64_t total)
+{
+	uint64_t more = t->rest;
+	size_t i, nmore = 0;
+
+	qsort(t->e, t->n, sizeof(t->e[0]), cmp_tally);
+	for (i = 0; i < t->n; i++) {
+		const struct tally_e *e = &t->e[i];
+
+		if (i >= TALLY_SHOWN) {
+			more += e->dur;
+			nmore++;
+			continue;
+		}
+		if (e->task == TL_NOTASK)
+			fprintf(f, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
+		else
+			fprintf(f, "%s%s %" PRId64 " %.1f%%", i ? ", " : "", timeline_str(tl, e->comm),
+				c->tasks[e->task].tid, pct(e->dur, total));
+	}
+	if (more)
+		fprintf(f, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
+}
+
+/* Consecutive segments under 1% of the boot, printed as one line. */
+struct fold {
+	size_t n;
+	const struct cp_seg *first;
+	uint64_t from, to, cpu, sys, other;
+	struct tally who;
+};
+
+static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
+		     const struct cp_path *p, const struct cp_seg *s)
+{
+	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX];
+	const char *d = seg_detail(tl, c, s, det, sizeof(det));
+	int64_t pid, tid;
+
+	seg_ids(c, s, &pid, &tid);
+	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
+		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
+	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
+	if (c->has_sched) {
+		char st[16];
+
+		fprintf(f, " %-10s", seg_state(s, st, sizeof(st)));
+	}
+	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
+		*d ? 16 : 0, seg_comm(tl, c, s), *d ? " " : "", d);
+}
+
+static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
+		       const struct tl_container *c, const struct cp_path *p)
+{
+	char b[4][UNITS_BUFSZ];
+
+	if (!fd->n)
+		return;
+	if (fd->n == 1) {
+		seg_line(f, tl, c, p, fd->first);
+		memset(fd, 0, sizeof(*fd));
+		return;
+	}
+	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
+		units_format((int64_t)(fd->to - fd->from), b[1]), pct(fd->to - fd->from, p->t1 - p->t0));
+	bar(f, p->t0, p->t1, fd->from, fd->to);
+	fprintf(f, " (%zu segments under 1%%: cpu %s, syscalls %s", fd->n,
+		units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
+	if (fd->other)
+		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
+	fprintf(f, "; ");
+	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
+	fprintf(f, ")\n");
+	memset(fd, 0, sizeof(*fd));
+}
+
+/*
+ * The execs of @s's task during @s (ending it or inside it), as lines of
+ * their own after the fold so far: where a shim hands over to the program.
+ */
+static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
+		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd)
+{
+	const struct tl_task *t = seg_task(c, s);
+	char b[UNITS_BUFSZ];
+	size_t k;
+
+	for (k = 0; t && k < t->nexecs; k++) {
+		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
+			continue;
+		fold_flush(f, fd, tl, c, p);
+		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
+			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
+			timeline_str(tl, t->execs[k].filename), t->tid);
+	}
+}
+
+/* "running 40.1% (12.0ms), runnable 2.0% (...), blocked ..., unknown ..." of @total. */
+static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
+{
+	static const enum cp_state order[] = { CP_ST_RUNNING, CP_ST_RUNNABLE, CP_ST_BLOCKED,
+					       CP_ST_UNKNOWN };
+	char b[UNITS_BUFSZ];
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		fprintf(f, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
+			pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
+}
+
+static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
+		     const char *phase)
+{
+	const struct timeline *tl = a->tl;
+	const struct tl_container *c = &tl->ctrs[p->ctr];
+	static struct fold fd;		/* 6 KiB: not on the stack */
+	static struct tally all;
+	uint64_t total = p->t1 - p->t0;
+	char b[UNITS_BUFSZ];
+	size_t i;
+
+	memset(&fd, 0, sizeof(fd));
+	memset(&all, 0, sizeof(all));
+
+	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
+		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
+		p->nsegs, p->nsegs == 1 ? "" : "s");
+	if (p->followed)
+		fprintf(f, ", %zu wake-up%s followed", p->followed, p->followed == 1 ? "" : "s");
+	if (p->guessed)
+		fprintf(f, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
+			p->guessed == 1 ? "" : "s");
+	if (c->has_sched)
+		fprintf(f, "\n  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
+			BAR_WIDTH, "", "state", "what", "tid", "comm", "detail");
+	else
+		fprintf(f, "\n  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
+			BAR_WIDTH, "", "what", "tid", "comm", "detail");
+	for (i = 0; i < p->nsegs; i++) {
+		const struct cp_seg *s = &p->segs[i];
+
+		tally_add(&all, c, s);
+		if (s->dur * 100 < total) {
+			tally_add(&fd.who, c, s);
+			if (!fd.n) {
+				fd.from = s->ts;
+				fd.first = s;
+			}
+			fd.n++;
+			fd.to = s->ts + s->dur;
+			if (s->kind == CP_CPU)
+				fd.cpu += s->dur;
+			else if (s->kind == CP_SYSCALL)
+				fd.sys += s->dur;
+			else
+				fd.other += s->dur;
+			exec_lines(f, tl, c, p, s, &fd);
+			continue;
+		}
+		fold_flush(f, &fd, tl, c, p);
+		seg_line(f, tl, c, p, s);
+		exec_lines(f, tl, c, p, s, &fd);
+		continue;
+	}
+	fold_flush(f, &fd, tl, c, p);
+	fprintf(f, "  by task on the path: ");
+	tally_print(f, &all, tl, c, total);
+	fprintf(f, "\n");
+	if (c->has_sched) {
+		uint64_t st[CP_ST_MAX] = { 0 };
+
+		for (i = 0; i < p->nsegs; i++)
+			st[p->segs[i].state < CP_ST_MAX ? p->segs[i].state : CP_ST_UNKNOWN] += p->segs[i].dur;
+		fprintf(f, "  by state on the path: ");
+		state_print(f, st, total);
+		fprintf(f, "\n");
+	}
+	return done(f);
+}
+
+static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
+		    const char *phase)
+{
+	const struct timeline *tl = a->tl;
+	const struct tl_container *c = &tl->ctrs[p->ctr];
+	char what[96], det[DETAIL_MAX];
+	size_t i;
+
+	for (i = 0; i < p->nsegs; i++) {
+		const struct cp_seg *s = &p->segs[i];
+		const char *d = seg_detail(tl, c, s, det, sizeof(det));
+		int64_t pid, tid;
+
+		char st[16];
+
+		seg_ids(c, s, &pid, &tid);
+		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n",
+			timeline_str(tl, c->name), phase, pid, tid, seg_comm(tl, c, s),
+			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
+			seg_state(s, st, sizeof(st)));
+	}
+	return done(f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	report_json_string(f, s, strlen(s));
+}
+
+static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p, bool first)
+{
+	const struct timeline *tl = a->tl;
+	const struct tl_container *c = &tl->ctrs[p->ctr];
+	char what[96], det[DETAIL_MAX];
+	size_t i;
+
+	fprintf(f, "%s\n      {\"container\": ", first ? "" : ",");
+	json_str(f, timeline_str(tl, c->name));
+	fprintf(f, ", \"file\": %u, \"duration\": %" PRIu64 ", \"followed\": %zu, \"guessed\": %zu, "
+		"\"segments\": [", c->file + 1, p->t1 - p->t0, p->followed, p->guessed);
+	for (i = 0; i < p->nsegs; i++) {
+		const struct cp_seg *s = &p->segs[i];
+		int64_t pid, tid;
+
+		seg_ids(c, s, &pid, &tid);
+		fprintf(f, "%s\n        {\"offset\": %" PRIu64 ", \"dur\": %" PRIu64 ", \"pid\": %" PRId64
+			", \"tid\": %" PRId64 ", \"comm\": ", i ? "," : "", s->ts - p->t0, s->dur, pid, tid);
+		json_str(f, seg_comm(tl, c, s));
+		fprintf(f, ", \"what\": ");
+		json_str(f, seg_what(tl, s, what, sizeof(what)));
+		fprintf(f, ", \"detail\": ");
+		json_str(f, seg_detail(tl, c, s, det, sizeof(det)));
+		fprintf(f, ", \"state\": ");
+		json_str(f, critpath_state_name((enum cp_state)s->state));
+		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
+			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
+			json_str(f, timeline_wake_name((enum tl_wake)s->wake));
+			if (s->by) {
+				fprintf(f, ", \"%s\": %" PRId32 ", \"%s_comm\": ",
+					s->state == CP_ST_BLOCKED ? "waker" : "holder", s->by,
+					s->state == CP_ST_BLOCKED ? "waker" : "holder");
+				json_str(f, timeline_str(tl, s->by_comm));
+			}
+		}
+		fprintf(f, "}");
+	}
+	fprintf(f, "\n      ]}");
+	return done(f);
+}
+
+static int print_summary(FILE *f, const struct summary *sm, const struct timeline *tl,
+			 const char *phase,
+			 enum report_format fmt)
+{
+	size_t n, i, shown;
+	uint32_t *o = summary_order(sm, &n);
+	char b[UNITS_BUFSZ], key[DETAIL_MAX];
+
+	if (!o) {
+		errno = ENOMEM;
+		return -1;
+	}
+	shown = n < CRITPATH_TOP ? n : CRITPATH_TOP;
+	if (fmt == FMT_JSON) {
+		fprintf(f, "\n    ],\n    \"boot_total\": %" PRIu64 ",\n    \"top\": [", sm->boot);
+		for (i = 0; i < shown; i++) {
+			const struct item *it = &sm->it[o[i]];
+
+			fprintf(f, "%s\n      {\"item\": ", i ? "," : "");
+			json_str(f, item_text(sm, tl, o[i], key, sizeof(key)));
+			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
+				it->total, pct(it->total, sm->boot), it->containers);
+		}
+		fprintf(f, "\n    ],\n    \"by_state\": {\"running\": %" PRIu64 ", \"runnable\": %" PRIu64
+			", \"blocked\": %" PRIu64 ", \"unknown\": %" PRIu64 "}", sm->by_state[CP_ST_RUNNING],
+			sm->by_state[CP_ST_RUNNABLE], sm->by_state[CP_ST_BLOCKED], sm->by_state[CP_ST_UNKNOWN]);
+	} else if (sm->paths) {
+		fprintf(f, "\ntop of the critical paths to %s across %zu container%s (%s of boot in all;"
+			" %% of that):\n", phase, sm->paths, sm->paths == 1 ? "" : "s",
+			units_format((int64_t)sm->boot, b));
+		for (i = 0; i < shown; i++) {
+			const struct item *it = &sm->it[o[i]];
+
+			fprintf(f, "  %5.1f%% %9s  %s  (%zu container%s)\n", pct(it->total, sm->boot),
+				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
+				it->containers, it->containers == 1 ? "" : "s");
+		}
+		if (sm->by_state[CP_ST_UNKNOWN] < sm->boot) {
+			fprintf(f, "by state: ");
+			state_print(f, sm->by_state, sm->boot);
+			fprintf(f, "\nrunning: on a CPU (cpu: in user space); runnable: woken, waiting for a CPU;"
+				" blocked: off CPU until woken; unknown: no scheduler rows\n");
+		} else {
+			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
+				"syscall: blocked or kernel CPU, a syscall-only trace cannot tell which\n");
+		}
+	}
+	free(o);
+	return done(f);
+}
+
+int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt)
+{
+	return critpath_print2(f, f, a, phase, fmt);
+}
+
+int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
+		    enum report_format fmt)
+{
+	const struct timeline *tl = a->tl;
+	const char *pname = analysis_phase_name(a, phase);
+	struct summary sm = { 0 };
+	size_t i, k, timed = 0;
+	int rc = -1;
+
+	sm.keys = strtab__new();
+	if (!sm.keys) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fmt == FMT_TSV)
+		fprintf(f, "container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate\n");
+	else if (fmt == FMT_JSON)
+	{
+		fprintf(f, "{\n    \"phase\": ");
+		json_str(f, pname);
+		fprintf(f, ",\n    \"containers\": [");
+	}
+	for (i = 0; i < tl->nctrs; i++) {
+		struct cp_path p;
+		int got;
+
+		if (tl->ctrs[i].t_start == TL_NONE)
+			continue;
+		timed++;
+		got = critpath_build(tl, i, phase, pname, &p);
+		if (got < 0) {
+			errno = ENOMEM;
+			goto out;
+		}
+		if (!got)
+			continue;
+		sm.paths++;
+		sm.boot += p.t1 - p.t0;
+		for (k = 0; k < p.nsegs; k++)
+			if (summary_add(&sm, &tl->ctrs[i], i, &p.segs[k]) < 0) {
+				critpath_release(&p);
+				errno = ENOMEM;
+				goto out;
+			}
+		if (fmt == FMT_TSV)
+			got = tsv_path(f, a, &p, pname);
+		else if (fmt == FMT_JSON)
+			got = json_path(f, a, &p, sm.paths == 1);
+		else
+			got = text_path(f, a, &p, pname);
+		critpath_release(&p);
+		if (got < 0)
+			goto out;
+	}
+	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(sf, &sm, tl, pname, fmt) < 0))
+		goto out;
+	if (fmt == FMT_JSON)
+		fprintf(sf, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
+	else if (fmt == FMT_TEXT && timed > sm.paths)
+		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it)\n", pname,
+			timed - sm.paths, timed, timed == 1 ? "" : "s");
+	rc = done(sf);
+out:
+	strtab__free(sm.keys);
+	free(sm.it);
+	return rc;
+}

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* --format trace-event: see trace_event.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/boot/critpath.h"
+#include "analyze/out/trace_event.h"
+#include "common/tsv.h"
+
+/* Synthetic thread ids in each container's process. */
+#define TID_PHASES 1
+#define TID_CRITPATH 2
+#define TID_TASK0 3
+
+/*
+ * A buffered writer with its own number formatting: a 10M-row trace is
+ * 30M+ numbers, which printf would spend most of the time parsing formats
+ * for.
+ */
+struct out {
+	FILE *f;
+	size_t n;
+	int err;		/* a write failed (errno kept) */
+	bool first;		/* no event written yet */
+	uint64_t clipped;	/* syscall slices started later to nest */
+	char buf[1u << 16];
+};
+
+static void out_flush(struct out *o)
+{
+	if (o->n && fwrite(o->buf, 1, o->n, o->f) != o->n)
+		o->err = errno ? errno : EIO;
+	o->n = 0;
+}
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->n + n > sizeof(o->buf)) {
+		out_flush(o);
+		if (n > sizeof(o->buf)) {
+			if (fwrite(s, 1, n, o->f) != n)
+				o->err = errno ? errno : EIO;
+			return;
+		}
+	}
+	memcpy(o->buf + o->n, s, n);
+	o->n += n;
+}
+
+#define PUTS(o, lit) put((o), (lit), sizeof(lit) - 1)
+/* ,"KEY":value, KEY a string literal */
+#define KV_I64(o, key, v) (PUTS((o), ",\"" key "\":"), put_i64((o), (v)))
+#define KV_U64(o, key, v) (PUTS((o), ",\"" key "\":"), put_u64((o), (v)))
+#define KV_US(o, key, v) (PUTS((o), ",\"" key "\":"), put_us((o), (v)))
+#define KV_STR(o, key, v) (PUTS((o), ",\"" key "\":"), put_str((o), (v)))
+
+static const char digits2[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* @v in decimal, two digits a division (the exports are mostly numbers). */
+static void put_u64(struct out *o, uint64_t v)
+{
+	char t[24];
+	int i = (int)sizeof(t);
+
+	while (v >= 100) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		t[--i] = digits2[2 * r + 1];
+		t[--i] = digits2[2 * r];
+	}
+	if (v >= 10) {
+		t[--i] = digits2[2 * v + 1];
+		t[--i] = digits2[2 * v];
+	} else {
+		t[--i] = (char)('0' + v);
+	}
+	put(o, t + i, sizeof(t) - (size_t)i);
+}
+
+static void put_i64(struct out *o, int64_t v)
+{
+	if (v < 0) {
+		PUTS(o, "-");
+		put_u64(o, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(o, (uint64_t)v);
+	}
+}
+
+/* @ns as microseconds with exactly three decimals: 1234567 -> 1234.567. */
+static void put_us(struct out *o, __int128 ns)
+{
+	unsigned __int128 m = ns < 0 ? (unsigned __int128)(-ns) : (unsigned __int128)ns;
+	char frac[4];
+	unsigned f;
+	uint64_t whole;
+
+	/* 64-bit division when it fits (always, but for hostile values):
+	 * a 128-bit one is a libgcc call */
+	if (m <= UINT64_MAX) {
+		whole = (uint64_t)m / 1000;
+		f = (unsigned)((uint64_t)m % 1000);
+	} else {
+		whole = (uint64_t)(m / 1000);
+		f = (unsigned)(m % 1000);
+	}
+	if (ns < 0)
+		PUTS(o, "-");
+	put_u64(o, whole);
+	frac[0] = '.';
+	frac[1] = (char)('0' + f / 100);
+	frac[2] = (char)('0' + f / 10 % 10);
+	frac[3] = (char)('0' + f % 10);
+	put(o, frac, 4);
+}
+
+/*
+ * A string of the trace, TSV-escaped, as a JSON string: " and \ escaped,
+ * and in case a byte slipped through unescaped, a control byte or one
+ * that does not start valid UTF-8 as the TSV would write it (\xHH).
+ */
+static void put_str(struct out *o, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0, k, n = strlen(s);
+	char hex[6];
+
+	PUTS(o, "\"");
+	while (p[i]) {
+		unsigned char c = p[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
+			i++;
+			run++;
+			continue;
+		}
+		put(o, (const char *)p + i - run, run);
+		run = 0;
+		if (c == '"' || c == '\\') {
+			hex[0] = '\\';
+			hex[1] = (char)c;
+			put(o, hex, 2);
+			i++;
+		} else if (c >= 0x80 && (k = tsv_utf8_seq_len(p + i, n - i))) {
+			put(o, (const char *)p + i, k);
+			i += k;
+		} else {
+			snprintf(hex, sizeof(hex), "\\\\x%02x", c);
+			put(o, hex, 5);
+			i++;
+		}
+	}
+	put(o, (const char *)p + i - run, run);
+	PUTS(o, "\"");
+}
+
+#define NO_TID UINT64_MAX	/* a process's metadata: no tid */
+
+/* The start of an event: the separator, then {"ph":"PH","pid":N,"tid":N */
+static void ev(struct out *o, const char *ph, size_t pid, uint64_t tid)
+{
+	if (o->first) {
+		PUTS(o, "\n{\"ph\":\"");
+		o->first = false;
+	} else {
+		PUTS(o, ",\n{\"ph\":\"");
+	}
+	put(o, ph, strlen(ph));
+	PUTS(o, "\",\"pid\":");
+	put_u64(o, pid);
+	if (tid != NO_TID) {
+		KV_U64(o, "tid", tid);
+	}
+}
+
+/* ,"ts":T for absolute @ts against @t0 */
+static void ts_field(struct out *o, uint64_t ts, uint64_t t0)
+{
+	KV_US(o, "ts", (__int128)ts - (__int128)t0);
+}
+
+static void meta(struct out *o, size_t pid, uint64_t tid, const char *what, const char *name)
+{
+	ev(o, "M", pid, tid);
+	PUTS(o, ",\"name\":\"");
+	put(o, what, strlen(what));
+	PUTS(o, "\",\"args\":{\"name\":");
+	put_str(o, name);
+}
+
+static void sort_index(struct out *o, size_t pid, uint64_t tid, const char *what, uint64_t idx)
+{
+	ev(o, "M", pid, tid);
+	PUTS(o, ",\"name\":\"");
+	put(o, what, strlen(what));
+	PUTS(o, "\",\"args\":{\"sort_index\":");
+	put_u64(o, idx);
+	PUTS(o, "}}");
+}
+
+/* A thread-scoped instant on @tid at @ts, named @name, args to follow. */
+static void instant(struct out *o, size_t pid, uint64_t tid, uint64_t ts, uint64_t t0,
+		    const char *name, const char *cat)
+{
+	ev(o, "i", pid, tid);
+	PUTS(o, ",\"s\":\"t\"");
+	ts_field(o, ts, t0);
+	KV_STR(o, "name", name);
+	PUTS(o, ",\"cat\":\"");
+	put(o, cat, strlen(cat));
+	PUTS(o, "\",\"args\":{");
+}
+
+static uint64_t time_zero(const struct tl_container *c)
+{
+	uint64_t t0 = TL_NONE;
+	size_t i;
+
+	if (c->t_start != TL_NONE)
+		return c->t_start;
+	for (i = 0; i < c->ntasks; i++)
+		if (c->tasks[i].begin < t0)
+			t0 = c->tasks[i].begin;
+	return t0 == TL_NONE ? 0 : t0;
+}
+
+static void process_meta(struct out *o, const struct timeline *tl, const struct tl_container *c,
+			 size_t pid, uint64_t t0)
+{
+	meta(o, pid, NO_TID, "process_name", timeline_str(tl, c->name));
+	KV_U64(o, "file", c->file + 1);
+	KV_U64(o, "time_zero_ns", t0);
+	PUTS(o, ",\"time_zero\":\"");
+	if (c->t_start != TL_NONE)
+		PUTS(o, "its start row\"}}");
+	else
+		PUTS(o, "no start row: its earliest event\"}}");
+	sort_index(o, pid, NO_TID, "process_sort_index", pid);
+	if (c->t_start == TL_NONE) {
+		ev(o, "M", pid, NO_TID);
+		PUTS(o, ",\"name\":\"process_labels\",\"args\":{\"labels\":\"no start row\"}}");
+	}
+}
+
+static void phases(struct out *o, const struct analysis *a, const struct tl_container *c,
+		   size_t pid, uint64_t t0)
+{
+	const struct timeline *tl = a->tl;
+	size_t i;
+
+	meta(o, pid, TID_PHASES, "thread_name", "phases");
+	PUTS(o, "}}");
+	sort_index(o, pid, TID_PHASES, "thread_sort_index", TID_PHASES);
+	for (i = 0; i < c->nphases && c->t_start != TL_NONE; i++) {
+		const char *name = analysis_phase_name(a, c->phases[i].phase);
+		char label[96];
+
+		snprintf(label, sizeof(label), "start -> %.80s", name);
+		ev(o, "X", pid, TID_PHASES);
+		ts_field(o, c->t_start, t0);
+		KV_US(o, "dur", (__int128)c->phases[i].ts - (__int128)c->t_start);
+		KV_STR(o, "name", label);
+		PUTS(o, ",\"cat\":\"phase\",\"args\":{\"phase\":");
+		put_str(o, name);
+		PUTS(o, "}}");
+	}
+	for (i = 0; i < c->nstarts; i++) {
+		const struct tl_start *s = &c->starts[i];
+		char label[96];
+
+		snprintf(label, sizeof(label), "start (%.80s)", timeline_str(tl, s->how));
+		instant(o, pid, TID_PHASES, s->ts, t0, label, "start");
+		PUTS(o, "\"pid\":");
+		put_i64(o, s->pid);
+		KV_STR(o, "comm", timeline_str(tl, s->comm));
+		if (s->detail != TL_NOSTR) {
+			KV_STR(o, "detail", timeline_str(tl, s->detail));
+		}
+		PUTS(o, "}}");
+	}
+}
+
+/* The critical path's segments on their own thread. -1 out of memory. */
+static int critical_path(struct out *o, const struct analysis *a, size_t ci, size_t pid,
+			 uint64_t t0, uint32_t phase)
+{
+	const struct timeline *tl = a->tl;
+	const struct tl_container *c = &tl->ctrs[ci];
+	const char *pname = analysis_phase_name(a, phase);
+	struct cp_path p;
+	char label[96];
+	size_t k;
+	int got;
+
+	if (c->t_start == TL_NONE)
+		return 0;
+	got = critpath_build(tl, ci, phase, pname, &p);
+	if (got <= 0)
+		return got;
+	snprintf(label, sizeof(label), "critical path to %.70s", pname);
+	meta(o, pid, TID_CRITPATH, "thread_name", label);
+	PUTS(o, "}}");
+	sort_index(o, pid, TID_CRITPATH, "thread_sort_index", TID_CRITPATH);
+	for (k = 0; k < p.nsegs; k++) {
+		const struct cp_seg *s = &p.segs[k];
+		const struct tl_task *t = s->task == TL_NOTASK ? NULL : &c->tasks[s->task];
+
+		ev(o, "X", pid, TID_CRITPATH);
+		ts_field(o, s->ts, t0);
+		KV_US(o, "dur", s->dur);
+		PUTS(o, ",\"name\":");
+		if (s->kind == CP_SYSCALL) {
+			snprintf(label, sizeof(label), "syscall:%.80s", timeline_str(tl, s->name));
+			put_str(o, label);
+		} else {
+			put_str(o, critpath_kind_name((enum cp_kind)s->kind));
+		}
+		PUTS(o, ",\"cat\":\"critical_path\",\"args\":{");
+		if (t) {
+			PUTS(o, "\"task\":");
+			put_u64(o, TID_TASK0 + s->task);
+			KV_I64(o, "tid", t->tid);
+			KV_STR(o, "comm", timeline_str(tl, timeline_comm_at(t, s->ts)));
+		} else {
+			PUTS(o, "\"task\":\"runtime\"");
+		}
+		if (s->kind == CP_SYSCALL && s->detail != TL_NOSTR) {
+			KV_STR(o, "detail", timeline_str(tl, s->detail));
+		}
+		if (s->match != CP_MATCH_NONE && s->other != TL_NOTASK) {
+			KV_U64(o, "woken_by_task", TID_TASK0 + s->other);
+		}
+		PUTS(o, "}}");
+	}
+	critpath_release(&p);
+	return 0;
+}
+
+static void thread_meta(struct out *o, const struct timeline *tl, const struct tl_task *t,
+			size_t pid, uint64_t tid)
+{
+	char name[64];
+	const char *comm = timeline_str(tl, t->comm_last);
+
+	if (t->pid == t->tid)
+		snprintf(name, sizeof(name), "%.30s %lld", comm, (long long)t->tid);
+	else
+		snprintf(name, sizeof(name), "%.30s %lld/%lld", comm, (long long)t->pid,
+			 (long long)t->tid);
+	meta(o, pid, tid, "thread_name", name);
+	KV_I64(o, "pid", t->pid);
+	KV_I64(o, "tid", t->tid);
+	KV_I64(o, "ppid", t->ppid);
+	PUTS(o, "}}");
+	sort_index(o, pid, tid, "thread_sort_index", tid);
+}
+
+/* A task's syscalls as slices that never overlap, then its instants. */
+static void task_events(struct out *o, const struct timeline *tl, const struct tl_container *c,
+			size_t ti, size_t pid, uint64_t t0)
+{
+	const struct tl_task *t = &c->tasks[ti];
+	uint64_t tid = TID_TASK0 + ti;
+	__int128 prev_end = 0;
+	bool any = false;
+	size_t k;
+
+	thread_meta(o, tl, t, pid, tid);
+	for (k = 0; k < t->nrows; k++) {
+		const struct tl_row *r = &t->rows[k];
+		__int128 b = r->ts, e = (__int128)r->ts + (r->dur == TL_NONE ? 0 : r->dur);
+
+		/* rows are sorted by entry: only the previous end can overlap */
+		if (any && b < prev_end) {
+			o->clipped++;
+			b = prev_end;
+			if (e < b)
+				e = b;
+		}
+		if (!any || e > prev_end)
+			prev_end = e;
+		any = true;
+		ev(o, "X", pid, tid);
+		KV_US(o, "ts", b - (__int128)t0);
+		KV_US(o, "dur", e - b);
+		KV_STR(o, "name", timeline_str(tl, r->name));
+		PUTS(o, ",\"cat\":\"syscall\",\"args\":{\"ret\":");
+		if (r->ret == TL_NORET)
+			PUTS(o, "null");
+		else
+			put_i64(o, r->ret);
+		if (r->detail != TL_NOSTR) {
+			KV_STR(o, "detail", timeline_str(tl, r->detail));
+		}
+		PUTS(o, "}}");
+	}
+	if (t->has_fork) {
+		instant(o, pid, tid, t->fork_ts, t0, "fork", "fork");
+		PUTS(o, "\"kind\":");
+		put_str(o, t->is_thread ? "thread" : "process");
+		KV_I64(o, "ppid", t->ppid);
+		if (t->parent != TL_NOTASK) {
+			KV_I64(o, "parent_tid", c->tasks[t->parent].tid);
+			KV_U64(o, "parent_task", TID_TASK0 + t->parent);
+		}
+		PUTS(o, "}}");
+	}
+	for (k = 0; k < t->nexecs; k++) {
+		instant(o, pid, tid, t->execs[k].ts, t0, "exec", "exec");
+		PUTS(o, "\"filename\":");
+		put_str(o, timeline_str(tl, t->execs[k].filename));
+		KV_STR(o, "comm", timeline_str(tl, t->execs[k].comm));
+		PUTS(o, "}}");
+	}
+	if (t->exit_ts != TL_NONE) {
+		instant(o, pid, tid, t->exit_ts, t0, "exit", "exit");
+		PUTS(o, "\"status\":");
+		if (t->exit_status == TL_NORET)
+			PUTS(o, "null");
+		else
+			put_i64(o, t->exit_status);
+		PUTS(o, "}}");
+	}
+}
+
+int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
+{
+	const struct timeline *tl = a->tl;
+	struct out *o = calloc(1, sizeof(*o));
+	size_t ci, k;
+	int rc = 0;
+
+	if (!o)
+		return -1;
+	o->f = f;
+	o->first = true;
+	PUTS(o, "{\"traceEvents\":[");
+	for (ci = 0; ci < tl->nctrs && !o->err && rc == 0; ci++) {
+		const struct tl_container *c = &tl->ctrs[ci];
+		uint64_t t0 = time_zero(c);
+		size_t pid = ci + 1;
+
+		process_meta(o, tl, c, pid, t0);
+		phases(o, a, c, pid, t0);
+		if (critical_path(o, a, ci, pid, t0, cp_phase) < 0) {
+			errno = ENOMEM;
+			rc = -1;
+		}
+		for (k = 0; k < c->ntasks; k++)
+			task_events(o, tl, c, k, pid, t0);
+		for (k = 0; k < c->nmarks; k++) {
+			instant(o, pid, TID_TASK0 + c->marks[k].task, c->marks[k].ts, t0,
+				timeline_str(tl, c->marks[k].label), "mark");
+			PUTS(o, "}}");
+		}
+	}
+	PUTS(o, "\n],\n\"otherData\":{\"generator\":\"analyze (boottrace) " BOOTTRACE_VERSION
+	     "\",\"time\":\"ts in us from each container's start; each container a process\"");
+	KV_U64(o, "rows", tl->rows);
+	KV_U64(o, "clipped", o->clipped);
+	KV_U64(o, "lost", a->lost);
+	PUTS(o, "}}\n");
+	out_flush(o);
+	if (o->err && rc == 0) {
+		errno = o->err;
+		rc = -1;
+	}
+	free(o);
+	if (rc == 0 && ferror(f))
+		rc = -1;
+	return rc;
+}
