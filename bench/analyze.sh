@@ -56,7 +56,6 @@ once() {
 }
 
 threads=$("$A" --help | grep -q -- --threads && echo yes)
-critpath=$("$A" --help | grep -q -- --critical-path && echo yes)
 traceev=$("$A" --help | grep -q -- trace-event && echo yes)
 for _ in $(seq "$RUNS"); do
 	once 1 "wc -l" wc -l "$F"
