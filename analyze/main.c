@@ -37,7 +37,9 @@ static const char usage_text[] =
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
 "                          strace -c), summed over all threads (not wall time);\n"
-"                          p99 from a log-linear histogram (< 1% error)\n"
+"                          p99 from a log-linear histogram (< 1% error);\n"
+"                          state: per container, its tasks' time running,\n"
+"                          runnable, blocked (S, D) or unknown (scheduler rows)\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
 "                          window [start, <phase>] (exec, listen or a mark label),\n"
 "                          clipping syscalls that straddle it; prints its wall time\n"
@@ -88,6 +90,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --plot report/        PNG plots for a report\n"
 "    analyze boot.tsv --critical-path       where the time to listen went\n"
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
+"    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
@@ -344,9 +347,13 @@ int main(int argc, char **argv)
 				ao.by = BY_CONTAINER;
 			else if (strcmp(optarg, "comm") == 0)
 				ao.by = BY_COMM;
+			else if (strcmp(optarg, "state") == 0)
+				ao.by = BY_STATE;
 			else
-				return usage_error("unknown --by key '%s' (syscall, container "
-						   "or comm)", optarg);
+				return usage_error("unknown --by key '%s' (syscall, container, "
+						   "comm or state)", optarg);
+			if (ao.by == BY_STATE)
+				ao.timeline = true; /* the tasks' off-CPU intervals */
 			ro.by = ao.by;
 			break;
 		case OPT_CONTAINER:

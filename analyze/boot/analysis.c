@@ -794,6 +794,11 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		ret = rc == -2 ? 1 : 2;
 		goto out;
 	}
+	if (a->tl) {
+		const char *sched = tsv_reader_meta(r, "sched");
+
+		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
+	}
 	ret = -1;
 	if (start >= 0)
 		ret = read_parts(a, fd, name, (uint64_t)start + tsv_reader_consumed(r),

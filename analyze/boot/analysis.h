@@ -37,7 +37,7 @@
 #include "analyze/read/strtab.h"
 #include "analyze/stats/llhist.h"
 
-enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM };
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE };
 
 struct analyze_opts {
 	const char *exec_pattern;	/* --exec, or NULL */

@@ -81,9 +81,24 @@ static bool is_pipe(const struct walk *w, uint32_t detail)
 	return detail != TL_NOSTR && strncmp(timeline_str(w->tl, detail), "pipe:[", 6) == 0;
 }
 
-/* A segment [@from, @to), clipped at the start; nothing when empty. -1 out of memory. */
-static int emit(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t to, uint32_t task,
-		const struct tl_row *r)
+const char *critpath_state_name(enum cp_state s)
+{
+	switch (s) {
+	case CP_ST_RUNNING: return "running";
+	case CP_ST_RUNNABLE: return "runnable";
+	case CP_ST_BLOCKED: return "blocked";
+	default: return "unknown";
+	}
+}
+
+/*
+ * A segment [@from, @to) in state @st, clipped at the start; nothing when
+ * empty. @o: the off-CPU interval it lies in (runnable, blocked), for who
+ * held the CPU or woke it. -1 out of memory.
+ */
+static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t to,
+		      uint32_t task, const struct tl_row *r, enum cp_state st,
+		      const struct tl_off *o)
 {
 	struct cp_seg *s;
 
@@ -102,7 +117,29 @@ static int emit(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t to, u
 	s->name = r ? r->name : TL_NOSTR;
 	s->detail = r ? r->detail : TL_NOSTR;
 	s->other = TL_NOTASK;
+	s->state = (uint8_t)st;
+	s->by_comm = TL_NOSTR;
+	if (o && st == CP_ST_RUNNABLE) {
+		s->off_state = o->state;
+		s->wake = o->wake;
+		s->by = o->holder;
+		s->by_comm = o->hcomm;
+	} else if (o && st == CP_ST_BLOCKED) {
+		s->off_state = o->state;
+		s->wake = o->wake;
+		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW) {
+			s->by = o->waker;
+			s->by_comm = o->wcomm;
+		}
+	}
 	return 0;
+}
+
+/* A segment without scheduler rows: state unknown. */
+static int emit(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t to, uint32_t task,
+		const struct tl_row *r)
+{
+	return emit_state(w, kind, from, to, task, r, CP_ST_UNKNOWN, NULL);
 }
 
 /* When row @k of task @t returned; an exit_group that ends the process lasts to its exit. */
@@ -526,6 +563,109 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 	return 0;
 }
 
+/*
+ * The waker of off-CPU interval @o to follow at its wake @at: a task of
+ * the container begun before it, not @self; TL_NOTASK when none.
+ */
+static uint32_t waker_task(const struct tl_container *c, uint32_t self, const struct tl_off *o,
+			   uint64_t at)
+{
+	uint32_t x;
+
+	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW) || !o->waker)
+		return TL_NOTASK;
+	x = timeline_find_task(c, o->waker);
+	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at)
+		return TL_NOTASK;
+	return x;
+}
+
+/*
+ * The walk with scheduler rows (critpath.h): at (@ti, @cur), the segment
+ * that ends at @cur is bounded below by whichever comes last of the task's
+ * creation, the edges of its off-CPU interval (left the CPU, woken, got it
+ * back) and of its syscall row; its state comes from the first, its kind
+ * (cpu or the syscall) from the second. At a wake by a task of the
+ * container the walk goes on in that task.
+ */
+static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
+{
+	const struct tl_container *c = w->c;
+	uint64_t steps = 0, limit = 16;
+	size_t i;
+
+	for (i = 0; i < c->ntasks; i++)
+		limit += 4 * (c->tasks[i].nrows + c->tasks[i].noffs + 2);
+	while (cur > w->p->t0) {
+		const struct tl_task *t;
+		const struct tl_off *o = NULL;
+		const struct tl_row *row = NULL;
+		enum cp_state st = CP_ST_RUNNING;
+		enum cp_kind kind = CP_CPU;
+		uint64_t lo;
+		long j, k;
+
+		if (ti == TL_NOTASK)
+			return emit(w, CP_RUNTIME, w->p->t0, cur, TL_NOTASK, NULL);
+		if (++steps > limit) /* a cycle in hostile input */
+			return emit(w, CP_UNKNOWN, w->p->t0, cur, TL_NOTASK, NULL);
+		t = &c->tasks[ti];
+		if (cur <= t->begin) {
+			ti = creator(w, ti, cur);
+			continue;
+		}
+		lo = t->begin;
+		j = timeline_off_before(t, cur);
+		if (j >= 0) {
+			const struct tl_off *oj = &t->offs[j];
+			uint64_t in = oj->out + oj->dur, wake = timeline_off_wake(oj);
+
+			if (cur <= in) {
+				o = oj;
+				if (cur > wake) {
+					st = CP_ST_RUNNABLE;
+					lo = wake > lo ? wake : lo;
+				} else {
+					uint32_t x = cur == wake ? waker_task(c, ti, oj, wake) : TL_NOTASK;
+
+					if (x != TL_NOTASK) {
+						struct cp_seg *s = w->p->nsegs ? &w->p->segs[w->p->nsegs - 1] : NULL;
+
+						if (s && s->task == ti && s->ts == cur) {
+							s->match = CP_MATCH_WAKE;
+							s->event = CP_EV_WAKE;
+							s->other = x;
+						}
+						w->p->followed++;
+						ti = x;
+						continue;
+					}
+					st = CP_ST_BLOCKED;
+					lo = oj->out > lo ? oj->out : lo;
+				}
+			} else if (in > lo) {
+				lo = in;
+			}
+		}
+		k = timeline_row_before(t, cur);
+		if (k >= 0) {
+			uint64_t end = row_end(w, t, (size_t)k);
+
+			if (end >= cur) {
+				kind = CP_SYSCALL;
+				row = &t->rows[k];
+				lo = row->ts > lo ? row->ts : lo;
+			} else if (end > lo) {
+				lo = end;
+			}
+		}
+		if (emit_state(w, kind, lo, cur, ti, row, st, o) < 0)
+			return -1;
+		cur = lo;
+	}
+	return 0;
+}
+
 int critpath_build(const struct timeline *tl, size_t ctr, uint32_t phase,
 		   const char *phase_name, struct cp_path *p)
 {
@@ -546,7 +686,7 @@ int critpath_build(const struct timeline *tl, size_t ctr, uint32_t phase,
 	w.lost = w.c->lost > 0;
 	for (i = 0; i < NSC; i++)
 		w.ids[i] = strtab_find(tl->strs, sc_names[i].name, strlen(sc_names[i].name));
-	rc = walk_back(&w, target, p->t1);
+	rc = w.c->has_sched ? walk_back_sched(&w, target, p->t1) : walk_back(&w, target, p->t1);
 	free(w.pw);
 	if (rc < 0) {
 		critpath_release(p);

@@ -49,6 +49,27 @@
  *     before the call returned (vfork, posix_spawn): that exec or exit.
  * Not followed (the time stays the waiter's): futex, pipes written by a
  * task that did not exit, sockets, signals other than SIGCHLD.
+ *
+ * With scheduler rows (the container's has_sched: the collector wrote when
+ * each task left a CPU, was woken, by whom, and got a CPU back), every
+ * segment also has a state, and the walk follows wake-ups instead of the
+ * syscall rules above, whatever the syscall (futex, sockets, epoll,
+ * signals, pipes, the exec fifo):
+ *   - running: on a CPU (in user space, kind cpu, or in a syscall);
+ *   - runnable: woken (or preempted), waiting for a CPU: the segment names
+ *     the task that had the CPU before it got it back (by, by_comm);
+ *   - blocked: off CPU, from when it left to its wake-up. When a task of
+ *     the container woke it (wake=task or new, the waker begun before the
+ *     wake), the walk goes on in that task at the wake (match
+ *     CP_MATCH_WAKE on the segment after it: the runnable one, or the
+ *     running one when the CPU came at once), and no blocked segment is
+ *     left; otherwise the segment says what woke it: an interrupt, a
+ *     softirq (timers, the network), or a task outside the container
+ *     (by, by_comm);
+ *   - unknown: no scheduler rows (a file from before them, --sched off),
+ *     and the runtime's segment before the container's first task.
+ * A task without off-CPU intervals ran all the time. Lost events make a
+ * state only as good as the rows that arrived (the file's lost count says).
  */
 #ifndef ANALYZE_CRITPATH_H
 #define ANALYZE_CRITPATH_H
@@ -75,6 +96,16 @@ enum cp_match {
 	CP_MATCH_TIME,		/* the only or first/last exit in the window */
 	CP_MATCH_PIPE,		/* the pipe's inode */
 	CP_MATCH_CLONE,		/* the child of the clone exec'd or exited */
+	CP_MATCH_WAKE,		/* a scheduler row's waker */
+};
+
+/* A segment's scheduler state (with scheduler rows; else unknown). */
+enum cp_state {
+	CP_ST_UNKNOWN,
+	CP_ST_RUNNING,
+	CP_ST_RUNNABLE,
+	CP_ST_BLOCKED,
+	CP_ST_MAX,
 };
 
 struct cp_seg {
@@ -86,9 +117,15 @@ struct cp_seg {
 	uint32_t name;		/* CP_SYSCALL: the syscall (timeline_str) */
 	uint32_t detail;	/* CP_SYSCALL: the row's detail, or TL_NOSTR */
 	uint32_t other;		/* with match: the task it went on in */
+	uint8_t state;		/* enum cp_state */
+	uint8_t off_state;	/* runnable, blocked: the sched row's 'R', 'S', 'D', 'T', '?' */
+	uint8_t wake;		/* blocked: how it was woken (enum tl_wake); runnable: too */
+	int32_t by;		/* blocked: the waker outside the container (tid) or 0;
+				 * runnable: the task that held the CPU, or 0 */
+	uint32_t by_comm;	/* its comm (timeline_str), or TL_NOSTR */
 };
 
-enum { CP_EV_EXIT = 1, CP_EV_EXEC, CP_EV_WRITE };
+enum { CP_EV_EXIT = 1, CP_EV_EXEC, CP_EV_WRITE, CP_EV_WAKE };
 
 struct cp_path {
 	size_t ctr;		/* index in tl->ctrs */
@@ -115,5 +152,8 @@ void critpath_release(struct cp_path *p);
 
 /* critpath_kind_name - "runtime", "cpu", "syscall" or "unknown". */
 const char *critpath_kind_name(enum cp_kind k);
+
+/* critpath_state_name - "running", "runnable", "blocked" or "unknown". */
+const char *critpath_state_name(enum cp_state s);
 
 #endif /* ANALYZE_CRITPATH_H */

@@ -6,6 +6,8 @@
 #include "analyze/array.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/keycache.h"
+#include "common/sched_detail.h"
+#include "common/tsv.h"
 
 /*
  * (container, tid) -> task, open addressing, while reading. Rows come in
@@ -91,6 +93,7 @@ static void container_release(struct tl_container *c)
 		free(c->tasks[i].rows);
 		free(c->tasks[i].execs);
 		free(c->tasks[i].comms);
+		free(c->tasks[i].offs);
 	}
 	free(c->tasks);
 	free(c->starts);
@@ -119,8 +122,14 @@ void timeline__free(struct timeline *tl)
 	free(tl);
 }
 
+void timeline_file_sched(struct timeline *tl, bool sched)
+{
+	tl->file_sched = sched;
+}
+
 int timeline_begin_file(struct timeline *tl)
 {
+	tl->file_sched = false;
 	strtab__free(tl->fnames);
 	tl->fnames = strtab__new();
 	memset(tl->kc_ctr, 0, sizeof(*tl->kc_ctr));
@@ -168,6 +177,7 @@ static long ctr_get(struct timeline *tl, const struct tsv_field *f)
 	c->name = (uint32_t)name;
 	c->file = tl->nfiles;
 	c->t_start = TL_NONE;
+	c->has_sched = tl->file_sched;
 	tl->fmap[id] = (uint32_t)tl->nctrs;
 	return (long)tl->nctrs++;
 }
@@ -285,6 +295,77 @@ static int add_exec(struct timeline *tl, struct tl_task *t, const struct tsv_row
 	return 0;
 }
 
+/* A comm of a sched row's detail (raw bytes), escaped into the string table. */
+static long raw_comm_id(struct timeline *tl, const struct sched_str *s)
+{
+	char buf[TSV_ESCAPED_MAX(SCHED_DETAIL_STR_MAX)];
+
+	if (!s->p)
+		return TL_NOSTR;
+	return strtab_intern(tl->strs, buf, tsv_escape(s->p, s->n, buf), NULL);
+}
+
+static int32_t tid32(int64_t v)
+{
+	return v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
+}
+
+/*
+ * A sched row: an off-CPU interval of @t. A row whose detail does not
+ * parse keeps its times, with the wake unknown (a later version's fields
+ * are skipped by the parser).
+ */
+static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
+{
+	const struct tsv_field *st = &r->f[TSV_NAME];
+	struct sched_detail d;
+	struct tl_off *o;
+	long wc, hc;
+
+	if (r->null & (1u << TSV_DUR_NS))
+		return 0;
+	if (sched_detail_parse(r->f[TSV_DETAIL].p, r->f[TSV_DETAIL].n, &d) < 0)
+		memset(&d, 0, sizeof(d));
+	wc = raw_comm_id(tl, &d.wcomm);
+	hc = raw_comm_id(tl, &d.hcomm);
+	if (wc < 0 || hc < 0 ||
+	    grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
+		return -1;
+	o = &t->offs[t->noffs++];
+	o->out = r->ts_ns;
+	o->dur = r->dur_ns < TL_NONE - 1 - r->ts_ns ? r->dur_ns : TL_NONE - 1 - r->ts_ns;
+	o->runnable = r->null & (1u << TSV_RET) || r->ret < 0 ? TL_NONE :
+		      (uint64_t)r->ret > o->dur ? o->dur : (uint64_t)r->ret;
+	o->waker = tid32(d.waker);
+	o->holder = tid32(d.holder);
+	o->wcomm = (uint32_t)wc;
+	o->hcomm = (uint32_t)hc;
+	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
+	switch (d.wake) {
+	case SCHED_WAKE_TASK: o->wake = TL_WAKE_TASK; break;
+	case SCHED_WAKE_IRQ: o->wake = TL_WAKE_IRQ; break;
+	case SCHED_WAKE_SOFTIRQ: o->wake = TL_WAKE_SOFTIRQ; break;
+	case SCHED_WAKE_NEW: o->wake = TL_WAKE_NEW; break;
+	case SCHED_WAKE_NONE: o->wake = TL_WAKE_NONE; break;
+	default: o->wake = TL_WAKE_UNKNOWN; break;
+	}
+	if (o->out + o->dur > t->last_end)
+		t->last_end = o->out + o->dur;
+	return 0;
+}
+
+const char *timeline_wake_name(enum tl_wake w)
+{
+	switch (w) {
+	case TL_WAKE_NONE: return "none";
+	case TL_WAKE_TASK: return "task";
+	case TL_WAKE_IRQ: return "irq";
+	case TL_WAKE_SOFTIRQ: return "softirq";
+	case TL_WAKE_NEW: return "new";
+	default: return "unknown";
+	}
+}
+
 static int add_mark(struct timeline *tl, struct tl_container *c, uint32_t task,
 		    const struct tsv_row *r)
 {
@@ -347,6 +428,10 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	}
 	if (field_is(ev, "syscall", 7))
 		return add_syscall(tl, t, r);
+	if (field_is(ev, "sched", 5)) {
+		c->has_sched = true;
+		return add_off(tl, t, r);
+	}
 	if (field_is(ev, "fork", 4)) {
 		if (r->ts_ns < t->fork_ts) {
 			t->fork_ts = r->ts_ns;
@@ -505,6 +590,21 @@ long timeline_row_before(const struct tl_task *t, uint64_t ts)
 	return (long)lo - 1;
 }
 
+long timeline_off_before(const struct tl_task *t, uint64_t ts)
+{
+	size_t lo = 0, hi = t->noffs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->offs[mid].out < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (long)lo - 1;
+}
+
 uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)
 {
 	size_t i;
@@ -619,10 +719,11 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 
 		if (sort_array(t->rows, t->nrows, sizeof(*t->rows)) < 0 ||
 		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
-		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0)
+		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
+		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
-		t->end = t->last_ts;
+		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;
 		/* the last row by entry need not be the last to return */
 		for (k = 0; k < t->nrows; k++)
 			if (timeline_row_end(&t->rows[k]) > t->end)

@@ -11,6 +11,9 @@
  *     (time, process or thread, the task that created it), exec points
  *     (time, filename, comm after it), its process's exit (time, status,
  *     the parent it was reported to), and its syscall rows sorted by time;
+ *   - its tasks' off-CPU intervals (sched rows: when it left a CPU, in
+ *     which state, when it was woken and by whom, when it got a CPU
+ *     back), sorted by time, when the file has them (has_sched);
  *   - its mark rows, sorted by time;
  *   - its phase times, given by the analysis (timeline_set_phase()): this
  *     module does not decide what a phase is (analysis.h does).
@@ -76,6 +79,32 @@ struct tl_exec {
 	bool init;		/* name = init: pid 1 of a new pid namespace */
 };
 
+/* How an off-CPU interval ended: the sched row's wake= (docs/tsv-format.md). */
+enum tl_wake {
+	TL_WAKE_UNKNOWN,	/* not said, or the object cannot tell */
+	TL_WAKE_NONE,		/* preempted (R): runnable from the start, no wake */
+	TL_WAKE_TASK,		/* a task woke it: waker */
+	TL_WAKE_IRQ,		/* from a hard interrupt (a timer, a device) */
+	TL_WAKE_SOFTIRQ,	/* from a softirq (timers, the network) */
+	TL_WAKE_NEW,		/* a new task's first wake: waker is its creator */
+};
+
+/*
+ * An off-CPU interval of a task (a sched row): it left the CPU at @out and
+ * got one back at @out + @dur; the last @runnable ns of that it was
+ * runnable (woken, waiting for a CPU), before that blocked. 48 bytes.
+ */
+struct tl_off {
+	uint64_t out;		/* left the CPU */
+	uint64_t dur;		/* until it got a CPU back */
+	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
+	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), else 0 */
+	int32_t holder;		/* the task that had the CPU before it got it back, or 0 */
+	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
+	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
+	uint8_t wake;		/* enum tl_wake */
+};
+
 struct tl_task {
 	int64_t pid, tid, ppid;	/* ppid: of its fork row, else of its earliest row */
 	uint32_t comm;		/* its comm at its earliest row (the fork's: the parent's) */
@@ -102,8 +131,11 @@ struct tl_task {
 	size_t ncomms, comms_cap;
 	struct tl_row *rows;	/* its syscall rows, by time after timeline_finish() */
 	size_t nrows, rows_cap;
+	struct tl_off *offs;	/* its off-CPU intervals, by out after timeline_finish() */
+	size_t noffs, offs_cap;
 	/* internal */
 	uint64_t first_ts, last_ts;	/* of its rows of any kind */
+	uint64_t last_end;	/* the latest end of its off-CPU intervals */
 	uint32_t comm_cur;	/* the comm of the last row added */
 	uint32_t seq;		/* its index before the sort by begin */
 };
@@ -139,6 +171,8 @@ struct tl_container {
 	uint32_t file;		/* 0-based index of its file */
 	uint64_t t_start;	/* its earliest start row, or TL_NONE (none: not timed) */
 	uint64_t lost;		/* events the collector lost in its file (trailer) */
+	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
+				 * a task without off-CPU intervals ran all the time */
 	struct tl_start *starts;	/* by time */
 	size_t nstarts, starts_cap;
 	struct tl_task *tasks;	/* by begin time, then tid, after timeline_finish() */
@@ -167,6 +201,7 @@ struct timeline {
 	uint32_t *fmap;		/* file-local id -> index in ctrs */
 	size_t fmap_cap;
 	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
+	bool file_sched;	/* the current file's # sched=on */
 };
 
 /* timeline__new - an empty timeline, or NULL when out of memory. */
@@ -176,6 +211,13 @@ void timeline__free(struct timeline *tl);
 
 /* timeline_begin_file - start a new file. 0, or -1 out of memory. */
 int timeline_begin_file(struct timeline *tl);
+
+/*
+ * timeline_file_sched - the current file's metadata says the collector
+ * wrote scheduler rows (# sched=on): its containers have has_sched even
+ * without a sched row. Call before its first row.
+ */
+void timeline_file_sched(struct timeline *tl, bool sched);
 
 /*
  * timeline_add_row - keep row @r of the current file (validated by the
@@ -237,6 +279,27 @@ static inline uint64_t timeline_row_end(const struct tl_row *r)
 		return r->ts;
 	return r->dur < TL_NONE - 1 - r->ts ? r->ts + r->dur : TL_NONE - 1;
 }
+
+/*
+ * timeline_off_before - the index of the last off-CPU interval of @t that
+ * began before @ts (out < @ts), or -1 when none. Binary search.
+ */
+long timeline_off_before(const struct tl_task *t, uint64_t ts);
+
+/*
+ * timeline_off_wake - when interval @o's task was woken: out + dur -
+ * runnable; out when the wake was not seen and the state is R (runnable
+ * throughout); the end (blocked throughout) when it was not seen otherwise.
+ */
+static inline uint64_t timeline_off_wake(const struct tl_off *o)
+{
+	if (o->runnable != TL_NONE)
+		return o->out + o->dur - o->runnable;
+	return o->state == 'R' ? o->out : o->out + o->dur;
+}
+
+/* timeline_wake_name - "task", "irq", "softirq", "new", "none" or "unknown". */
+const char *timeline_wake_name(enum tl_wake w);
 
 /*
  * timeline_comm_at - the comm of @t at time @ts: of its latest row at or

@@ -26,6 +26,7 @@ struct summary {
 	size_t cap;
 	uint64_t boot;		/* the phase's durations, summed */
 	size_t paths;
+	uint64_t by_state[CP_ST_MAX];	/* time on the paths by state */
 };
 
 static int done(FILE *f)
@@ -76,6 +77,7 @@ static const char *match_name(enum cp_match m)
 	case CP_MATCH_TIME: return "matched by time";
 	case CP_MATCH_PIPE: return "by pipe inode";
 	case CP_MATCH_CLONE: return "child of this call";
+	case CP_MATCH_WAKE: return "scheduler";
 	default: return "";
 	}
 }
@@ -91,15 +93,40 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 			timeline_str(tl, s->detail);
 	int k = snprintf(buf, n, "%s", d);
 
-	if (s->match != CP_MATCH_NONE && k >= 0 && (size_t)k < n) {
+	if (k < 0 || (size_t)k >= n)
+		return buf;
+	if (s->match != CP_MATCH_NONE) {
 		const struct tl_task *o = &c->tasks[s->other];
 		const char *ev = s->event == CP_EV_WRITE ? "write by" :
-				 s->event == CP_EV_EXEC ? "exec of" : "exit of";
+				 s->event == CP_EV_EXEC ? "exec of" :
+				 s->event == CP_EV_WAKE ? "woken by" : "exit of";
 
 		snprintf(buf + k, n - (size_t)k, "%s<- %s %" PRId64 " %s (%s)", k ? " " : "", ev,
 			 o->tid, timeline_str(tl, timeline_comm_at(o, s->ts)),
 			 match_name((enum cp_match)s->match));
+	} else if (s->state == CP_ST_BLOCKED) {
+		if (s->by)
+			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
+				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+		else
+			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
+				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
+				 s->wake == TL_WAKE_SOFTIRQ ? "a softirq" : "an unknown waker");
+	} else if (s->state == CP_ST_RUNNABLE && s->by) {
+		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
+			 s->by, timeline_str(tl, s->by_comm),
+			 s->off_state == 'R' ? " (preempted)" : "");
 	}
+	return buf;
+}
+
+/* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
+static const char *seg_state(const struct cp_seg *s, char *buf, size_t n)
+{
+	if (s->state == CP_ST_BLOCKED && s->off_state == 'D')
+		snprintf(buf, n, "blocked(D)");
+	else
+		snprintf(buf, n, "%s", critpath_state_name((enum cp_state)s->state));
 	return buf;
 }
 
@@ -109,14 +136,14 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
  * has 5M segments on its paths).
  */
 struct item_key {
-	uint32_t kind, name, str;
+	uint32_t kind, name, str, state;
 };
 
 /* Count @s of container @ci in the summary. -1 out of memory. */
 static int summary_add(struct summary *sm, const struct tl_container *c, size_t ci,
 		       const struct cp_seg *s)
 {
-	struct item_key k = { .kind = s->kind, .name = TL_NOSTR };
+	struct item_key k = { .kind = s->kind, .name = TL_NOSTR, .state = s->state };
 	int added;
 	long id;
 
@@ -137,6 +164,7 @@ static int summary_add(struct summary *sm, const struct tl_container *c, size_t 
 		memset(&sm->it[id], 0, sizeof(sm->it[id]));
 	}
 	sm->it[id].total += s->dur;
+	sm->by_state[s->state < CP_ST_MAX ? s->state : CP_ST_UNKNOWN] += s->dur;
 	if (sm->it[id].last_ctr != ci + 1) {
 		sm->it[id].last_ctr = ci + 1;
 		sm->it[id].containers++;
@@ -151,12 +179,18 @@ static const char *item_text(const struct summary *sm, const struct timeline *tl
 	struct item_key k;
 	const char *d;
 
+	const char *st;
+
 	memcpy(&k, strtab_str(sm->keys, id, NULL), sizeof(k));
 	d = timeline_str(tl, k.str);
+	/* the state first when known: "blocked syscall:futex", "running cpu python3" */
+	st = k.state == CP_ST_UNKNOWN ? "" : critpath_state_name((enum cp_state)k.state);
 	if (k.kind == CP_SYSCALL)
-		snprintf(buf, n, "syscall:%s%s%s", timeline_str(tl, k.name), *d ? " " : "", d);
+		snprintf(buf, n, "%s%ssyscall:%s%s%s", st, *st ? " " : "", timeline_str(tl, k.name),
+			 *d ? " " : "", d);
 	else
-		snprintf(buf, n, "%s%s%s", critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+		snprintf(buf, n, "%s%s%s%s%s", st, *st ? " " : "",
+			 critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
 	return buf;
 }
 
@@ -309,6 +343,11 @@ static void seg_line(FILE *f, const struct timeline *tl, const struct tl_contain
 	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
 		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
 	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
+	if (c->has_sched) {
+		char st[16];
+
+		fprintf(f, " %-10s", seg_state(s, st, sizeof(st)));
+	}
 	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
 		*d ? 16 : 0, seg_comm(tl, c, s), *d ? " " : "", d);
 }
@@ -359,6 +398,19 @@ static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_conta
 	}
 }
 
+/* "running 40.1% (12.0ms), runnable 2.0% (...), blocked ..., unknown ..." of @total. */
+static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
+{
+	static const enum cp_state order[] = { CP_ST_RUNNING, CP_ST_RUNNABLE, CP_ST_BLOCKED,
+					       CP_ST_UNKNOWN };
+	char b[UNITS_BUFSZ];
+	size_t i;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		fprintf(f, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
+			pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
+}
+
 static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		     const char *phase)
 {
@@ -381,8 +433,12 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	if (p->guessed)
 		fprintf(f, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
 			p->guessed == 1 ? "" : "s");
-	fprintf(f, "\n  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
-		BAR_WIDTH, "", "what", "tid", "comm", "detail");
+	if (c->has_sched)
+		fprintf(f, "\n  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
+			BAR_WIDTH, "", "state", "what", "tid", "comm", "detail");
+	else
+		fprintf(f, "\n  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
+			BAR_WIDTH, "", "what", "tid", "comm", "detail");
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
 
@@ -413,6 +469,15 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	fprintf(f, "  by task on the path: ");
 	tally_print(f, &all, tl, c, total);
 	fprintf(f, "\n");
+	if (c->has_sched) {
+		uint64_t st[CP_ST_MAX] = { 0 };
+
+		for (i = 0; i < p->nsegs; i++)
+			st[p->segs[i].state < CP_ST_MAX ? p->segs[i].state : CP_ST_UNKNOWN] += p->segs[i].dur;
+		fprintf(f, "  by state on the path: ");
+		state_print(f, st, total);
+		fprintf(f, "\n");
+	}
 	return done(f);
 }
 
@@ -429,10 +494,13 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		const char *d = seg_detail(tl, c, s, det, sizeof(det));
 		int64_t pid, tid;
 
+		char st[16];
+
 		seg_ids(c, s, &pid, &tid);
-		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\n",
+		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n",
 			timeline_str(tl, c->name), phase, pid, tid, seg_comm(tl, c, s),
-			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL);
+			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
+			seg_state(s, st, sizeof(st)));
 	}
 	return done(f);
 }
@@ -465,6 +533,18 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		json_str(f, seg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
 		json_str(f, seg_detail(tl, c, s, det, sizeof(det)));
+		fprintf(f, ", \"state\": ");
+		json_str(f, critpath_state_name((enum cp_state)s->state));
+		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
+			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
+			json_str(f, timeline_wake_name((enum tl_wake)s->wake));
+			if (s->by) {
+				fprintf(f, ", \"%s\": %" PRId32 ", \"%s_comm\": ",
+					s->state == CP_ST_BLOCKED ? "waker" : "holder", s->by,
+					s->state == CP_ST_BLOCKED ? "waker" : "holder");
+				json_str(f, timeline_str(tl, s->by_comm));
+			}
+		}
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n      ]}");
@@ -494,7 +574,9 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
 				it->total, pct(it->total, sm->boot), it->containers);
 		}
-		fprintf(f, "\n    ]");
+		fprintf(f, "\n    ],\n    \"by_state\": {\"running\": %" PRIu64 ", \"runnable\": %" PRIu64
+			", \"blocked\": %" PRIu64 ", \"unknown\": %" PRIu64 "}", sm->by_state[CP_ST_RUNNING],
+			sm->by_state[CP_ST_RUNNABLE], sm->by_state[CP_ST_BLOCKED], sm->by_state[CP_ST_UNKNOWN]);
 	} else if (sm->paths) {
 		fprintf(f, "\ntop of the critical paths to %s across %zu container%s (%s of boot in all;"
 			" %% of that):\n", phase, sm->paths, sm->paths == 1 ? "" : "s",
@@ -506,8 +588,15 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
 				it->containers, it->containers == 1 ? "" : "s");
 		}
-		fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
-			"syscall: blocked or kernel CPU, a syscall-only trace cannot tell which\n");
+		if (sm->by_state[CP_ST_UNKNOWN] < sm->boot) {
+			fprintf(f, "by state: ");
+			state_print(f, sm->by_state, sm->boot);
+			fprintf(f, "\nrunning: on a CPU (cpu: in user space); runnable: woken, waiting for a CPU;"
+				" blocked: off CPU until woken; unknown: no scheduler rows\n");
+		} else {
+			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
+				"syscall: blocked or kernel CPU, a syscall-only trace cannot tell which\n");
+		}
 	}
 	free(o);
 	return done(f);
@@ -533,7 +622,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		return -1;
 	}
 	if (fmt == FMT_TSV)
-		fprintf(f, "container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\n");
+		fprintf(f, "container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate\n");
 	else if (fmt == FMT_JSON)
 	{
 		fprintf(f, "{\n    \"phase\": ");

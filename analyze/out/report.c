@@ -7,6 +7,7 @@
 
 #include "analyze/out/critpath_report.h"
 #include "analyze/out/report.h"
+#include "analyze/out/states_report.h"
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
@@ -19,6 +20,7 @@ static const char *by_name(enum by_kind by)
 	case BY_SYSCALL: return "syscall";
 	case BY_CONTAINER: return "container";
 	case BY_COMM: return "comm";
+	case BY_STATE: return "state";
 	default: return "";
 	}
 }
@@ -361,7 +363,11 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, "}");
 	}
 	fprintf(f, "\n  ]");
-	if (o->by != BY_NONE) {
+	if (o->by == BY_STATE) {
+		fprintf(f, ",\n  \"by_state\": ");
+		if (states_print(f, a, FMT_JSON) < 0)
+			return -1;
+	} else if (o->by != BY_NONE) {
 		struct group_ref *r;
 		size_t n = analysis_groups(by_table(a, o->by), &r);
 		unsigned __int128 total;
@@ -417,6 +423,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 	if (o->format == FMT_TSV) {
 		if (o->critpath)
 			return critpath_print(f, a, o->critpath_phase, FMT_TSV);
+		if (o->by == BY_STATE)
+			return states_print(f, a, FMT_TSV);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -429,7 +437,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		return -1;
 	if (o->by != BY_NONE) {
 		fprintf(f, "\n");
-		if (by_print(f, a, o->by, FMT_TEXT) < 0)
+		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) : by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;
 	}
 	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT) < 0)

@@ -17,7 +17,7 @@ out=$TMP/slow.tsv
 	fail "collector exited $?"
 check_tsv "$out"
 "$ANALYZE" "$out" --critical-path --format tsv > "$TMP/path.tsv" || fail "analyze --critical-path exited $?"
-[ "$(head -1 "$TMP/path.tsv")" = "$(printf 'container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail')" ] ||
+[ "$(head -1 "$TMP/path.tsv")" = "$(printf 'container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate')" ] ||
 	fail "header: $(head -1 "$TMP/path.tsv")"
 
 for c in slow-1 slow-2 slow-3; do

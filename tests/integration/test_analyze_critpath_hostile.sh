@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # --critical-path and --until on hostile names (container, comm, syscall
 # name, path and address details with TAB, LF, backslash, quotes, control
-# bytes, invalid UTF-8, \N): TSV keeps 9 fields a line with every string
+# bytes, invalid UTF-8, \N): TSV keeps 10 fields a line with every string
 # escaped as the input had it, JSON parses and gives the bytes back, text
 # holds no control byte. Needs no root.
 . "$(dirname "$0")/lib.sh"
@@ -22,14 +22,14 @@ path='/tmp/a\tb\nc\\d"e\x1b[31m\\N'
 } > "$H"
 
 "$ANALYZE" "$H" --critical-path --format tsv > "$TMP/out.tsv" || fail "tsv exited $?"
-awk -F'\t' 'NF != 9 { print NR ": " NF " fields"; bad = 1 } END { exit bad }' "$TMP/out.tsv" ||
-	fail "a TSV line without 9 fields"
-grep -q "$(printf '\t')syscall:openat$(printf '\t')1000$(printf '\t')5000$(printf '\t')/tmp/a\\\\tb\\\\nc\\\\\\\\d\"e\\\\x1b\\[31m\\\\\\\\N$" "$TMP/out.tsv" ||
+awk -F'\t' 'NF != 10 { print NR ": " NF " fields"; bad = 1 } END { exit bad }' "$TMP/out.tsv" ||
+	fail "a TSV line without 10 fields"
+grep -q "$(printf '\t')syscall:openat$(printf '\t')1000$(printf '\t')5000$(printf '\t')/tmp/a\\\\tb\\\\nc\\\\\\\\d\"e\\\\x1b\\[31m\\\\\\\\N$(printf '\t')unknown$" "$TMP/out.tsv" ||
 	fail "openat's detail is not the escaped path: $(grep openat "$TMP/out.tsv")"
 grep -q "^c\\\\t\"x\\\\\\\\y$(printf '\t')listen$(printf '\t')10$(printf '\t')10$(printf '\t')s\\\\x01h\\\\xff$(printf '\t')" "$TMP/out.tsv" ||
 	fail "container or comm not escaped as in the input: $(sed -n 2p "$TMP/out.tsv")"
 grep -q "syscall:sys\\\\tcall" "$TMP/out.tsv" || fail "the syscall name is not escaped"
-ok "tsv: 9 fields, strings escaped as in the input"
+ok "tsv: 10 fields, strings escaped as in the input"
 
 "$ANALYZE" "$H" --critical-path --format json --by comm --until listen > "$TMP/out.json" || fail "json exited $?"
 python3 - "$TMP/out.json" <<'PY' || fail "json"

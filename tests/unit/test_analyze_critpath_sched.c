@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmocka: the critical path with scheduler rows (sched), on synthetic
+ * traces with a known truth: a thread waiting on a futex for another
+ * thread's 120 ms of CPU (the other thread running is on the path, not the
+ * wait), a task preempted for 100 ms (runnable, naming the holder), a
+ * sleep ended by a timer (blocked, woken by a softirq), a read woken by a
+ * task outside the container (blocked, naming it), a parent's wait4 woken
+ * by its child's exit, D state, and a file with sched=on and no rows (a
+ * task that never left its CPU: running). Every path tiles [start, phase].
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "analyze/boot/states.h"
+#include "tests/unit/critpath_fixture.h"
+
+#define HEAD_SCHED "# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n" TSV_HEADER "\n"
+/* an off-CPU interval: left at @ts in @state for @dur, the last @run ns runnable */
+#define SCHED(ts, pid, tid, comm, state, run, dur, detail) \
+	R(ts, pid, tid, "1", comm, "sched", state, run, dur, detail)
+
+/* Sum of the path's time in @st (any task: 0) of task @tid. */
+static uint64_t state_time(const struct fixture *fx, enum cp_state st, int64_t tid)
+{
+	uint64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < fx->p.nsegs; i++) {
+		const struct cp_seg *s = &fx->p.segs[i];
+
+		if (s->state != st)
+			continue;
+		if (tid && (s->task == TL_NOTASK || ctr(fx)->tasks[s->task].tid != tid))
+			continue;
+		t += s->dur;
+	}
+	return t;
+}
+
+/*
+ * 10 makes thread 11 at 2 ms, waits on a futex from 3 ms; 11 burns the CPU
+ * until 123 ms and wakes 10 (FUTEX_WAKE), which gets the CPU at 123.5 ms
+ * (11 held it), and listens at 124 ms.
+ */
+static const char futex[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("1100000", "10", "10", "app", "clone", "11", "1000000", "\\N")
+	FORK("2000000", "10", "11", "1", "app", "thread")
+	SYS("3000000", "10", "10", "app", "futex", "0", "120600000", "\\N")
+	SCHED("3010000", "10", "10", "app", "S", "500000", "120490000",
+	      "wake=task waker=11 wpid=10 wcomm=6:worker holder=11 hcomm=6:worker cpu=0")
+	SYS("123000000", "10", "11", "worker", "futex", "1", "10000", "\\N")
+	SYS("124000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_futex_other_thread(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+	size_t i;
+
+	(void)state;
+	path_of(futex, "listen", &fx);
+	assert_true(ctr(&fx)->has_sched);
+	/* the worker's 121 ms of CPU (2 -> 123 ms) are on the path, running */
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 11), 121000000);
+	/* 10 never blocked on the path: the futex wait was followed into 11 */
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 10), 0);
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 0), 0);
+	assert_int_equal(fx.p.followed, 1);
+	/* the runnable tail of the futex, after the wake, names the holder */
+	assert_int_equal(state_time(&fx, CP_ST_RUNNABLE, 10), 500000);
+	for (i = 0; i < fx.p.nsegs; i++)
+		if (fx.p.segs[i].state == CP_ST_RUNNABLE)
+			break;
+	s = &fx.p.segs[i];
+	assert_int_equal(s->kind, CP_SYSCALL);
+	assert_string_equal(timeline_str(fx.a->tl, s->name), "futex");
+	assert_int_equal(s->by, 11);
+	assert_string_equal(timeline_str(fx.a->tl, s->by_comm), "worker");
+	assert_int_equal(s->match, CP_MATCH_WAKE);
+	assert_int_equal(ctr(&fx)->tasks[s->other].tid, 11);
+	/* before the thread: the runtime, then 10's clone */
+	assert_int_equal(fx.p.segs[0].kind, CP_RUNTIME);
+	assert_int_equal(fx.p.segs[0].state, CP_ST_UNKNOWN);
+	release(&fx);
+}
+
+/* 10 is preempted at 10 ms by a SCHED_FIFO hog (20) for 100 ms, then listens. */
+static const char preempted[] = HEAD_SCHED
+	START("1000000", "10")
+	SCHED("10000000", "10", "10", "app", "R", "100000000", "100000000",
+	      "wake=none holder=20 hcomm=3:hog cpu=1")
+	SYS("111000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_runnable_names_holder(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+
+	(void)state;
+	path_of(preempted, "listen", &fx);
+	assert_int_equal(state_time(&fx, CP_ST_RUNNABLE, 10), 100000000);
+	s = seg(&fx, CP_CPU, NULL, 10);
+	while (s && s->state != CP_ST_RUNNABLE)
+		s++;
+	assert_non_null(s);
+	assert_int_equal(s->ts, 10000000);
+	assert_int_equal(s->by, 20);
+	assert_int_equal(s->off_state, 'R');
+	assert_string_equal(timeline_str(fx.a->tl, s->by_comm), "hog");
+	/* the task begins at its first row (no fork row): the runtime before it;
+	 * running after: 1 ms of user space, the listen */
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 10), 1000000 + 20000);
+	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 9000000);
+	release(&fx);
+}
+
+/* 10 sleeps 100 ms (a timer's softirq wakes it), then a read woken by dockerd (999). */
+static const char sleeps[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "app", "nanosleep", "0", "100100000", "\\N")
+	SCHED("2010000", "10", "10", "app", "S", "50000", "100050000", "wake=softirq holder=0 "
+	      "hcomm=9:swapper/0 cpu=0")
+	SYS("103000000", "10", "10", "app", "read", "5", "20000000", "\\N")
+	SCHED("103010000", "10", "10", "app", "D", "0", "19980000",
+	      "wake=task waker=999 wpid=990 wcomm=15:dockerd a=b 3:x")
+	SYS("124000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_blocked_timer_and_outsider(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+
+	(void)state;
+	path_of(sleeps, "listen", &fx);
+	s = seg(&fx, CP_SYSCALL, "nanosleep", 10);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_equal(s->ts, 2010000);
+	assert_int_equal(s->dur, 100000000);
+	assert_int_equal(s->wake, TL_WAKE_SOFTIRQ);
+	assert_int_equal(s->by, 0);
+	s = seg(&fx, CP_SYSCALL, "read", 10);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_equal(s->dur, 19980000);
+	assert_int_equal(s->off_state, 'D');
+	assert_int_equal(s->wake, TL_WAKE_TASK);
+	assert_int_equal(s->by, 999);
+	/* a comm with spaces, '=' and a digit-colon: its length says where it ends */
+	assert_string_equal(timeline_str(fx.a->tl, s->by_comm), "dockerd a=b 3:x");
+	assert_int_equal(fx.p.followed, 0);
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 10), 100000000 + 19980000);
+	release(&fx);
+}
+
+/* 10 forks 11 (runs 50 ms, exits), waits in wait4; 11's exit wakes it. */
+static const char waits[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "app", "clone", "11", "100000", "\\N")
+	FORK("2050000", "11", "11", "10", "app", "process")
+	SYS("2200000", "10", "10", "app", "wait4", "11", "50300000", "\\N")
+	SCHED("2210000", "10", "10", "app", "S", "100000", "50250000",
+	      "wake=task waker=11 wpid=11 wcomm=3:app holder=0 hcomm=0: cpu=1")
+	SYS("52000000", "11", "11", "app", "exit_group", "\\N", "\\N", "\\N")
+	EXIT("52300000", "11", "10", "app")
+	SYS("53000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_wait4_by_wake(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	path_of(waits, "listen", &fx);
+	/* the child from its fork to the wake (52.36 ms) is on the path */
+	assert_int_equal(time_of(&fx, 11), 52360000 - 2050000);
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 0), 0);
+	assert_int_equal(fx.p.followed, 1);
+	release(&fx);
+}
+
+/* sched=on, no sched rows: the task never left its CPU. */
+static const char no_rows[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "app", "openat", "3", "1000000", "/etc/x")
+	SYS("5000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_sched_on_no_rows(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	path_of(no_rows, "listen", &fx);
+	assert_true(ctr(&fx)->has_sched);
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 10), 5020000 - 2000000);
+	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 1000000); /* the runtime */
+	release(&fx);
+}
+
+/* --by state over the futex trace: each task's time split exactly. */
+static void test_states_of(void **state)
+{
+	struct fixture fx;
+	struct state_times st;
+
+	(void)state;
+	path_of(futex, "listen", &fx);
+	states_of(ctr(&fx), 1000000, 124020000, &st);
+	assert_int_equal(st.tasks, 2);
+	assert_int_equal(st.t[ST_BLOCKED], 123000000 - 3010000);
+	assert_int_equal(st.t[ST_RUNNABLE], 500000);
+	assert_int_equal(st.t[ST_BLOCKED_D], 0);
+	/* 10 lives 1.1 -> 124.02 ms less 120.49 off; 11 runs 2 -> 123.01 ms */
+	assert_int_equal(st.t[ST_RUNNING], (124020000 - 1100000 - 120490000) + (123010000 - 2000000));
+	assert_int_equal(st.t[ST_UNKNOWN], 0);
+	/* a window that cuts the wait: only its part counts */
+	states_of(ctr(&fx), 50000000, 60000000, &st);
+	assert_int_equal(st.t[ST_BLOCKED], 10000000);
+	assert_int_equal(st.t[ST_RUNNING], 10000000);
+	release(&fx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_futex_other_thread),
+		cmocka_unit_test(test_runnable_names_holder),
+		cmocka_unit_test(test_blocked_timer_and_outsider),
+		cmocka_unit_test(test_wait4_by_wake),
+		cmocka_unit_test(test_sched_on_no_rows),
+		cmocka_unit_test(test_states_of),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
