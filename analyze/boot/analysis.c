@@ -316,8 +316,18 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 {
 	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
 	struct file_ctr *c;
-	long id = file_ctr_get(a, cf->p, cf->n, true);
+	long id;
 
+	/*
+	 * A host row (container \N: a task outside every container, recorded
+	 * around a boot for the runtime's side of it) is no container's: only
+	 * the timeline keeps it, for the containers' critical paths.
+	 */
+	if (tsv_is_null(cf->p, cf->n)) {
+		a->rows++;
+		return a->tl ? timeline_add_row(a->tl, r) : 0;
+	}
+	id = file_ctr_get(a, cf->p, cf->n, true);
 	if (id < 0)
 		return -1;
 	a->rows++;

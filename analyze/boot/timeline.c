@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/array.h"
+#include "analyze/boot/host_tasks.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/keycache.h"
 #include "common/sched_detail.h"
@@ -767,9 +768,25 @@ int timeline_finish(struct timeline *tl)
 		return 0;
 	for (i = 0; i < 4; i++)
 		ids[i] = strtab_find(tl->strs, clones[i], strlen(clones[i]));
+	/* the hosts' tasks first (sorted), then copied into each container of their file */
 	for (i = 0; i < tl->nctrs; i++) {
 		struct tl_container *c = &tl->ctrs[i];
+		const char *name = timeline_str(tl, c->name);
 
+		c->is_host = host_tasks_is_host_name(name, strlen(name));
+		if (c->is_host && finish_container(c, ids) < 0)
+			return -1;
+	}
+	for (i = 0; i < tl->nctrs; i++) {
+		struct tl_container *c = &tl->ctrs[i];
+		size_t h;
+
+		if (c->is_host)
+			continue;
+		for (h = 0; h < tl->nctrs; h++)
+			if (tl->ctrs[h].is_host && tl->ctrs[h].file == c->file &&
+			    host_tasks_import(c, &tl->ctrs[h]) < 0)
+				return -1;
 		if (finish_container(c, ids) < 0)
 			return -1;
 	}
