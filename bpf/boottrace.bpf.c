@@ -403,7 +403,7 @@ static __always_inline void fill_syscall(struct bt_syscall_event *e, __u64 dur_n
 	e->flags = flags;
 	e->detail_kind = detail_kind;
 	e->detail_len = detail_len;
-	e->pad2 = 0;	/* the other half of ino (a slot of a batch is reused) */
+	e->fd = 0;	/* the other half of ino (a slot of a batch is reused) */
 }
 
 static __always_inline bool syscall_wanted(long nr)

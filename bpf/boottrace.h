@@ -53,6 +53,14 @@ enum bt_detail_kind {
 
 /* Flags in bt_syscall_event.flags. */
 #define BT_SC_NORETURN 1	/* exit/exit_group: no ret, no duration */
+/*
+ * bt_syscall_event.fd is the syscall's fd: listen, in the legacy and
+ * compat objects, whose detail is the address bind() was given (port 0
+ * when the kernel was to choose) or none (autobind): the collector finds
+ * the socket's port through the fd (collector/sockport.c). The modern
+ * object reads it from the socket.
+ */
+#define BT_SC_FD 2
 
 /*
  * Every record starts with this header. pid is the thread group id (what
@@ -118,7 +126,7 @@ struct bt_syscall_event {
 	union {
 		struct {
 			__u32 detail_len;
-			__u32 pad2;
+			__u32 fd;	/* with BT_SC_FD, else 0 */
 		};
 		__u64 ino;	/* BT_DETAIL_PIPE, BT_DETAIL_FIFO */
 	};

@@ -16,9 +16,11 @@
  *   child.c       the command's process, for both
  *   watch.c       watch mode, and --pid (attach to a running tree)
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
+ *   sockport.c    a listener's port from /proc (the legacy and compat objects)
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
- * rows → lifecycle → containers; proc, cgroup, output, backend below.
+ * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
+ * below.
  */
 #ifndef COLLECTOR_COLLECTOR_H
 #define COLLECTOR_COLLECTOR_H

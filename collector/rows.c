@@ -17,6 +17,7 @@
 #include "collector/collector.h"
 #include "collector/marks.h"
 #include "collector/names.h"
+#include "collector/sockport.h"
 #include "common/tsv.h"
 
 static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
@@ -33,7 +34,32 @@ static void row_from_hdr(const struct collector *c, struct row *r, const struct 
 	r->event = event;
 }
 
+/*
+ * The legacy and compat objects' successful listen (BT_SC_FD): their
+ * detail is the address bind() was given, port 0 when the kernel was to
+ * choose, or none (autobind). The socket's own address with the port it
+ * has, found through the fd while the socket is open (collector/sockport.c),
+ * into @r's detail (@buf, @n bytes); else @r keeps what the kernel sent.
+ */
+static void listen_detail(const struct bt_syscall_event *e, const void *data, size_t size,
+			  struct row *r, char *buf, size_t n)
+{
+	const struct bt_syscall_detail_event *d = data;
+	struct sockaddr_storage ss;
+	size_t len = 0, got;
 
+	if (e->detail_kind == BT_DETAIL_SOCKADDR && e->hdr.type == BT_EV_SYSCALL_DETAIL &&
+	    size >= sizeof(*d))
+		len = e->detail_len < BT_DETAIL_MAX ? e->detail_len : BT_DETAIL_MAX;
+	else if (e->detail_kind != BT_DETAIL_NONE)
+		return;
+	got = sockport_listen_addr((pid_t)e->hdr.pid, (pid_t)e->hdr.tid, (int)e->fd,
+				   len ? d->detail : NULL, len, &ss);
+	if (!got)
+		return;
+	r->detail.s = buf;
+	r->detail.n = sockaddr_format(&ss, got, buf, n);
+}
 
 /*
  * A --mark fired in container @k: a mark row. A --start probe's time met
@@ -139,6 +165,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 				r.detail.n = sockaddr_format(d->detail, len, addr, sizeof(addr));
 			}
 		}
+		if ((e->flags & BT_SC_FD) && e->nr == __NR_listen && e->ret == 0)
+			listen_detail(e, data, size, &r, addr, sizeof(addr));
 		output_row(c->out, &r);
 		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN))
 			lifecycle_until_reached(c, k, UNTIL_LISTEN);
