@@ -104,9 +104,15 @@ static __always_inline __u8 state_letter(__u32 s)
  *  - softirq: this CPU is between softirq_entry and softirq_exit (served
  *    on the interrupt stack, or by ksoftirqd, or, PREEMPT_RT, by the task
  *    that enabled bottom halves): in_serving_softirq();
- *  - task: the program's frame is on the current task's kernel stack,
- *    below its pt_regs, which top it: no interrupt came in;
- *  - irq: on another stack, the CPU's interrupt (or NMI) stack.
+ *  - irq: the program's frame is not on the current task's kernel stack
+ *    (below its pt_regs, which top it): on the CPU's interrupt (or NMI)
+ *    stack, where x86-64 runs an interrupt that came in kernel mode;
+ *  - unknown: on the task's stack, and the task (a user task) entered the
+ *    kernel by an interrupt or an exception without error code
+ *    (pt_regs.orig_ax -1, not a syscall's number): an interrupt that came
+ *    in user mode runs there, on the task's stack, and so does the task's
+ *    own way back to user space after one (signals, task work, exit);
+ *  - task: the rest (a syscall, a page fault, a kernel thread).
  *
  * A hard interrupt that comes in while a softirq is served, and wakes a
  * task, is taken for the softirq. A threaded interrupt handler is a task
@@ -117,15 +123,20 @@ static __always_inline __u8 state_letter(__u32 s)
 __u8 softirq_on[BT_SOFTIRQ_CPUS];
 /* the smallest kernel stack (x86-64 THREAD_SIZE without KASAN) */
 #define BT_TASK_STACK (16 << 10)
+#define BT_PF_KTHREAD 0x00200000
 
 static __always_inline __u8 wake_context(struct task_struct *cur)
 {
-	const char *top = (const char *)bpf_task_pt_regs(cur);
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(cur);
 	volatile char here = 0;
 
 	if (softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)])
 		return BT_WAKE_SOFTIRQ;
-	return (__u64)(top - (const char *)&here) < BT_TASK_STACK ? BT_WAKE_TASK : BT_WAKE_IRQ;
+	if ((__u64)((const char *)regs - (const char *)&here) >= BT_TASK_STACK)
+		return BT_WAKE_IRQ;
+	if (!(cur->flags & BT_PF_KTHREAD) && (long)((struct bt_pt_regs *)regs)->orig_ax == -1)
+		return BT_WAKE_UNKNOWN;
+	return BT_WAKE_TASK;
 }
 
 SEC("tp_btf/softirq_entry")
@@ -142,7 +153,7 @@ int BPF_PROG(bt_softirq_exit, unsigned int vec)
 	return 0;
 }
 
-/* Wake @w: now, from the current task @cur's context. */
+/* Wake @w: now, from the current task @cur's context (@kind unknown: @cur as cur=). */
 static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur, __u8 kind,
 				      __u64 now)
 {
@@ -151,7 +162,7 @@ static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur
 	w->tid = 0;
 	w->pid = 0;
 	__builtin_memset(w->comm, 0, sizeof(w->comm));
-	if (kind == BT_WAKE_TASK || kind == BT_WAKE_NEW) {
+	if (kind == BT_WAKE_TASK || kind == BT_WAKE_NEW || kind == BT_WAKE_UNKNOWN) {
 		w->tid = cur->pid;
 		w->pid = cur->tgid;
 		__builtin_memcpy(w->comm, cur->comm, sizeof(w->comm));
