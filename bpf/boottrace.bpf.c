@@ -637,14 +637,19 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* Scheduler rows (--sched on): their own file, same maps. */
+#include "bpf/sched.bpf.h"
+
 /*
  * A task leaves this CPU (it blocks, is preempted, moves or exits): its
- * records go out before it runs again, here or elsewhere.
+ * records go out before it runs again, here or elsewhere. With --sched
+ * on, its off-CPU interval starts, and next's ends (bpf/sched.bpf.h).
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(bt_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	flush_pending();
+	sched_switch(preempt, prev, next);
 	return 0;
 }
 

@@ -186,6 +186,7 @@ union record {
 	struct bt_exit_event exit;
 	struct bt_root_event root;
 	struct bt_mark_event mark;
+	struct bt_sched_event sched;
 #ifdef BT_COMPAT
 	struct bt_cgroup_event cg;
 #endif
@@ -574,6 +575,9 @@ static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_conf
 }
 
 #include "bpf/marks_legacy.bpf.h"
+
+/* Scheduler rows (--sched on): their own file. */
+#include "bpf/sched_legacy.bpf.h"
 
 /* Watch mode (pidtree): roots found by their namespaces; its own file. */
 #include "bpf/watch_legacy.bpf.h"

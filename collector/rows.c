@@ -18,6 +18,7 @@
 #include "collector/marks.h"
 #include "collector/names.h"
 #include "collector/sockport.h"
+#include "common/sched_detail.h"
 #include "common/tsv.h"
 
 static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
@@ -59,6 +60,58 @@ static void listen_detail(const struct bt_syscall_event *e, const void *data, si
 		return;
 	r->detail.s = buf;
 	r->detail.n = sockaddr_format(&ss, got, buf, n);
+}
+
+/* The comm at @c (BT_COMM_LEN bytes, NUL-padded) as a detail string. */
+static struct sched_str comm_str(const char *c)
+{
+	struct field f = field_strn(c, BT_COMM_LEN);
+
+	return (struct sched_str){ f.s, f.n };
+}
+
+/*
+ * A task's off-CPU interval (bt_sched_event): the sched row, written at
+ * its switch-in (docs/tsv-format.md, Scheduler rows).
+ */
+static void on_sched(struct collector *c, struct container *k, const struct bt_sched_event *e)
+{
+	static const enum sched_wake wakes[] = {
+		[BT_WAKE_UNSEEN] = SCHED_WAKE_MISSING, [BT_WAKE_TASK] = SCHED_WAKE_TASK,
+		[BT_WAKE_IRQ] = SCHED_WAKE_IRQ, [BT_WAKE_SOFTIRQ] = SCHED_WAKE_SOFTIRQ,
+		[BT_WAKE_NEW] = SCHED_WAKE_NEW, [BT_WAKE_NONE] = SCHED_WAKE_NONE,
+		[BT_WAKE_UNKNOWN] = SCHED_WAKE_UNKNOWN,
+	};
+	struct sched_task none = { -1, -1, { NULL, 0 } }, waker = {
+		e->waker_tid, e->waker_pid, comm_str(e->waker_comm) };
+	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu };
+	char state[2] = { (char)e->state, 0 }, detail[256];
+	bool woken = e->wake_ts && e->wake < sizeof(wakes) / sizeof(wakes[0]);
+	struct row r;
+
+	row_from_hdr(c, &r, &e->hdr, k, "sched");
+	if (!strchr("RSDT", state[0]) || !state[0])
+		state[0] = '?';
+	r.name = field_str(state);
+	r.has_dur = true;
+	r.dur_ns = e->in_ts > e->hdr.ts_ns ? e->in_ts - e->hdr.ts_ns : 0;
+	if (woken) {
+		r.has_ret = true;
+		r.ret = e->in_ts > e->wake_ts ? (int64_t)(e->in_ts - e->wake_ts) : 0;
+		d.wake = wakes[e->wake];
+		if (e->wake == BT_WAKE_TASK || e->wake == BT_WAKE_NEW)
+			d.waker = waker;
+		else if (e->wake == BT_WAKE_UNKNOWN)
+			d.cur = waker;	/* the waker, or the task an interrupt came in */
+	}
+	/* who had the CPU while it waited for it (unknown wait: named too) */
+	if (!woken || r.ret > 0) {
+		d.holder.tid = e->holder_tid;
+		d.holder.comm = comm_str(e->holder_comm);
+	}
+	r.detail.s = detail;
+	r.detail.n = sched_detail_format(&d, detail, sizeof(detail));
+	output_row(c->out, &r);
 }
 
 /*
@@ -207,6 +260,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		if (size >= sizeof(struct bt_mark_event))
 			on_mark(c, k, data);
 		break;
+	case BT_EV_SCHED:
+		if (size >= sizeof(struct bt_sched_event))
+			on_sched(c, k, data);
+		break;
 	}
 	return 0;
 }
@@ -238,6 +295,7 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "collector", BOOTTRACE_VERSION);
 	output_meta(c->out, "cgroup2", c->cg2);
 	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
+	output_meta(c->out, "sched", c->opt.sched ? "on" : "off");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	output_raw(c->out, TSV_HEADER "\n", strlen(TSV_HEADER) + 1);

@@ -98,7 +98,9 @@ struct tl_off {
 	uint64_t out;		/* left the CPU */
 	uint64_t dur;		/* until it got a CPU back */
 	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
-	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), else 0 */
+	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), or with
+				 * TL_WAKE_UNKNOWN the task current at the wake (a guess:
+				 * it may be one an interrupt came in on), else 0 */
 	int32_t holder;		/* the task that had the CPU before it got it back, or 0 */
 	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
 	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */

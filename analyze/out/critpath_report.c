@@ -78,6 +78,7 @@ static const char *match_name(enum cp_match m)
 	case CP_MATCH_PIPE: return "by pipe inode";
 	case CP_MATCH_CLONE: return "child of this call";
 	case CP_MATCH_WAKE: return "scheduler";
+	case CP_MATCH_WAKE_CUR: return "current at the wake: a guess";
 	default: return "";
 	}
 }
