@@ -127,8 +127,8 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	} else if (o && st == CP_ST_BLOCKED) {
 		s->off_state = o->state;
 		s->wake = o->wake;
-		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW) {
-			s->by = o->waker;
+		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW || o->wake == TL_WAKE_UNKNOWN) {
+			s->by = o->waker;	/* unknown: the task current at the wake */
 			s->by_comm = o->wcomm;
 		}
 	}
