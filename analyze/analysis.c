@@ -11,9 +11,9 @@
 
 #include "analyze/analysis.h"
 #include "analyze/array.h"
-#include "analyze/entrypoint.h"
 #include "analyze/keycache.h"
 #include "analyze/stats.h"
+#include "common/entrypoint.h"
 
 #define NONE UINT64_MAX
 /* Bytes of rows per thread below which splitting a file is not worth it. */
@@ -25,7 +25,7 @@
 struct file_ctr {
 	/*
 	 * t_exec: the first exec matching --exec, else the first that is no
-	 * runtime's; t_init: the first marked init (analyze/entrypoint.h)
+	 * runtime's; t_init: the first marked init (common/entrypoint.h)
 	 */
 	uint64_t t_start, t_exec, t_init, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
