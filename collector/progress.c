@@ -27,7 +27,11 @@ struct progress {
 	size_t *count;
 };
 
-struct progress *progress__new(int runs, const char *const *labels, size_t nlabels, int p50)
+/* progress__new()'s p50 when none is named: listen, else exec */
+#define P50_AUTO (-1)
+
+struct progress *progress__new(int runs, const char *const *labels, size_t nlabels,
+			       const char *p50)
 {
 	struct progress *p;
 	size_t i, n = PROGRESS_MARK;
@@ -40,7 +44,6 @@ struct progress *progress__new(int runs, const char *const *labels, size_t nlabe
 	if (!p)
 		return NULL;
 	p->runs = runs;
-	p->p50 = p50;
 	p->names = calloc(PROGRESS_MARK + nlabels, sizeof(*p->names));
 	if (!p->names)
 		goto fail;
@@ -57,6 +60,7 @@ struct progress *progress__new(int runs, const char *const *labels, size_t nlabe
 			goto fail;
 		p->nphases = ++n;
 	}
+	p->p50 = p50 ? progress_phase_of(p, p50) : P50_AUTO;
 	p->at = calloc(n, sizeof(*p->at));
 	p->last = calloc(n, sizeof(*p->last));
 	p->have_last = calloc(n, sizeof(*p->have_last));
@@ -89,12 +93,12 @@ void progress__free(struct progress *p)
 	free(p);
 }
 
-int progress_phase_of(const struct progress *p, const char *label)
+int progress_phase_of(const struct progress *p, const char *name)
 {
 	size_t i;
 
-	for (i = PROGRESS_MARK; i < p->nphases; i++)
-		if (strcmp(p->names[i], label) == 0)
+	for (i = 0; i < p->nphases; i++)
+		if (strcmp(p->names[i], name) == 0)
 			return (int)i;
 	return -1;
 }
@@ -291,7 +295,7 @@ size_t progress_format(const struct progress *p, unsigned long long now, char *b
 		sep = " ";
 	}
 	phase = p->p50;
-	if (phase == PROGRESS_P50_AUTO)
+	if (phase == P50_AUTO)
 		phase = p->count[PROGRESS_LISTEN] ? PROGRESS_LISTEN : PROGRESS_EXEC;
 	if (progress_p50(p, phase, &v)) {
 		put(buf, n, &len, SEP "p50 %s ", p->names[phase]);

@@ -30,25 +30,25 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Phases: exec, listen, then mark label i as PROGRESS_MARK + i. */
+/* Phases: exec, listen, then the mark labels from PROGRESS_MARK on. */
 enum { PROGRESS_EXEC, PROGRESS_LISTEN, PROGRESS_MARK };
-/* progress__new()'s p50 phase: listen when a boot listened, else exec */
-#define PROGRESS_P50_AUTO (-1)
 
 struct progress;
 
 /*
  * progress__new - for @runs runs, with the @nlabels mark labels @labels
- * (copied; a label given twice is one phase), the p50 of phase @p50 (or
- * PROGRESS_P50_AUTO). Everything it needs is allocated here, so nothing
- * after can fail. NULL when out of memory (errno set).
+ * (copied; a label given twice, or named exec or listen, is one phase, as
+ * in the analyzer), the p50 of the phase named @p50 (NULL: listen when a
+ * boot listened, else exec). Everything it needs is allocated here, so
+ * nothing after can fail. NULL when out of memory (errno set).
  */
-struct progress *progress__new(int runs, const char *const *labels, size_t nlabels, int p50);
+struct progress *progress__new(int runs, const char *const *labels, size_t nlabels,
+			       const char *p50);
 /* progress__free - NULL is fine. */
 void progress__free(struct progress *p);
 
-/* progress_phase_of - the phase of mark label @label, or -1. */
-int progress_phase_of(const struct progress *p, const char *label);
+/* progress_phase_of - the phase named @name (exec, listen, a mark label), or -1. */
+int progress_phase_of(const struct progress *p, const char *name);
 
 /* progress_run_begin - a run starts at @now; its times are forgotten. */
 void progress_run_begin(struct progress *p, unsigned long long now);

@@ -41,7 +41,7 @@ static void test_running_p50(void **state)
 {
 	static const unsigned long long listen_us[] = { 12100, 11800, 12400, 13000, 11900 };
 	static const long long want[] = { 12100, 11800, 12100, 12100, 12100 };
-	struct progress *p = progress__new(5, NULL, 0, PROGRESS_LISTEN);
+	struct progress *p = progress__new(5, NULL, 0, "listen");
 	long long v;
 	size_t i;
 
@@ -66,7 +66,7 @@ static void test_running_p50(void **state)
 /* ETA: 3 runs of 2 s done of 10: 7 × 2 s, less the 4th's 0.5 s so far */
 static void test_eta(void **state)
 {
-	struct progress *p = progress__new(10, NULL, 0, PROGRESS_P50_AUTO);
+	struct progress *p = progress__new(10, NULL, 0, NULL);
 	unsigned long long eta, t = 5 * S;
 	int i;
 
@@ -88,7 +88,7 @@ static void test_eta(void **state)
 	progress__free(p);
 
 	/* mean 1.25 s of runs 1 s and 1.5 s, 2 left of 4: 2.5 s */
-	p = progress__new(4, NULL, 0, PROGRESS_P50_AUTO);
+	p = progress__new(4, NULL, 0, NULL);
 	assert_non_null(p);
 	boot(p, 0, 1000, 0, 1000);
 	boot(p, S, 1000, 0, 1500);
@@ -104,7 +104,7 @@ static void test_eta(void **state)
  */
 static void test_exec_rule(void **state)
 {
-	struct progress *p = progress__new(3, NULL, 0, PROGRESS_EXEC);
+	struct progress *p = progress__new(3, NULL, 0, "exec");
 	long long v;
 
 	(void)state;
@@ -139,11 +139,14 @@ static void test_exec_rule(void **state)
 	progress__free(p);
 }
 
-/* Marks: one phase per label (a label given twice is one), the first mark row. */
+/*
+ * Marks: one phase per label (a label given twice is one, and one named
+ * listen is the listen phase, as in the analyzer), the first mark row.
+ */
 static void test_marks(void **state)
 {
-	static const char *const labels[] = { "config", "ready", "config" };
-	struct progress *p = progress__new(2, labels, 3, PROGRESS_P50_AUTO);
+	static const char *const labels[] = { "config", "ready", "config", "listen" };
+	struct progress *p = progress__new(2, labels, 4, NULL);
 	char line[256];
 	long long v;
 	int ready;
@@ -153,7 +156,8 @@ static void test_marks(void **state)
 	assert_int_equal(progress_phase_of(p, "config"), PROGRESS_MARK);
 	ready = progress_phase_of(p, "ready");
 	assert_int_equal(ready, PROGRESS_MARK + 1);
-	assert_int_equal(progress_phase_of(p, "exec"), -1);
+	assert_int_equal(progress_phase_of(p, "exec"), PROGRESS_EXEC);
+	assert_int_equal(progress_phase_of(p, "listen"), PROGRESS_LISTEN);
 	assert_int_equal(progress_phase_of(p, "other"), -1);
 	progress_run_begin(p, 0);
 	progress_start(p, 0);
@@ -171,7 +175,7 @@ static void test_marks(void **state)
 				  "\xc2\xb7 ETA 1 s");
 	progress__free(p);
 
-	p = progress__new(2, labels, 3, PROGRESS_MARK + 1);
+	p = progress__new(2, labels, 3, "ready");
 	assert_non_null(p);
 	progress_run_begin(p, 0);
 	progress_start(p, 0);
@@ -187,7 +191,7 @@ static void test_marks(void **state)
 /* The line: before a run ends, during, after; the units; cut to the terminal. */
 static void test_format(void **state)
 {
-	struct progress *p = progress__new(10, NULL, 0, PROGRESS_LISTEN);
+	struct progress *p = progress__new(10, NULL, 0, "listen");
 	char line[256], small[16];
 	size_t n;
 	int i;
@@ -227,7 +231,7 @@ static void test_format(void **state)
 /* Long phases in seconds, a long ETA in minutes and hours. */
 static void test_units(void **state)
 {
-	struct progress *p = progress__new(100, NULL, 0, PROGRESS_EXEC);
+	struct progress *p = progress__new(100, NULL, 0, "exec");
 	char line[256];
 
 	(void)state;
@@ -238,14 +242,14 @@ static void test_units(void **state)
 	assert_string_equal(line, "run 1/100 \xc2\xb7 exec 12.3 s \xc2\xb7 p50 exec 12.3 s "
 				  "\xc2\xb7 ETA 1 h 42 min");
 	progress__free(p);
-	p = progress__new(3, NULL, 0, PROGRESS_EXEC);
+	p = progress__new(3, NULL, 0, "exec");
 	assert_non_null(p);
 	boot(p, 0, 9999, 0, 62500);	/* 2 × 62.5 s = 125 s */
 	progress_format(p, 62500 * MS, line, sizeof(line), 0);
 	assert_string_equal(line, "run 1/3 \xc2\xb7 exec 10.0 ms \xc2\xb7 p50 exec 10.0 ms "
 				  "\xc2\xb7 ETA 2 min 05 s");
 	progress__free(p);
-	assert_null(progress__new(0, NULL, 0, PROGRESS_EXEC));
+	assert_null(progress__new(0, NULL, 0, "exec"));
 	progress__free(NULL);
 }
 
