@@ -10,7 +10,8 @@
  *   containers.c  the table of containers (pure)
  *   lifecycle.c   what a container is, and its start and end rows
  *   rows.c        records from the kernel → TSV rows, the header lines
- *   loop.c        one poll turn, the status line, the stop flag
+ *   loop.c        one poll turn, the line on a terminal, the stop flag
+ *   progress.c    the --runs progress line (pure)
  *   spawn.c       spawn mode: run a command as a container, N times
  *   client.c      client mode: time a runtime's client (docker run), N times
  *   child.c       the command's process, for both
