@@ -17,7 +17,9 @@
 #include "collector/collector.h"
 #include "collector/marks.h"
 #include "collector/names.h"
+#include "collector/progress.h"
 #include "collector/sockport.h"
+#include "common/entrypoint.h"
 #include "common/sched_detail.h"
 #include "common/tsv.h"
 
@@ -115,12 +117,22 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 }
 
 /*
+ * The progress line's record of the run in progress, when @k is (a part
+ * of) its container; else NULL.
+ */
+static struct progress *run_progress(const struct collector *c, const struct container *k)
+{
+	return c->progress && c->spawned && k->top == c->spawned ? c->progress : NULL;
+}
+
+/*
  * A --mark fired in container @k: a mark row. A --start probe's time met
  * the spawned container: its start row, once per boot (bpf/marks.bpf.h).
  */
 static void on_mark(struct collector *c, struct container *k, const struct bt_mark_event *e)
 {
 	const struct mark *m = marks_get(c->opt.marks, e->mark_id);
+	struct progress *p;
 	struct row r;
 
 	if (!m || !m->spec)
@@ -148,6 +160,8 @@ static void on_mark(struct collector *c, struct container *k, const struct bt_ma
 	r.name = field_str(m->label);
 	r.detail = field_str(m->spec);
 	output_row(c->out, &r);
+	if ((p = run_progress(c, k)))
+		progress_reached(p, progress_phase_of(p, m->label), e->hdr.ts_ns);
 	if (c->opt.until == UNTIL_MARK && strcmp(m->label, c->opt.until_mark) == 0)
 		lifecycle_until_reached(c, k, UNTIL_MARK);
 }
@@ -157,6 +171,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 	struct collector *c = ctx;
 	const struct bt_event_hdr *h = data;
 	struct container *k;
+	struct progress *p;
 	struct row r;
 	char num[32], addr[BT_DETAIL_MAX * 2];
 
@@ -221,8 +236,12 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		if ((e->flags & BT_SC_FD) && e->nr == __NR_listen && e->ret == 0)
 			listen_detail(e, data, size, &r, addr, sizeof(addr));
 		output_row(c->out, &r);
-		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN))
+		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN)) {
+			/* the analyzer's listen: when it returned */
+			if ((p = run_progress(c, k)))
+				progress_reached(p, PROGRESS_LISTEN, h->ts_ns + e->dur_ns);
 			lifecycle_until_reached(c, k, UNTIL_LISTEN);
+		}
 		break;
 	}
 	case BT_EV_FORK: {
@@ -242,6 +261,13 @@ int rows_on_event(void *ctx, void *data, size_t size)
 			r.name = field_str("init");
 		r.detail = field_strn(e->filename, sizeof(e->filename));
 		output_row(c->out, &r);
+		/*
+		 * The raw filename: escaping it as the row has it would not
+		 * change the answer (a runtime's names have no byte to escape).
+		 */
+		if ((p = run_progress(c, k)))
+			progress_exec(p, h->ts_ns, e->flags & BT_EXEC_NS_INIT,
+				      entrypoint_is_runtime(r.detail.s, r.detail.n));
 		lifecycle_until_reached(c, k, UNTIL_EXEC);
 		break;
 	}
