@@ -40,7 +40,8 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 # Left out, and why: docs/vmtest.md (test_marks_bootsvc, for time: it
 # would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
-test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup}
+test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup
+test_collector_sched}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 
