@@ -12,7 +12,9 @@
 # which reads the file twice (the second time keeping the charted
 # containers' rows only); then --format trace-event (every row in memory
 # too, then out as JSON, into /dev/null) and the size of its JSON (one more
-# run, into wc -c). Not a test.
+# run, into wc -c); and --critical-path on a second file of as many rows of
+# which SCHED_PCT % (default 33) are scheduler rows (gen-tsv -S: states and
+# wake-ups followed), beside the first. Not a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -24,6 +26,13 @@ if [ ! -f "$F" ]; then
 	[ -x "$OUTPUT/bench/gen-tsv" ] || { echo "bench: build $OUTPUT/bench/gen-tsv first" >&2; exit 1; }
 	echo "generating $F (10M rows)..." >&2
 	"$OUTPUT/bench/gen-tsv" -o "$F" || exit 1
+fi
+critpath=$("$A" --help | grep -q -- --critical-path && echo yes)
+SCHED_PCT=${SCHED_PCT:-33}
+FS=${F%.tsv}-sched.tsv
+if [ -n "$critpath" ] && [ ! -f "$FS" ] && [ -x "$OUTPUT/bench/gen-tsv" ]; then
+	echo "generating $FS ($(grep -vc '^#' "$F") rows, $SCHED_PCT % sched)..." >&2
+	"$OUTPUT/bench/gen-tsv" -n "$(grep -vc '^#' "$F")" -S "$SCHED_PCT" -o "$FS" || exit 1
 fi
 cat "$F" > /dev/null # warm the page cache
 tmp=$(mktemp -d)
@@ -47,7 +56,6 @@ once() {
 }
 
 threads=$("$A" --help | grep -q -- --threads && echo yes)
-critpath=$("$A" --help | grep -q -- --critical-path && echo yes)
 traceev=$("$A" --help | grep -q -- trace-event && echo yes)
 for _ in $(seq "$RUNS"); do
 	once 1 "wc -l" wc -l "$F"
@@ -59,6 +67,8 @@ for _ in $(seq "$RUNS"); do
 		once 9 "analyze F --by syscall --until listen" "$A" "$F" --by syscall --until listen
 		rm -rf "$tmp/plot"
 		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
+		[ -f "$FS" ] && cat "$FS" > /dev/null && \
+			once 12 "analyze F-sched --critical-path" "$A" "$FS" --critical-path
 	fi
 	[ -n "$traceev" ] && once 11 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
@@ -82,13 +92,17 @@ END {
 		printf "%-40s %9.3f %6.1f MiB %8.1f\n", label[id], med, kb[id] / 1024, (base > 0 ? med / base : 0)
 		if (id == 3) { t = med; rss = kb[id] / 1024 }
 		if (id == 8) { cp = med; cprss = kb[id] / 1024 }
+		if (id == 12) { cps = med; cpsrss = kb[id] / 1024 }
 	}
 	printf "\ntarget (analyze F --hist --by syscall): %.3f s = %.1fx wc -l (<= 5x), %.1f MiB (<= 64): %s\n",
 		t, (base > 0 ? t / base : 0), rss, (base > 0 && t <= 5 * base && rss <= 64) ? "met" : "MISSED"
 	if (cp > 0)
 		printf "critical path (every row kept in memory, one thread): %.3f s = %.1fx wc -l, %.1f MiB = %.1f bytes per row\n",
 			cp, (base > 0 ? cp / base : 0), cprss, cprss * 1048576 / rows
-}' rows="$(grep -vc '^#' "$F")"
+	if (cps > 0)
+		printf "  with %s%% scheduler rows: %.3f s = %.1fx wc -l (%.2fx without), %.1f MiB = %.1f bytes per row\n",
+			pct, cps, (base > 0 ? cps / base : 0), (cp > 0 ? cps / cp : 0), cpsrss, cpsrss * 1048576 / rows
+}' rows="$(grep -vc '^#' "$F")" pct="$SCHED_PCT"
 if [ -n "$traceev" ]; then
 	rows=$(($(grep -vc '^#' "$F") - 1))	# less the header line
 	json=$("$A" "$F" --format trace-event | wc -c)

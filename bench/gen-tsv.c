@@ -2,8 +2,11 @@
 /*
  * gen-tsv: write a realistic boottrace TSV of N rows for benchmarks.
  *
- *   gen-tsv [-n ROWS] [-c CONTAINERS] [-s SEED] [-o FILE]
+ *   gen-tsv [-n ROWS] [-c CONTAINERS] [-s SEED] [-S PCT] [-o FILE]
  *
+ * -S PCT: PCT % of the rows after exec are scheduler rows (sched: an
+ * off-CPU interval, woken by the other task of the container or preempted),
+ * and the header says sched=on; default 0, the file of before sched rows.
  * Defaults: 10,000,000 rows (~600 MB), 2,000 containers. Each container
  * boots: start, exec, then mostly syscall rows (a few dozen names, durations
  * spread over ns..ms, some errors) from its init and a forked child, a
@@ -21,6 +24,7 @@
 #include "common/tsv.h"
 
 static uint64_t rng = 88172645463325252ULL;
+static unsigned sched_pct;
 
 static uint64_t next(void)
 {
@@ -168,6 +172,21 @@ static uint64_t step(struct ctr *c)
 			row(c, c->pid + 1, c->pid, "worker", "mark", "ready", 0, 0, 0, 0, TSV_NULL);
 			return 1;
 		}
+		if (sched_pct && next() % 100 < sched_pct) {
+			int child = next() % 2;
+			uint64_t dur = duration();
+			char det[128];
+
+			if (next() % 4 == 0)
+				snprintf(det, sizeof(det), "wake=none holder=%d hcomm=3:hog cpu=1", 77);
+			else
+				snprintf(det, sizeof(det), "wake=task waker=%d wpid=%d wcomm=%d:%s holder=0 "
+					 "hcomm=9:swapper/1 cpu=1", c->pid + !child, c->pid,
+					 child ? 3 : 6, child ? "app" : "worker");
+			row(c, c->pid + child, child ? c->pid : 1, child ? "worker" : "app", "sched",
+			    det[5] == 'n' ? "R" : "S", 1, (int64_t)(dur / 8), 1, dur, det);
+			return 1;
+		}
 		{
 			const char *s = sys[next() % NSYS];
 			int64_t ret = next() % 16 == 0 ? -(int64_t)(1 + next() % 30) :
@@ -190,14 +209,15 @@ int main(int argc, char **argv)
 	struct ctr batch[8];
 	int opt;
 
-	while ((opt = getopt(argc, argv, "n:c:s:o:h")) != -1) {
+	while ((opt = getopt(argc, argv, "n:c:s:S:o:h")) != -1) {
 		switch (opt) {
 		case 'n': rows = strtoull(optarg, NULL, 10); break;
 		case 'c': nctr = strtoull(optarg, NULL, 10); break;
 		case 's': rng = strtoull(optarg, NULL, 10) | 1; break;
+		case 'S': sched_pct = (unsigned)strtoul(optarg, NULL, 10) % 101; break;
 		case 'o': path = optarg; break;
 		default:
-			fprintf(stderr, "usage: gen-tsv [-n ROWS] [-c CONTAINERS] [-s SEED] [-o FILE]\n");
+			fprintf(stderr, "usage: gen-tsv [-n ROWS] [-c CONTAINERS] [-s SEED] [-S PCT] [-o FILE]\n");
 			return opt == 'h' ? 0 : 2;
 		}
 	}
@@ -212,8 +232,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	put("# boottrace-tsv 1\n# host=bench\n# kernel=6.1.0\n# mode=cgroup\n"
-	    "# clock=CLOCK_MONOTONIC\n# realtime_offset_ns=0\n# started=1970-01-01T00:00:00Z\n"
-	    TSV_HEADER "\n");
+	    "# clock=CLOCK_MONOTONIC\n# realtime_offset_ns=0\n# started=1970-01-01T00:00:00Z\n");
+	if (sched_pct)
+		put("# sched=on\n");
+	put(TSV_HEADER "\n");
 	per = rows / nctr;
 	for (i = 0; i < nctr; i += 8) {
 		size_t k, n = nctr - i < 8 ? (size_t)(nctr - i) : 8;

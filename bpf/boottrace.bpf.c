@@ -403,7 +403,7 @@ static __always_inline void fill_syscall(struct bt_syscall_event *e, __u64 dur_n
 	e->flags = flags;
 	e->detail_kind = detail_kind;
 	e->detail_len = detail_len;
-	e->pad2 = 0;	/* the other half of ino (a slot of a batch is reused) */
+	e->fd = 0;	/* the other half of ino (a slot of a batch is reused) */
 }
 
 static __always_inline bool syscall_wanted(long nr)
@@ -637,14 +637,19 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
+/* Scheduler rows (--sched on): their own file, same maps. */
+#include "bpf/sched.bpf.h"
+
 /*
  * A task leaves this CPU (it blocks, is preempted, moves or exits): its
- * records go out before it runs again, here or elsewhere.
+ * records go out before it runs again, here or elsewhere. With --sched
+ * on, its off-CPU interval starts, and next's ends (bpf/sched.bpf.h).
  */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(bt_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	flush_pending();
+	sched_switch(preempt, prev, next);
 	return 0;
 }
 

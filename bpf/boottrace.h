@@ -35,6 +35,7 @@ enum bt_event_type {
 	BT_EV_ROOT,		/* struct bt_root_event (pidtree mode) */
 	BT_EV_GONE,		/* struct bt_event_hdr (pidtree mode) */
 	BT_EV_BATCH,		/* struct bt_batch */
+	BT_EV_SCHED,		/* struct bt_sched_event */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -53,6 +54,14 @@ enum bt_detail_kind {
 
 /* Flags in bt_syscall_event.flags. */
 #define BT_SC_NORETURN 1	/* exit/exit_group: no ret, no duration */
+/*
+ * bt_syscall_event.fd is the syscall's fd: listen, in the legacy and
+ * compat objects, whose detail is the address bind() was given (port 0
+ * when the kernel was to choose) or none (autobind): the collector finds
+ * the socket's port through the fd (collector/sockport.c). The modern
+ * object reads it from the socket.
+ */
+#define BT_SC_FD 2
 
 /*
  * Every record starts with this header. pid is the thread group id (what
@@ -118,7 +127,7 @@ struct bt_syscall_event {
 	union {
 		struct {
 			__u32 detail_len;
-			__u32 pad2;
+			__u32 fd;	/* with BT_SC_FD, else 0 */
 		};
 		__u64 ino;	/* BT_DETAIL_PIPE, BT_DETAIL_FIFO */
 	};
@@ -248,6 +257,39 @@ struct bt_root_event {
 	char parent_comm[BT_COMM_LEN];
 };
 _Static_assert(sizeof(struct bt_root_event) == 72, "bt_root_event layout");
+
+/*
+ * Scheduler rows (--sched on): one off-CPU interval of a traced task,
+ * written when it gets a CPU back (bpf/sched.bpf.h, bpf/sched_legacy.bpf.h).
+ * hdr describes the task; hdr.ts_ns is when it left the CPU (a new task:
+ * when it became runnable, sched_wakeup_new). The holder is the task that
+ * had the CPU right before it (prev at its switch-in, maybe untraced).
+ */
+enum bt_sched_wake {
+	BT_WAKE_UNSEEN,		/* no wake seen: wake_ts is 0 */
+	BT_WAKE_TASK,		/* sched_waking from task context: waker_* */
+	BT_WAKE_IRQ,		/* from hard interrupt (or NMI) context */
+	BT_WAKE_SOFTIRQ,	/* while serving a softirq */
+	BT_WAKE_NEW,		/* sched_wakeup_new: waker_* is the parent */
+	BT_WAKE_NONE,		/* state R: preempted, no wake */
+	BT_WAKE_UNKNOWN,	/* a wake, from a context the object cannot tell */
+};
+
+struct bt_sched_event {
+	struct bt_event_hdr hdr;
+	__u64 in_ts;		/* it got a CPU back */
+	__u64 wake_ts;		/* the first wake after it left; 0: none seen */
+	__u32 cpu;		/* the CPU it got back */
+	__u32 waker_tid;	/* BT_WAKE_TASK, BT_WAKE_NEW */
+	__u32 waker_pid;
+	__u32 holder_tid;
+	__u8 state;		/* 'R', 'S', 'D', 'T' (docs/tsv-format.md) */
+	__u8 wake;		/* enum bt_sched_wake */
+	__u8 pad[6];
+	char waker_comm[BT_COMM_LEN];
+	char holder_comm[BT_COMM_LEN];
+};
+_Static_assert(sizeof(struct bt_sched_event) == 120, "bt_sched_event layout");
 
 /*
  * What the pidtree programs keep per tracked task: the container key, and

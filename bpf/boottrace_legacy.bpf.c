@@ -32,8 +32,9 @@
  *                    bpf/watch_legacy.bpf.h) and bt_exit for how results
  *                    are decided without it
  *
- * What that costs (ppid at fork time, listen addresses from bind, exit
- * codes from exit_group and signals, ...): docs/legacy-object.md.
+ * What that costs (ppid at fork time, listen addresses from bind with the
+ * kernel's port found by the collector, exit codes from exit_group and
+ * signals, ...): docs/legacy-object.md.
  *
  * Cost: the syscall programs run for every syscall on the host, and a
  * helper call is dear (a call and a return, each behind the Spectre/SRSO
@@ -110,7 +111,8 @@ struct {
 
 /*
  * The address a socket was bound to, for the listen() record: listen(2)
- * carries no address and this object cannot walk task->files. `born`
+ * carries no address and this object cannot walk task->files (a port 0
+ * the kernel replaced, the collector finds through the fd). `born`
  * keeps a reused pid from matching a dead process's entries; LRU, because
  * entries of sockets closed by exit or exec are never deleted one by one.
  */
@@ -184,6 +186,7 @@ union record {
 	struct bt_exit_event exit;
 	struct bt_root_event root;
 	struct bt_mark_event mark;
+	struct bt_sched_event sched;
 #ifdef BT_COMPAT
 	struct bt_cgroup_event cg;
 #endif
@@ -573,6 +576,9 @@ static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_conf
 
 #include "bpf/marks_legacy.bpf.h"
 
+/* Scheduler rows (--sched on): their own file. */
+#include "bpf/sched_legacy.bpf.h"
+
 /* Watch mode (pidtree): roots found by their namespaces; its own file. */
 #include "bpf/watch_legacy.bpf.h"
 
@@ -654,7 +660,7 @@ int bt_sys_enter(void *ctx)
 			r->sc.detail_kind = BT_DETAIL_NONE;
 			r->sc.pad = 0;
 			r->sc.detail_len = 0;
-			r->sc.pad2 = 0;
+			r->sc.fd = 0;
 			emit(ctx, r, sizeof(r->sc));
 		}
 		return 0;
@@ -811,11 +817,22 @@ int bt_sys_exit(void *ctx)
 	r->sc.ret = ret;
 	r->sc.flags = 0;
 	r->sc.pad = 0;
-	r->sc.pad2 = 0;
-	if (r->sc.detail_kind == BT_DETAIL_NONE)
+	r->sc.fd = 0;
+	if (nr == __NR_listen) {
+		/*
+		 * The port the kernel chose (a bind() to port 0, autobind)
+		 * is in no argument and this object cannot read the socket:
+		 * the collector finds it through the fd, while the socket is
+		 * open. So the record goes now, not with its batch (up to
+		 * 100 ms later): a listen is rare.
+		 */
+		r->sc.flags = BT_SC_FD;
+		r->sc.fd = t->fd;
+	}
+	if (r->sc.detail_kind == BT_DETAIL_NONE && nr != __NR_listen)
 		batch_add(ctx, &r->sc);
 	else
-		emit(ctx, r, sizeof(*r));
+		emit(ctx, r, r->sc.detail_kind == BT_DETAIL_NONE ? sizeof(r->sc) : sizeof(*r));
 out:
 	r->sc.hdr.ts_ns = 0;
 	return 0;

@@ -104,9 +104,16 @@ struct bt_legacy_config {
 	 * in the init pid namespace.
 	 */
 	__u32 flush_tid;
+	/*
+	 * --sched on. sched/sched_switch: char prev_comm[16]; pid_t prev_pid;
+	 * long prev_state; char next_comm[16]; pid_t next_pid
+	 */
+	__u32 sw_prev_comm, sw_prev_pid, sw_prev_state, sw_next_comm, sw_next_pid;
+	/* pid_t pid of sched/sched_waking, sched_wakeup_new, sched_process_free */
+	__u32 wk_pid, wn_pid, free_pid;
 	__u32 pad;			/* explicit: user space writes the map value whole */
 };
-_Static_assert(sizeof(struct bt_legacy_config) == 160, "bt_legacy_config layout");
+_Static_assert(sizeof(struct bt_legacy_config) == 192, "bt_legacy_config layout");
 
 /*
  * `tasks`: tid -> the task's container, and its syscall in progress. A

@@ -219,6 +219,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->wakeup_bytes = (cfg->buffer_mb << 20) / 16;
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
+	m->skel->rodata->sched_rows = cfg->sched;
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
 	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
@@ -229,6 +230,9 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	if (!err)
 		err = bpf_map__set_max_entries(cfg->mode == BT_MODE_PIDTREE ? m->skel->maps.tracked :
 					       m->skel->maps.live, 1);
+	/* --sched off: sched_switch only flushes batches; the rest is not loaded */
+	if (!err && !cfg->sched)
+		err = bpf_map__set_max_entries(m->skel->maps.sched_states, 1);
 	if (err)
 		goto fail;
 	/*
@@ -247,6 +251,11 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	}
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);
+	bpf_program__set_autoload(m->skel->progs.bt_sched_waking, cfg->sched);
+	bpf_program__set_autoload(m->skel->progs.bt_sched_wakeup_new, cfg->sched);
+	bpf_program__set_autoload(m->skel->progs.bt_sched_free, cfg->sched);
+	bpf_program__set_autoload(m->skel->progs.bt_softirq_entry, cfg->sched);
+	bpf_program__set_autoload(m->skel->progs.bt_softirq_exit, cfg->sched);
 
 	if (cfg->verbose)
 		fprintf(stderr, "collector: opened in %.1f ms\n", ms_since(cfg->started_ns));

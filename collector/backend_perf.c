@@ -54,7 +54,7 @@ _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
 /* The object's maps the backend uses, found by name (NULL: not in this build). */
 struct perf_maps {
 	struct bpf_map *config, *tasks, *procs, *live, *ppid_fix, *mark_starts;
-	struct bpf_map *events, *batches, *lost;
+	struct bpf_map *events, *batches, *lost, *scheds;
 	struct bpf_map *tracked, *filter;	/* compat */
 };
 
@@ -405,16 +405,18 @@ static const struct backend_ops compat_ops = PERF_OPS("compat");
 /* --- set-up --------------------------------------------------------------- */
 
 /*
- * The record fields the programs read, and where their offsets go. @cgroup:
- * the compat object's cgroup programs', loaded in cgroup mode only (their
- * `id` fields, whose size says what they are, see cgroup_ids()).
+ * The record fields the programs read, and where their offsets go.
+ * @optional: the fields of programs that are not always loaded: the
+ * compat object's cgroup programs, in cgroup mode only (their `id`
+ * fields, whose size says what they are, see cgroup_ids()), and the
+ * scheduler programs, with --sched on only.
  */
 static const struct field_spec {
 	const char *event, *field;
 	unsigned int size;
 	enum tracefs_loc loc;
 	size_t cfg_off;
-	int cgroup;
+	int optional;
 } field_specs[] = {
 #define F(ev, name, sz, loc, member) { ev, name, sz, loc, offsetof(struct bt_legacy_config, member), 0 }
 #define C(ev, name, sz, loc, member) { ev, name, sz, loc, offsetof(struct bt_legacy_config, member), 1 }
@@ -435,6 +437,14 @@ static const struct field_spec {
 	C("cgroup/cgroup_mkdir", "path", 4, TRACEFS_DATA_LOC, cg_path),
 	C("cgroup/cgroup_attach_task", "dst_root", 4, TRACEFS_PLAIN, att_root),
 	C("cgroup/cgroup_attach_task", "pid", 4, TRACEFS_PLAIN, att_pid),
+	C("sched/sched_switch", "prev_comm", 16, TRACEFS_PLAIN, sw_prev_comm),
+	C("sched/sched_switch", "prev_pid", 4, TRACEFS_PLAIN, sw_prev_pid),
+	C("sched/sched_switch", "prev_state", 8, TRACEFS_PLAIN, sw_prev_state),
+	C("sched/sched_switch", "next_comm", 16, TRACEFS_PLAIN, sw_next_comm),
+	C("sched/sched_switch", "next_pid", 4, TRACEFS_PLAIN, sw_next_pid),
+	C("sched/sched_waking", "pid", 4, TRACEFS_PLAIN, wk_pid),
+	C("sched/sched_wakeup_new", "pid", 4, TRACEFS_PLAIN, wn_pid),
+	C("sched/sched_process_free", "pid", 4, TRACEFS_PLAIN, free_pid),
 #undef C
 #undef F
 };
@@ -471,7 +481,7 @@ static int config_offsets(struct bt_legacy_config *cfg, struct tracefs_format *f
 		const struct tracefs_field *f = NULL;
 
 		j = event_index(events, n, s->event);
-		if (j < 0 && s->cgroup)
+		if (j < 0 && s->optional)
 			continue;
 		if (j < 0) {
 			fprintf(stderr, "collector: the BPF object has no program on %s\n", s->event);
@@ -552,6 +562,30 @@ static int raw_syscalls_usual(const struct bt_legacy_config *cfg)
 		return 0;
 	return cfg->enter_id == 8 && cfg->enter_args == 16 && cfg->exit_id == 8 &&
 	       cfg->exit_ret == 16;
+}
+
+/*
+ * Whether sched_switch's fields are where bt_sched_switch loads them
+ * (bpf/sched_legacy.bpf.h): then it is loaded, else bt_sched_switch_read,
+ * which reads them with bpf_probe_read. The same knob as
+ * raw_syscalls_usual() forces bpf_probe_read.
+ */
+static int sched_usual(const struct bt_legacy_config *cfg)
+{
+	if (test_knob("BOOTTRACE_LEGACY_PROBE_READ"))
+		return 0;
+	return cfg->sw_prev_pid == 24 && cfg->sw_prev_state == 32 && cfg->sw_next_pid == 56;
+}
+
+/* Leave program @i out of the @n to attach (its autoload off): the last takes its place. */
+static void drop_prog(struct bpf_program **progs, const char **events, struct tracefs_format *fmts,
+		      int i, int *n)
+{
+	bpf_program__set_autoload(progs[i], false);
+	progs[i] = progs[*n - 1];
+	events[i] = events[*n - 1];
+	fmts[i] = fmts[*n - 1];
+	(*n)--;
 }
 
 /*
@@ -688,7 +722,7 @@ static int find_maps(struct perfobj *o, int compat)
 	static const struct { const char *name; size_t off; int compat_only; } maps[] = {
 #define M(name, c) { #name, offsetof(struct perf_maps, name), c }
 		M(config, 0), M(tasks, 0), M(procs, 0), M(live, 0), M(ppid_fix, 0),
-		M(mark_starts, 0), M(events, 0), M(batches, 0), M(lost, 0),
+		M(mark_starts, 0), M(events, 0), M(batches, 0), M(lost, 0), M(scheds, 0),
 		M(tracked, 1), M(filter, 1),
 #undef M
 	};
@@ -712,10 +746,13 @@ static int find_maps(struct perfobj *o, int compat)
 /*
  * Whether program @name of the compat object is loaded: its cgroup
  * programs in cgroup mode only, bt_cgroup_attach with a --start probe
- * only (and the record ids it needs, decided once tracefs is read).
+ * only (and the record ids it needs, decided once tracefs is read); the
+ * scheduler programs of both objects with --sched on only.
  */
 static int prog_wanted(const char *name, const struct backend_config *cfg)
 {
+	if (!strncmp(name, "bt_sched_", 9))
+		return cfg->sched;
 	if (!strcmp(name, "bt_cgroup_attach"))
 		return cfg->mode == BT_MODE_CGROUP && cfg->start_mark;
 	if (!strncmp(name, "bt_cgroup_", 10))
@@ -818,12 +855,16 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 		if (i >= 0 && ids && plain_u64(tracefs_field(&fmts[i], "dst_id"))) {
 			lc.att_id = tracefs_field(&fmts[i], "dst_id")->offset;
 		} else if (i >= 0) {
-			bpf_program__set_autoload(progs[i], false);
-			progs[i] = progs[n - 1];
-			events[i] = events[n - 1];
-			fmts[i] = fmts[n - 1];
-			n--;
+			drop_prog(progs, events, fmts, i, &n);
 		}
+	}
+	/* one of the two sched_switch programs */
+	for (i = 0; i < n; i++) {
+		const char *name = bpf_program__name(progs[i]);
+
+		if ((!strcmp(name, "bt_sched_switch") && !sched_usual(&lc)) ||
+		    (!strcmp(name, "bt_sched_switch_read") && sched_usual(&lc)))
+			drop_prog(progs, events, fmts, i--, &n);
 	}
 	lc.flags = (cfg->watch && !o->cgroup ? BT_LEGACY_WATCH : 0) |
 		   (cfg->trace_all_syscalls ? BT_LEGACY_ALL_SYSCALLS : 0) |
@@ -854,6 +895,8 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 	 */
 	if (!err && compat)
 		err = bpf_map__set_max_entries(o->cgroup ? o->m.live : o->m.tracked, 1);
+	if (!err && !cfg->sched)
+		err = bpf_map__set_max_entries(o->m.scheds, 1);
 	if (err)
 		goto fail;
 	if (cfg->nmarks > BT_LEGACY_MAX_MARKS) {

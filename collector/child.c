@@ -148,6 +148,7 @@ int child_start(struct collector *c, const char *cgdir,
 	close_fd(&errpipe[0]);
 	if (ch->nerr > 0) {
 		ch->errmsg[ch->nerr] = '\0';
+		loop_status_clear(c);
 		fprintf(stderr, "collector: %s\n", ch->errmsg);
 	}
 	return 0;

@@ -50,6 +50,7 @@ void client_claim(struct collector *c, struct container *k, const char *path, pi
 	if (!run->live)
 		return;
 	if (run->have) {
+		loop_status_clear(c);
 		fprintf(stderr, "collector: run %d: another new cgroup matched %s while it ran: %s (%s), "
 			"traced as a container of its own\n", run->n, c->opt.cgroup_glob, k->name, path);
 		return;
@@ -185,7 +186,9 @@ int client_run(struct collector *c)
 	int i, r = 0, status = 0;
 
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
+		loop_run_begin(c);
 		r = client_one(c, i, &status);
+		loop_run_end(c);
 		if (r != 0)
 			break;
 		if (!c->client.have) {

@@ -10,15 +10,18 @@
  *   containers.c  the table of containers (pure)
  *   lifecycle.c   what a container is, and its start and end rows
  *   rows.c        records from the kernel → TSV rows, the header lines
- *   loop.c        one poll turn, the status line, the stop flag
+ *   loop.c        one poll turn, the line on a terminal, the stop flag
+ *   progress.c    the --runs progress line (pure)
  *   spawn.c       spawn mode: run a command as a container, N times
  *   client.c      client mode: time a runtime's client (docker run), N times
  *   child.c       the command's process, for both
  *   watch.c       watch mode, and --pid (attach to a running tree)
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
+ *   sockport.c    a listener's port from /proc (the legacy and compat objects)
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
- * rows → lifecycle → containers; proc, cgroup, output, backend below.
+ * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
+ * below.
  */
 #ifndef COLLECTOR_COLLECTOR_H
 #define COLLECTOR_COLLECTOR_H
@@ -37,6 +40,7 @@
 struct bt_cgroup_event;
 struct bt_root_event;
 struct bt_event_hdr;
+struct progress;
 
 /* Client mode: the run in progress (client.c). */
 struct client_run {
@@ -62,7 +66,9 @@ struct collector {
 	int stdout_is_tsv;
 	/* the live status line (stderr is a terminal) */
 	int status_line;
+	int status_shown;		/* a line is on the terminal, no newline after it */
 	unsigned long long status_at, status_rows, started_ns;
+	struct progress *progress;	/* --runs: the progress line instead of the events' */
 	/* spawn mode, the boot in progress */
 	struct container *spawned;
 	int spawned_gone;		/* pidtree: its last task exited */
@@ -112,8 +118,23 @@ void rows_write_header(struct collector *c);
 
 /* deliver what the kernel has (waiting up to @timeout_ms), flush; 0 or -errno */
 int loop_poll_once(struct collector *c, int timeout_ms);
-/* the status line on a terminal: each second, or the @final one */
+/*
+ * which line stderr shows: none unless it is a terminal (and not -v);
+ * spawn and client mode with --runs > 1, the progress line (progress.h),
+ * else the events' (c->progress NULL when it cannot be had)
+ */
+void loop_status_setup(struct collector *c);
+/*
+ * the line on a terminal: the events' each second (the @final one stays,
+ * with a newline), the progress line up to 4 times a second (the @final
+ * call erases it)
+ */
 void loop_show_status(struct collector *c, int final);
+/* erase the line, if one is shown, before a message on stderr */
+void loop_status_clear(struct collector *c);
+/* --runs: a run begins, ends (the line is erased, and redrawn at the next poll) */
+void loop_run_begin(struct collector *c);
+void loop_run_end(struct collector *c);
 /* when --duration ends (CLOCK_MONOTONIC ns), 0: never */
 unsigned long long loop_deadline(const struct collector *c);
 

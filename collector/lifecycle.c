@@ -23,6 +23,7 @@
 #include "collector/collector.h"
 #include "collector/names.h"
 #include "collector/proc.h"
+#include "collector/progress.h"
 
 int lifecycle_track(struct collector *c, unsigned long long id)
 {
@@ -50,6 +51,8 @@ void lifecycle_write_start(struct collector *c, struct container *k, unsigned lo
 	r.name = field_str(how);
 	r.detail = field_str(detail);
 	output_row(c->out, &r);
+	if (c->progress && k == c->spawned)
+		progress_start(c->progress, ts);
 }
 
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts)

@@ -23,6 +23,7 @@
 #include "collector/clock.h"
 #include "collector/collector.h"
 #include "collector/marks.h"
+#include "collector/progress.h"
 
 static void on_signal(int sig)
 {
@@ -172,7 +173,7 @@ int main(int argc, char **argv)
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
 	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
-	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
+	loop_status_setup(&c);
 
 	/* 4. output */
 	if (open_output(&c, &fd) < 0)
@@ -194,6 +195,7 @@ int main(int argc, char **argv)
 
 cleanup:
 	output__free(c.out);
+	progress__free(c.progress);
 	marks__free(c.opt.marks);	/* before the backend: USDT links use its object */
 	if (c.be)
 		c.be->ops->destroy(c.be);

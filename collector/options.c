@@ -71,6 +71,9 @@ void options_usage(FILE *f)
 "        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
 "                               auto: modern if it loads, else compat in cgroup\n"
 "                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
+"        --sched <on|off>       scheduler rows (default on): one `sched` row per\n"
+"                               off-CPU interval of a traced task, with its state,\n"
+"                               the wait for a CPU, the waker and the CPU's holder\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -200,6 +203,7 @@ static const struct option longopts[] = {
 	{ "user", required_argument, NULL, 'W' },
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
+	{ "sched", required_argument, NULL, 'C' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -270,6 +274,11 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("--pid takes a process id, not '%s'", arg);
 		break;
 	case 'X': o->root_exec = arg; break;
+	case 'C':
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return usage_error("--sched takes on or off, not '%s'", arg);
+		o->sched = !strcmp(arg, "on");
+		break;
 	case 'W': o->user = arg; break;
 	case 'K':
 	case 'S': {
@@ -303,6 +312,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->runs = 1;
 	o->ringbuf_mb = 8;
 	o->object = "auto";
+	o->sched = 1;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
 		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)

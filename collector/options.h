@@ -28,6 +28,7 @@ struct options {
 	int unshare_flags;
 	unsigned long ringbuf_mb;
 	const char *object;	/* auto, modern, compat, legacy */
+	int sched;		/* --sched on (default) or off: scheduler rows */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
 	struct marks *marks;	/* --mark and --start probes */

@@ -17,6 +17,10 @@
 #include "collector/collector.h"
 #include "collector/marks.h"
 #include "collector/names.h"
+#include "collector/progress.h"
+#include "collector/sockport.h"
+#include "common/entrypoint.h"
+#include "common/sched_detail.h"
 #include "common/tsv.h"
 
 static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
@@ -33,7 +37,93 @@ static void row_from_hdr(const struct collector *c, struct row *r, const struct 
 	r->event = event;
 }
 
+/*
+ * The legacy and compat objects' successful listen (BT_SC_FD): their
+ * detail is the address bind() was given, port 0 when the kernel was to
+ * choose, or none (autobind). The socket's own address with the port it
+ * has, found through the fd while the socket is open (collector/sockport.c),
+ * into @r's detail (@buf, @n bytes); else @r keeps what the kernel sent.
+ */
+static void listen_detail(const struct bt_syscall_event *e, const void *data, size_t size,
+			  struct row *r, char *buf, size_t n)
+{
+	const struct bt_syscall_detail_event *d = data;
+	struct sockaddr_storage ss;
+	size_t len = 0, got;
 
+	if (e->detail_kind == BT_DETAIL_SOCKADDR && e->hdr.type == BT_EV_SYSCALL_DETAIL &&
+	    size >= sizeof(*d))
+		len = e->detail_len < BT_DETAIL_MAX ? e->detail_len : BT_DETAIL_MAX;
+	else if (e->detail_kind != BT_DETAIL_NONE)
+		return;
+	got = sockport_listen_addr((pid_t)e->hdr.pid, (pid_t)e->hdr.tid, (int)e->fd,
+				   len ? d->detail : NULL, len, &ss);
+	if (!got)
+		return;
+	r->detail.s = buf;
+	r->detail.n = sockaddr_format(&ss, got, buf, n);
+}
+
+/* The comm at @c (BT_COMM_LEN bytes, NUL-padded) as a detail string. */
+static struct sched_str comm_str(const char *c)
+{
+	struct field f = field_strn(c, BT_COMM_LEN);
+
+	return (struct sched_str){ f.s, f.n };
+}
+
+/*
+ * A task's off-CPU interval (bt_sched_event): the sched row, written at
+ * its switch-in (docs/tsv-format.md, Scheduler rows).
+ */
+static void on_sched(struct collector *c, struct container *k, const struct bt_sched_event *e)
+{
+	static const enum sched_wake wakes[] = {
+		[BT_WAKE_UNSEEN] = SCHED_WAKE_MISSING, [BT_WAKE_TASK] = SCHED_WAKE_TASK,
+		[BT_WAKE_IRQ] = SCHED_WAKE_IRQ, [BT_WAKE_SOFTIRQ] = SCHED_WAKE_SOFTIRQ,
+		[BT_WAKE_NEW] = SCHED_WAKE_NEW, [BT_WAKE_NONE] = SCHED_WAKE_NONE,
+		[BT_WAKE_UNKNOWN] = SCHED_WAKE_UNKNOWN,
+	};
+	struct sched_task none = { -1, -1, { NULL, 0 } }, waker = {
+		e->waker_tid, e->waker_pid, comm_str(e->waker_comm) };
+	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu };
+	char state[2] = { (char)e->state, 0 }, detail[256];
+	bool woken = e->wake_ts && e->wake < sizeof(wakes) / sizeof(wakes[0]);
+	struct row r;
+
+	row_from_hdr(c, &r, &e->hdr, k, "sched");
+	if (!strchr("RSDT", state[0]) || !state[0])
+		state[0] = '?';
+	r.name = field_str(state);
+	r.has_dur = true;
+	r.dur_ns = e->in_ts > e->hdr.ts_ns ? e->in_ts - e->hdr.ts_ns : 0;
+	if (woken) {
+		r.has_ret = true;
+		r.ret = e->in_ts > e->wake_ts ? (int64_t)(e->in_ts - e->wake_ts) : 0;
+		d.wake = wakes[e->wake];
+		if (e->wake == BT_WAKE_TASK || e->wake == BT_WAKE_NEW)
+			d.waker = waker;
+		else if (e->wake == BT_WAKE_UNKNOWN)
+			d.cur = waker;	/* the waker, or the task an interrupt came in */
+	}
+	/* who had the CPU while it waited for it (unknown wait: named too) */
+	if (!woken || r.ret > 0) {
+		d.holder.tid = e->holder_tid;
+		d.holder.comm = comm_str(e->holder_comm);
+	}
+	r.detail.s = detail;
+	r.detail.n = sched_detail_format(&d, detail, sizeof(detail));
+	output_row(c->out, &r);
+}
+
+/*
+ * The progress line's record of the run in progress, when @k is (a part
+ * of) its container; else NULL.
+ */
+static struct progress *run_progress(const struct collector *c, const struct container *k)
+{
+	return c->progress && c->spawned && k->top == c->spawned ? c->progress : NULL;
+}
 
 /*
  * A --mark fired in container @k: a mark row. A --start probe's time met
@@ -42,6 +132,7 @@ static void row_from_hdr(const struct collector *c, struct row *r, const struct 
 static void on_mark(struct collector *c, struct container *k, const struct bt_mark_event *e)
 {
 	const struct mark *m = marks_get(c->opt.marks, e->mark_id);
+	struct progress *p;
 	struct row r;
 
 	if (!m || !m->spec)
@@ -69,6 +160,8 @@ static void on_mark(struct collector *c, struct container *k, const struct bt_ma
 	r.name = field_str(m->label);
 	r.detail = field_str(m->spec);
 	output_row(c->out, &r);
+	if ((p = run_progress(c, k)))
+		progress_reached(p, progress_phase_of(p, m->label), e->hdr.ts_ns);
 	if (c->opt.until == UNTIL_MARK && strcmp(m->label, c->opt.until_mark) == 0)
 		lifecycle_until_reached(c, k, UNTIL_MARK);
 }
@@ -78,6 +171,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 	struct collector *c = ctx;
 	const struct bt_event_hdr *h = data;
 	struct container *k;
+	struct progress *p;
 	struct row r;
 	char num[32], addr[BT_DETAIL_MAX * 2];
 
@@ -139,9 +233,15 @@ int rows_on_event(void *ctx, void *data, size_t size)
 				r.detail.n = sockaddr_format(d->detail, len, addr, sizeof(addr));
 			}
 		}
+		if ((e->flags & BT_SC_FD) && e->nr == __NR_listen && e->ret == 0)
+			listen_detail(e, data, size, &r, addr, sizeof(addr));
 		output_row(c->out, &r);
-		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN))
+		if (e->nr == __NR_listen && e->ret == 0 && !(e->flags & BT_SC_NORETURN)) {
+			/* the analyzer's listen: when it returned */
+			if ((p = run_progress(c, k)))
+				progress_reached(p, PROGRESS_LISTEN, h->ts_ns + e->dur_ns);
 			lifecycle_until_reached(c, k, UNTIL_LISTEN);
+		}
 		break;
 	}
 	case BT_EV_FORK: {
@@ -161,6 +261,13 @@ int rows_on_event(void *ctx, void *data, size_t size)
 			r.name = field_str("init");
 		r.detail = field_strn(e->filename, sizeof(e->filename));
 		output_row(c->out, &r);
+		/*
+		 * The raw filename: escaping it as the row has it would not
+		 * change the answer (a runtime's names have no byte to escape).
+		 */
+		if ((p = run_progress(c, k)))
+			progress_exec(p, h->ts_ns, e->flags & BT_EXEC_NS_INIT,
+				      entrypoint_is_runtime(r.detail.s, r.detail.n));
 		lifecycle_until_reached(c, k, UNTIL_EXEC);
 		break;
 	}
@@ -178,6 +285,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 	case BT_EV_MARK:
 		if (size >= sizeof(struct bt_mark_event))
 			on_mark(c, k, data);
+		break;
+	case BT_EV_SCHED:
+		if (size >= sizeof(struct bt_sched_event))
+			on_sched(c, k, data);
 		break;
 	}
 	return 0;
@@ -210,6 +321,7 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "collector", BOOTTRACE_VERSION);
 	output_meta(c->out, "cgroup2", c->cg2);
 	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
+	output_meta(c->out, "sched", c->opt.sched ? "on" : "off");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	output_raw(c->out, TSV_HEADER "\n", strlen(TSV_HEADER) + 1);

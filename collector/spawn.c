@@ -65,8 +65,11 @@ static void spawn_unprepare(struct collector *c, struct boot *b)
 		}
 		b->k = NULL;
 	}
-	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT)
-		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir, strerror(errno));
+	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT) {
+		loop_status_clear(c);
+		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir,
+			strerror(errno));
+	}
 	b->cgdir = NULL;
 }
 
@@ -191,6 +194,7 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 {
 	c->be->ops->drain(c->be);
 	if (c->spawned == b->k && !c->start_written) {
+		loop_status_clear(c);
 		fprintf(stderr, "collector: %s: the --start probe %s never fired in it; "
 			"its start row is the spawn time\n", b->name,
 			marks_start_spec(c->opt.marks));
@@ -280,7 +284,9 @@ int spawn_run(struct collector *c)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
 		else
 			snprintf(name, sizeof(name), "%s", base);
+		loop_run_begin(c);
 		r = spawn_one(c, parent, name, &status);
+		loop_run_end(c);
 		if (r < 0) {
 			err = 1;
 			break;

@@ -1,124 +1,229 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* The detail of a sched row: see sched_detail.h. */
-#include <stddef.h>
+/* The detail of a `sched` row: see sched_detail.h. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "common/sched_detail.h"
-#include "common/tsv.h"
 
 static const char *const wake_names[] = {
-	[SCHED_WAKE_UNKNOWN] = "unknown", [SCHED_WAKE_NONE] = "none",
-	[SCHED_WAKE_TASK] = "task", [SCHED_WAKE_IRQ] = "irq",
-	[SCHED_WAKE_SOFTIRQ] = "softirq", [SCHED_WAKE_NEW] = "new",
+	[SCHED_WAKE_TASK] = "task",
+	[SCHED_WAKE_IRQ] = "irq",
+	[SCHED_WAKE_SOFTIRQ] = "softirq",
+	[SCHED_WAKE_NEW] = "new",
+	[SCHED_WAKE_NONE] = "none",
+	[SCHED_WAKE_UNKNOWN] = "unknown",
 };
+#define NWAKE (sizeof(wake_names) / sizeof(wake_names[0]))
 
 const char *sched_wake_name(enum sched_wake w)
 {
-	return (unsigned)w < sizeof(wake_names) / sizeof(wake_names[0]) ? wake_names[w] : "unknown";
+	return (size_t)w < NWAKE ? wake_names[w] : NULL;
 }
 
-static int is_digit(char c)
+static void task_clear(struct sched_task *t)
 {
-	return c >= '0' && c <= '9';
+	t->tid = t->pid = -1;
+	t->comm.s = NULL;
+	t->comm.n = 0;
 }
 
-/* A decimal number of @n bytes at @s into *@v (fits in int64_t); -1 otherwise. */
-static int number(const char *s, size_t n, int64_t *v)
+/* A value: [p, end) of one field, after its '='. */
+struct value {
+	const char *s;
+	size_t n;
+	bool str;		/* LEN:BYTES, s/n the bytes */
+};
+
+/* Decimal digits only, at most 18 (no overflow): the number, or -1. */
+static long long number(const char *s, size_t n)
 {
-	uint64_t x = 0;
+	long long v = 0;
 	size_t i;
 
-	if (!n || n > 18)
+	if (n == 0 || n > 18)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (!is_digit(s[i]))
+		if (s[i] < '0' || s[i] > '9')
 			return -1;
-		x = x * 10 + (uint64_t)(s[i] - '0');
+		v = v * 10 + (s[i] - '0');
 	}
-	*v = (int64_t)x;
-	return 0;
+	return v;
 }
 
-static int key_is(const char *k, size_t n, const char *want)
+/*
+ * The value at @s (@n bytes left): digits then ':' make a string of that
+ * many bytes, else everything up to a space or the end. The length
+ * consumed, or -1.
+ */
+static long read_value(const char *s, size_t n, struct value *v)
 {
-	return strlen(want) == n && memcmp(k, want, n) == 0;
+	size_t i = 0;
+	long long len;
+
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		i++;
+	if (i > 0 && i < n && s[i] == ':') {
+		len = number(s, i);
+		if (len < 0 || (size_t)len > n - i - 1)
+			return -1;
+		v->s = s + i + 1;
+		v->n = (size_t)len;
+		v->str = true;
+		i += 1 + (size_t)len;
+		if (i < n && s[i] != ' ')
+			return -1;
+		return (long)i;
+	}
+	while (i < n && s[i] != ' ')
+		i++;
+	v->s = s;
+	v->n = i;
+	v->str = false;
+	return (long)i;
 }
 
-int sched_detail_parse(const char *esc, size_t n, struct sched_detail *d)
-{
-	long len;
-	size_t i = 0, end;
+/* Keys, and the bit that says each was seen. */
+enum key {
+	K_WAKE, K_WAKER, K_WPID, K_WCOMM, K_CUR, K_CPID, K_CCOMM, K_HOLDER, K_HCOMM, K_CPU, NKEYS,
+};
+static const char *const key_names[NKEYS] = {
+	"wake", "waker", "wpid", "wcomm", "cur", "cpid", "ccomm", "holder", "hcomm", "cpu",
+};
 
-	memset(d, 0, offsetof(struct sched_detail, buf));
-	d->cpu = -1;
-	if (n > sizeof(d->buf) || tsv_is_null(esc, n))
-		return n > sizeof(d->buf) ? -1 : 0;
-	len = tsv_unescape(esc, n, d->buf);
-	if (len < 0)
+/* Store value @v of key @k into @d: 0, or -1 when it is not of the key's kind. */
+static int store(struct sched_detail *d, enum key k, const struct value *v)
+{
+	long long num = v->str ? -1 : number(v->s, v->n);
+	struct sched_str str = { v->s, v->n };
+	size_t w;
+
+	switch (k) {
+	case K_WAKE:
+		for (w = 1; w < NWAKE && !v->str; w++)
+			if (strlen(wake_names[w]) == v->n && !memcmp(wake_names[w], v->s, v->n)) {
+				d->wake = (enum sched_wake)w;
+				return 0;
+			}
 		return -1;
-	end = (size_t)len;
-	while (i < end) {
-		const char *key = d->buf + i, *val;
-		size_t klen = 0, vlen = 0, j;
-		struct sched_str str = { 0 };
-
-		while (i + klen < end && d->buf[i + klen] != '=' && d->buf[i + klen] != ' ')
-			klen++;
-		if (!klen || i + klen >= end || d->buf[i + klen] != '=')
+	case K_WCOMM:
+	case K_CCOMM:
+	case K_HCOMM:
+		if (!v->str)
 			return -1;
-		i += klen + 1;
-		val = d->buf + i;
-		for (j = i; j < end && is_digit(d->buf[j]); j++)
-			;
-		if (j > i && j < end && d->buf[j] == ':') {
-			/* LEN:BYTES */
-			int64_t sl;
+		(k == K_WCOMM ? &d->waker : k == K_CCOMM ? &d->cur : &d->holder)->comm = str;
+		return 0;
+	default:
+		if (num < 0)
+			return -1;
+		if (k == K_WAKER)
+			d->waker.tid = num;
+		else if (k == K_WPID)
+			d->waker.pid = num;
+		else if (k == K_CUR)
+			d->cur.tid = num;
+		else if (k == K_CPID)
+			d->cur.pid = num;
+		else if (k == K_HOLDER)
+			d->holder.tid = num;
+		else
+			d->cpu = num;
+		return 0;
+	}
+}
 
-			if (number(val, j - i, &sl) < 0 || sl > SCHED_DETAIL_STR_MAX ||
-			    (size_t)sl > end - j - 1)
+int sched_detail_parse(const char *s, size_t n, struct sched_detail *d)
+{
+	unsigned int seen = 0;
+	struct value v;
+	size_t i = 0, klen;
+	long used;
+	int k;
+
+	d->wake = SCHED_WAKE_MISSING;
+	task_clear(&d->waker);
+	task_clear(&d->cur);
+	task_clear(&d->holder);
+	d->cpu = -1;
+	while (i < n) {
+		const char *eq = memchr(s + i, '=', n - i);
+
+		if (!eq || memchr(s + i, ' ', (size_t)(eq - (s + i))))
+			return -1;
+		klen = (size_t)(eq - (s + i));
+		used = read_value(eq + 1, n - i - klen - 1, &v);
+		if (klen == 0 || used < 0)
+			return -1;
+		for (k = 0; k < NKEYS; k++)
+			if (strlen(key_names[k]) == klen && !memcmp(key_names[k], s + i, klen))
+				break;
+		if (k < NKEYS) {
+			if (seen & (1u << k) || store(d, (enum key)k, &v) < 0)
 				return -1;
-			str.p = d->buf + j + 1;
-			str.n = (size_t)sl;
-			i = j + 1 + (size_t)sl;
-		} else {
-			while (i + vlen < end && d->buf[i + vlen] != ' ')
-				vlen++;
-			i += vlen;
+			seen |= 1u << k;
 		}
-		if (i < end) {
-			if (d->buf[i] != ' ')
+		i += klen + 1 + (size_t)used;
+		if (i < n) {
+			/* one space between fields, and none at the end */
+			if (++i == n)
 				return -1;
-			i++;
-		}
-		if (key_is(key, klen, "wake")) {
-			size_t w;
-
-			d->wake = SCHED_WAKE_UNKNOWN;
-			for (w = 0; w < sizeof(wake_names) / sizeof(wake_names[0]); w++)
-				if (!str.p && key_is(val, vlen, wake_names[w]))
-					d->wake = (enum sched_wake)w;
-		} else if (key_is(key, klen, "wcomm") || key_is(key, klen, "hcomm")) {
-			if (!str.p)
-				return -1;
-			if (key[0] == 'w')
-				d->wcomm = str;
-			else
-				d->hcomm = str;
-		} else if (key_is(key, klen, "waker") || key_is(key, klen, "wpid") ||
-			   key_is(key, klen, "holder") || key_is(key, klen, "cpu")) {
-			int64_t v;
-
-			if (str.p || number(val, vlen, &v) < 0)
-				return -1;
-			if (key[0] == 'h')
-				d->holder = v;
-			else if (key[0] == 'c')
-				d->cpu = v;
-			else if (key[1] == 'a')
-				d->waker = v;
-			else
-				d->wpid = v;
 		}
 	}
 	return 0;
+}
+
+/* Append @fmt's output at *@len; false when it does not fit. */
+__attribute__((format(printf, 4, 5)))
+static bool put(char *out, size_t cap, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	r = vsnprintf(out + *len, cap - *len, fmt, ap);
+	va_end(ap);
+	if (r < 0 || (size_t)r >= cap - *len)
+		return false;
+	*len += (size_t)r;
+	return true;
+}
+
+/* " KEY=LEN:BYTES" */
+static bool put_str(char *out, size_t cap, size_t *len, const char *key, struct sched_str str)
+{
+	if (!put(out, cap, len, "%s%s=%zu:", *len ? " " : "", key, str.n) ||
+	    str.n > cap - *len)
+		return false;
+	memcpy(out + *len, str.s, str.n);
+	*len += str.n;
+	return true;
+}
+
+/* A task's fields: @id=TID @pidkey=PID @commkey=LEN:COMM, those present. */
+static bool put_task(char *out, size_t cap, size_t *len, const struct sched_task *t,
+		     const char *id, const char *pidkey, const char *commkey)
+{
+	if (t->tid >= 0 && !put(out, cap, len, "%s%s=%lld", *len ? " " : "", id, t->tid))
+		return false;
+	if (pidkey && t->pid >= 0 &&
+	    !put(out, cap, len, "%s%s=%lld", *len ? " " : "", pidkey, t->pid))
+		return false;
+	return !t->comm.s || put_str(out, cap, len, commkey, t->comm);
+}
+
+size_t sched_detail_format(const struct sched_detail *d, char *out, size_t cap)
+{
+	const char *w = sched_wake_name(d->wake);
+	size_t len = 0;
+
+	if (cap == 0)
+		return 0;
+	out[0] = '\0';
+	if ((w && !put(out, cap, &len, "wake=%s", w)) ||
+	    !put_task(out, cap, &len, &d->waker, "waker", "wpid", "wcomm") ||
+	    !put_task(out, cap, &len, &d->cur, "cur", "cpid", "ccomm") ||
+	    !put_task(out, cap, &len, &d->holder, "holder", NULL, "hcomm") ||
+	    (d->cpu >= 0 && !put(out, cap, &len, "%scpu=%lld", len ? " " : "", d->cpu)))
+		return 0;
+	return len;
 }

@@ -1,58 +1,71 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * sched_detail: the detail field of a `sched` row (docs/tsv-format.md,
- * "Scheduler rows"): space-separated key=value fields in any order, each
- * value a decimal number, a word, or a length-prefixed string LEN:BYTES
- * (LEN bytes after the TSV's unescaping, which may hold anything: a comm
- * with spaces, '=' or ':'):
+ * The detail of a `sched` row (docs/tsv-format.md, Scheduler rows):
+ * space-separated key=value fields in any order, each value a decimal
+ * number, a word (wake=), or a length-prefixed string LEN:BYTES whose
+ * bytes may hold anything (spaces, '=', ':', digits):
  *
  *   wake=task waker=812 wpid=800 wcomm=7:dockerd holder=0 hcomm=9:swapper/1 cpu=1
  *
- * Shared by the collector (which writes it) and the analyzer (which reads
- * it); pure, no allocation.
+ * The collector formats it, the analyzer parses it; both work on the
+ * field's bytes after TSV unescaping (LEN counts those). Pure.
  */
 #ifndef BOOTTRACE_SCHED_DETAIL_H
 #define BOOTTRACE_SCHED_DETAIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 
-/* The longest detail (unescaped) and string value the parser takes. */
-#define SCHED_DETAIL_MAX 512
-#define SCHED_DETAIL_STR_MAX 255
-
+/* wake=: how the task was woken (SCHED_WAKE_MISSING: no wake= field, no wake seen). */
 enum sched_wake {
-	SCHED_WAKE_UNKNOWN,	/* unknown, or absent */
-	SCHED_WAKE_NONE,	/* preempted: no wake */
-	SCHED_WAKE_TASK,
-	SCHED_WAKE_IRQ,
-	SCHED_WAKE_SOFTIRQ,
-	SCHED_WAKE_NEW,
+	SCHED_WAKE_MISSING,
+	SCHED_WAKE_TASK,	/* a task woke it: waker= */
+	SCHED_WAKE_IRQ,		/* from hard interrupt context */
+	SCHED_WAKE_SOFTIRQ,	/* from softirq context */
+	SCHED_WAKE_NEW,		/* a fork: waker= is the parent */
+	SCHED_WAKE_NONE,	/* state R: preempted, no wake */
+	SCHED_WAKE_UNKNOWN,	/* the object cannot tell task from interrupt context: cur= */
 };
 
-/* A string value: raw bytes in the parsed detail's buffer; p NULL when absent. */
+/* A string value: @n bytes at @s (not NUL-terminated; @s NULL: absent). */
 struct sched_str {
-	const char *p;
+	const char *s;
 	size_t n;
+};
+
+/* A task named in the detail: tid, pid (-1: absent) and comm. */
+struct sched_task {
+	long long tid, pid;
+	struct sched_str comm;
 };
 
 struct sched_detail {
 	enum sched_wake wake;
-	int64_t waker, wpid, holder, cpu;	/* 0 (cpu: -1) when absent */
-	struct sched_str wcomm, hcomm;
-	char buf[SCHED_DETAIL_MAX];		/* the unescaped detail */
+	struct sched_task waker;	/* waker= wpid= wcomm= */
+	struct sched_task cur;		/* wake=unknown: cur= cpid= ccomm=, the task current at the wake */
+	struct sched_task holder;	/* holder= hcomm= (pid -1) */
+	long long cpu;			/* cpu=, -1: absent */
 };
 
-/*
- * sched_detail_parse - parse the escaped detail field @esc (@n bytes, as in
- * the file) into @d. Unknown keys are skipped (a later version may add
- * some); a malformed field (no '=', a LEN past the end, a number that does
- * not fit) or a detail longer than SCHED_DETAIL_MAX gives -1, with @d's
- * fields as far as they were read. Returns 0 on success.
- */
-int sched_detail_parse(const char *esc, size_t n, struct sched_detail *d);
-
-/* sched_wake_name - the word of @w as the detail writes it. */
+/* sched_wake_name - "task", "irq", ...; NULL for SCHED_WAKE_MISSING. */
 const char *sched_wake_name(enum sched_wake w);
+
+/*
+ * sched_detail_parse - parse @n bytes at @s (unescaped) into @d. String
+ * values point into @s. Unknown keys are skipped (later versions may add
+ * some), their values read by the same rules. Returns 0, or -1 when @s is
+ * malformed: a field without '=', a LEN past the end, a string not
+ * followed by a space or the end, a number that is not one, a wake= word
+ * not known, a key given twice.
+ */
+int sched_detail_parse(const char *s, size_t n, struct sched_detail *d);
+
+/*
+ * sched_detail_format - @d as the detail into @out (@cap bytes; 256 hold
+ * any detail whose comms are at most 16 bytes). Absent parts (-1, NULL
+ * comm, SCHED_WAKE_MISSING) are left out. Returns the length, not
+ * NUL-terminated, or 0 when @cap is too small.
+ */
+size_t sched_detail_format(const struct sched_detail *d, char *out, size_t cap);
 
 #endif /* BOOTTRACE_SCHED_DETAIL_H */

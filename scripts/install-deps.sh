@@ -17,7 +17,8 @@ set -eu
 # nginx is the real, unmodified server the mark test and the demo boot with
 # a config of their own on a loopback port (its system service is never
 # started, see below); binutils' objcopy makes a stripped binary for a
-# test; iproute2's ss finds a free port.
+# test; iproute2's ss finds a free port; tmux gives the collector a
+# terminal whose screen a test reads (the --runs progress line).
 # real runtimes (tests/integration/test_runtime_*, the demo): runc, docker.io
 # (dockerd, its containerd and shim, tini) and podman (conmon; it runs with
 # runc, as crun refuses hybrid cgroup hosts); busybox-static is the image
@@ -29,7 +30,7 @@ set -eu
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
-systemtap-sdt-dev nginx binutils iproute2 python3
+systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio $*"
 
 missing=

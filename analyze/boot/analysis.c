@@ -11,9 +11,9 @@
 
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
-#include "analyze/boot/entrypoint.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
+#include "common/entrypoint.h"
 
 #define NONE UINT64_MAX
 /* Bytes of rows per thread below which splitting a file is not worth it. */
@@ -25,7 +25,7 @@
 struct file_ctr {
 	/*
 	 * t_exec: the first exec matching --exec, else the first that is no
-	 * runtime's; t_init: the first marked init (analyze/boot/entrypoint.h)
+	 * runtime's; t_init: the first marked init (common/entrypoint.h)
 	 */
 	uint64_t t_start, t_exec, t_init, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
@@ -316,8 +316,18 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 {
 	const struct tsv_field *cf = &r->f[TSV_CONTAINER], *ev = &r->f[TSV_EVENT];
 	struct file_ctr *c;
-	long id = file_ctr_get(a, cf->p, cf->n, true);
+	long id;
 
+	/*
+	 * A host row (container \N: a task outside every container, recorded
+	 * around a boot for the runtime's side of it) is no container's: only
+	 * the timeline keeps it, for the containers' critical paths.
+	 */
+	if (tsv_is_null(cf->p, cf->n)) {
+		a->rows++;
+		return a->tl ? timeline_add_row(a->tl, r) : 0;
+	}
+	id = file_ctr_get(a, cf->p, cf->n, true);
 	if (id < 0)
 		return -1;
 	a->rows++;

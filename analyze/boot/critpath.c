@@ -127,8 +127,8 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	} else if (o && st == CP_ST_BLOCKED) {
 		s->off_state = o->state;
 		s->wake = o->wake;
-		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW) {
-			s->by = o->waker;
+		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW || o->wake == TL_WAKE_UNKNOWN) {
+			s->by = o->waker;	/* unknown: the task current at the wake */
 			s->by_comm = o->wcomm;
 		}
 	}
@@ -572,7 +572,9 @@ static uint32_t waker_task(const struct tl_container *c, uint32_t self, const st
 {
 	uint32_t x;
 
-	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW) || !o->waker)
+	/* wake=unknown: the task current at the wake, when the object cannot tell */
+	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW && o->wake != TL_WAKE_UNKNOWN) ||
+	    !o->waker)
 		return TL_NOTASK;
 	x = timeline_find_task(c, o->waker);
 	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at)
@@ -632,7 +634,8 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 						struct cp_seg *s = w->p->nsegs ? &w->p->segs[w->p->nsegs - 1] : NULL;
 
 						if (s && s->task == ti && s->ts == cur) {
-							s->match = CP_MATCH_WAKE;
+							s->match = oj->wake == TL_WAKE_UNKNOWN ?
+								   CP_MATCH_WAKE_CUR : CP_MATCH_WAKE;
 							s->event = CP_EV_WAKE;
 							s->other = x;
 						}

@@ -65,7 +65,11 @@
  *     running one when the CPU came at once), and no blocked segment is
  *     left; otherwise the segment says what woke it: an interrupt, a
  *     softirq (timers, the network), or a task outside the container
- *     (by, by_comm);
+ *     (by, by_comm). The objects that cannot tell a task's wake from an
+ *     interrupt's (legacy, compat: wake=unknown) name the task current at
+ *     the wake: the walk follows it too when it is of the container,
+ *     marked CP_MATCH_WAKE_CUR ("current at the wake"): right when a task
+ *     woke it, wrong when an interrupt came in on that task;
  *   - unknown: no scheduler rows (a file from before them, --sched off),
  *     and the runtime's segment before the container's first task.
  * A task without off-CPU intervals ran all the time. Lost events make a
@@ -97,6 +101,7 @@ enum cp_match {
 	CP_MATCH_PIPE,		/* the pipe's inode */
 	CP_MATCH_CLONE,		/* the child of the clone exec'd or exited */
 	CP_MATCH_WAKE,		/* a scheduler row's waker */
+	CP_MATCH_WAKE_CUR,	/* wake=unknown: the task current at the wake (a guess) */
 };
 
 /* A segment's scheduler state (with scheduler rows; else unknown). */

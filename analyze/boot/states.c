@@ -32,8 +32,8 @@ void states_of(const struct tl_container *c, uint64_t lo, uint64_t hi, struct st
 		uint64_t end = t->exit_ts != TL_NONE && t->exit_ts > t->end ? t->exit_ts : t->end;
 		uint64_t life = overlap(t->begin, end, lo, hi), off = 0;
 
-		if (!life)
-			continue;
+		if (!life || t->host)
+			continue; /* the runtime's tasks are not the container's */
 		out->tasks++;
 		if (!c->has_sched) {
 			out->t[ST_UNKNOWN] += life;

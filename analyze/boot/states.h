@@ -7,7 +7,8 @@
  * D: uninterruptible, disk and the like) — and the rest running. Without
  * scheduler rows (has_sched false) all of it is unknown. Summed over the
  * tasks: task-time, not wall time (two threads running at once count
- * twice), like --by syscall.
+ * twice), like --by syscall. The hosts' tasks imported into the container's
+ * window (host_tasks.h) are left out: they are the runtime's.
  */
 #ifndef ANALYZE_STATES_H
 #define ANALYZE_STATES_H

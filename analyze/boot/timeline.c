@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/array.h"
+#include "analyze/boot/host_tasks.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/keycache.h"
 #include "common/sched_detail.h"
@@ -298,36 +299,49 @@ static int add_exec(struct timeline *tl, struct tl_task *t, const struct tsv_row
 /* A comm of a sched row's detail (raw bytes), escaped into the string table. */
 static long raw_comm_id(struct timeline *tl, const struct sched_str *s)
 {
-	char buf[TSV_ESCAPED_MAX(SCHED_DETAIL_STR_MAX)];
+	char buf[TSV_ESCAPED_MAX(64)];
 
-	if (!s->p)
+	if (!s->s)
 		return TL_NOSTR;
-	return strtab_intern(tl->strs, buf, tsv_escape(s->p, s->n, buf), NULL);
+	/* a comm is 16 bytes; a hostile file's longer one is cut */
+	return strtab_intern(tl->strs, buf, tsv_escape(s->s, s->n < 64 ? s->n : 64, buf), NULL);
 }
 
-static int32_t tid32(int64_t v)
+static int32_t tid32(long long v)
 {
 	return v > 0 && v <= INT32_MAX ? (int32_t)v : 0;
 }
 
+/* The longest sched row detail parsed; a longer one keeps its times, its wake unknown. */
+#define SCHED_DETAIL_MAX 1024
+
 /*
  * A sched row: an off-CPU interval of @t. A row whose detail does not
  * parse keeps its times, with the wake unknown (a later version's fields
- * are skipped by the parser).
+ * are skipped by the parser). With wake=unknown (the objects that cannot
+ * tell a task's wake from an interrupt's), the task current at the wake
+ * (cur=) is kept as the waker, marked a guess.
  */
 static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
 {
-	const struct tsv_field *st = &r->f[TSV_NAME];
+	const struct tsv_field *st = &r->f[TSV_NAME], *df = &r->f[TSV_DETAIL];
+	char buf[SCHED_DETAIL_MAX];
+	const struct sched_task *w;
 	struct sched_detail d;
 	struct tl_off *o;
-	long wc, hc;
+	long wc, hc, n = -1;
 
 	if (r->null & (1u << TSV_DUR_NS))
 		return 0;
-	if (sched_detail_parse(r->f[TSV_DETAIL].p, r->f[TSV_DETAIL].n, &d) < 0)
+	if (df->n <= sizeof(buf) && !tsv_is_null(df->p, df->n))
+		n = tsv_unescape(df->p, df->n, buf);
+	if (n < 0 || sched_detail_parse(buf, (size_t)n, &d) < 0) {
 		memset(&d, 0, sizeof(d));
-	wc = raw_comm_id(tl, &d.wcomm);
-	hc = raw_comm_id(tl, &d.hcomm);
+		d.wake = SCHED_WAKE_MISSING;
+	}
+	w = d.wake == SCHED_WAKE_UNKNOWN ? &d.cur : &d.waker;
+	wc = raw_comm_id(tl, &w->comm);
+	hc = raw_comm_id(tl, &d.holder.comm);
 	if (wc < 0 || hc < 0 ||
 	    grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
 		return -1;
@@ -336,8 +350,8 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	o->dur = r->dur_ns < TL_NONE - 1 - r->ts_ns ? r->dur_ns : TL_NONE - 1 - r->ts_ns;
 	o->runnable = r->null & (1u << TSV_RET) || r->ret < 0 ? TL_NONE :
 		      (uint64_t)r->ret > o->dur ? o->dur : (uint64_t)r->ret;
-	o->waker = tid32(d.waker);
-	o->holder = tid32(d.holder);
+	o->waker = tid32(w->tid);
+	o->holder = tid32(d.holder.tid);
 	o->wcomm = (uint32_t)wc;
 	o->hcomm = (uint32_t)hc;
 	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
@@ -767,9 +781,25 @@ int timeline_finish(struct timeline *tl)
 		return 0;
 	for (i = 0; i < 4; i++)
 		ids[i] = strtab_find(tl->strs, clones[i], strlen(clones[i]));
+	/* the hosts' tasks first (sorted), then copied into each container of their file */
 	for (i = 0; i < tl->nctrs; i++) {
 		struct tl_container *c = &tl->ctrs[i];
+		const char *name = timeline_str(tl, c->name);
 
+		c->is_host = host_tasks_is_host_name(name, strlen(name));
+		if (c->is_host && finish_container(c, ids) < 0)
+			return -1;
+	}
+	for (i = 0; i < tl->nctrs; i++) {
+		struct tl_container *c = &tl->ctrs[i];
+		size_t h;
+
+		if (c->is_host)
+			continue;
+		for (h = 0; h < tl->nctrs; h++)
+			if (tl->ctrs[h].is_host && tl->ctrs[h].file == c->file &&
+			    host_tasks_import(c, &tl->ctrs[h]) < 0)
+				return -1;
 		if (finish_container(c, ids) < 0)
 			return -1;
 	}

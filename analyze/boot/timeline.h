@@ -98,7 +98,9 @@ struct tl_off {
 	uint64_t out;		/* left the CPU */
 	uint64_t dur;		/* until it got a CPU back */
 	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
-	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), else 0 */
+	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), or with
+				 * TL_WAKE_UNKNOWN the task current at the wake (a guess:
+				 * it may be one an interrupt came in on), else 0 */
 	int32_t holder;		/* the task that had the CPU before it got it back, or 0 */
 	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
 	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
@@ -111,6 +113,7 @@ struct tl_task {
 	uint32_t comm_last;	/* at its latest row (after exec, prctl(PR_SET_NAME)) */
 	bool is_thread;		/* its fork row says "thread" */
 	bool has_fork;		/* it has a fork row */
+	bool host;		/* a task outside the container (host_tasks.h), in its window */
 	uint64_t fork_ts;	/* its fork row, or TL_NONE (created before the trace) */
 	uint32_t parent;	/* the task that created it: the thread of the fork
 				 * row's process in a clone/fork/vfork syscall at
@@ -171,6 +174,7 @@ struct tl_container {
 	uint32_t file;		/* 0-based index of its file */
 	uint64_t t_start;	/* its earliest start row, or TL_NONE (none: not timed) */
 	uint64_t lost;		/* events the collector lost in its file (trailer) */
+	bool is_host;		/* the hosts' rows of its file (container \\N): host_tasks.h */
 	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
 				 * a task without off-CPU intervals ran all the time */
 	struct tl_start *starts;	/* by time */

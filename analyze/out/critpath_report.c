@@ -78,6 +78,7 @@ static const char *match_name(enum cp_match m)
 	case CP_MATCH_PIPE: return "by pipe inode";
 	case CP_MATCH_CLONE: return "child of this call";
 	case CP_MATCH_WAKE: return "scheduler";
+	case CP_MATCH_WAKE_CUR: return "current at the wake: a guess";
 	default: return "";
 	}
 }
@@ -105,7 +106,11 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 			 o->tid, timeline_str(tl, timeline_comm_at(o, s->ts)),
 			 match_name((enum cp_match)s->match));
 	} else if (s->state == CP_ST_BLOCKED) {
-		if (s->by)
+		if (s->by && s->wake == TL_WAKE_UNKNOWN)
+			snprintf(buf + k, n - (size_t)k, "%s<- woken while %" PRId32 " %s ran (by it or by an "
+				 "interrupt: the object cannot tell)", k ? " " : "", s->by,
+				 timeline_str(tl, s->by_comm));
+		else if (s->by)
 			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
 				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
 		else

@@ -58,7 +58,7 @@ int states_print(FILE *f, const struct analysis *a, enum report_format fmt)
 		uint64_t lo, hi, sum = 0;
 		char b[UNITS_BUFSZ];
 
-		if (!window_of(a, c, &lo, &hi))
+		if (c->is_host || !window_of(a, c, &lo, &hi))
 			continue;
 		states_of(c, lo, hi, &st);
 		for (k = 0; k < ST_N; k++)

@@ -715,6 +715,8 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 		size_t pid = ci + 1;
 		struct flows fl = { 0 };
 
+		if (c->is_host)
+			continue; /* its tasks are in each container's window (host_tasks.h) */
 		process_meta(o, tl, c, pid, t0);
 		phases(o, a, c, pid, t0);
 		if (critical_path(o, a, ci, pid, t0, cp_phase, &fl) < 0) {

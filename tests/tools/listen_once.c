@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * listen_once [inet|inet6|unix] [TAG] [PORT-FILE]: a tiny container init
- * for load tests: a few syscalls (getppid x3, an openat of /etc/hostname),
- * then a socket that listens — TCP on 127.0.0.1:0 (default) or [::1]:0, or
- * an abstract unix socket "@boottrace-TAG-PID" — closed at once, and exit
- * 0. With PORT-FILE, the port the kernel chose is written there. Exit 1 with a message
- * when a call fails.
+ * listen_once [inet|inet6|inet-auto|inet6-auto|unix] [TAG] [PORT-FILE [hold]]:
+ * a tiny container init for load tests: a few syscalls (getppid x3, an
+ * openat of /etc/hostname), then a socket that listens — TCP bound to
+ * 127.0.0.1:0 (default) or [::1]:0, TCP not bound at all (inet-auto,
+ * inet6-auto: listen() binds the wildcard address and a port, autobind),
+ * or an abstract unix socket "@boottrace-TAG-PID" — closed at once, and
+ * exit 0. With PORT-FILE, the port the kernel chose is written there;
+ * with "hold" too, the socket stays open until SIGTERM or SIGINT, then
+ * exit 0 (either waits until the file is written: a collector's --until
+ * listen may stop it as soon as it listens). Exit 1 with a message when a
+ * call fails.
  */
 #include <arpa/inet.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +29,17 @@ int main(int argc, char **argv)
 {
 	const char *kind = argc > 1 ? argv[1] : "inet";
 	const char *tag = argc > 2 ? argv[2] : "x";
+	int hold = argc > 4 && strcmp(argv[4], "hold") == 0;
+	sigset_t stop;
 	int fd, i;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	if (hold && sigprocmask(SIG_BLOCK, &stop, NULL) < 0) {
+		perror("listen_once: sigprocmask");
+		return 1;
+	}
 
 	for (i = 0; i < 3; i++)
 		syscall(SYS_getppid);
@@ -38,6 +55,12 @@ int main(int argc, char **argv)
 		if (fd < 0 || bind(fd, (struct sockaddr *)&un,
 				   (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n)) < 0) {
 			perror("listen_once: unix socket");
+			return 1;
+		}
+	} else if (strcmp(kind, "inet-auto") == 0 || strcmp(kind, "inet6-auto") == 0) {
+		fd = socket(kind[4] == '6' ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			perror("listen_once: tcp socket");
 			return 1;
 		}
 	} else if (strcmp(kind, "inet6") == 0) {
@@ -73,6 +96,10 @@ int main(int argc, char **argv)
 			perror("listen_once: port file");
 			return 1;
 		}
+	}
+	if (hold && (errno = sigwait(&stop, &i)) != 0) {
+		perror("listen_once: sigwait");
+		return 1;
 	}
 	close(fd);
 	return 0;

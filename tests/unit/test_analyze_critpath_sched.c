@@ -23,6 +23,11 @@
 #define SCHED(ts, pid, tid, comm, state, run, dur, detail) \
 	R(ts, pid, tid, "1", comm, "sched", state, run, dur, detail)
 
+/* a row of a task outside every container (container \N) */
+#define RH(ts, pid, tid, ppid, comm, ev, name, ret, dur, detail) \
+	ts "\t\\N\t\\N\t" pid "\t" tid "\t" ppid "\t" comm "\t" ev "\t" name "\t" ret "\t" dur \
+	"\t" detail "\n"
+
 /* Sum of the path's time in @st (any task: 0) of task @tid. */
 static uint64_t state_time(const struct fixture *fx, enum cp_state st, int64_t tid)
 {
@@ -229,6 +234,70 @@ static void test_states_of(void **state)
 	release(&fx);
 }
 
+/*
+ * A client-mode boot with the hosts' rows: `docker` (50, exec'd at 1.1 ms)
+ * wakes dockerd (60) at 2 ms, which wakes containerd (65) at 3.5 ms, which
+ * burns to 10 ms and wakes the shim (70), which forks runc (80) at 20 ms;
+ * runc sleeps 21 -> 30 ms (a timer) and forks the container's init (90),
+ * which listens at 40 ms. containerd-shim's rows before the window are not
+ * the boot's.
+ */
+static const char client[] = HEAD_SCHED
+	R("1000000", "50", "50", "1", "collector", "start", "client", "\\N", "\\N", "docker run x")
+	RH("500000", "70", "70", "1", "containerd-shim", "sched", "S", "0", "100000",
+	   "wake=irq cpu=0")
+	RH("1100000", "50", "50", "40", "docker", "exec", "\\N", "\\N", "\\N", "/usr/bin/docker")
+	RH("1200000", "60", "60", "1", "dockerd", "sched", "S", "0", "800000",
+	   "wake=task waker=50 wpid=50 wcomm=6:docker cpu=1")
+	RH("2200000", "50", "50", "40", "docker", "sched", "S", "0", "48000000", "wake=irq cpu=0")
+	RH("2500000", "65", "65", "1", "containerd", "sched", "S", "0", "1000000",
+	   "wake=task waker=60 wpid=60 wcomm=7:dockerd cpu=1")
+	RH("4000000", "70", "70", "1", "containerd-shim", "sched", "S", "0", "6000000",
+	   "wake=task waker=65 wpid=65 wcomm=10:containerd cpu=0")
+	RH("20000000", "80", "80", "70", "containerd-shim", "fork", "process", "\\N", "\\N", "\\N")
+	RH("21000000", "80", "80", "70", "runc", "sched", "S", "0", "9000000", "wake=irq cpu=1")
+	FORK("30000000", "90", "90", "80", "runc", "process")
+	SYS("40000000", "90", "90", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_client_through_daemons(void **state)
+{
+	static const struct { int64_t tid; uint64_t running; } want[] = {
+		{ 50, 2000000 - 1100000 }, { 60, 3500000 - 2000000 }, { 65, 10000000 - 3500000 },
+		{ 70, 20000000 - 10000000 }, { 80, 21000000 - 20000000 },
+		{ 90, 40020000 - 30000000 },
+	};
+	struct fixture fx;
+	const struct cp_seg *s;
+	struct state_times st;
+	size_t i;
+
+	(void)state;
+	path_of(client, "listen", &fx);
+	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		assert_int_equal(state_time(&fx, CP_ST_RUNNING, want[i].tid), want[i].running);
+	/* runc's sleep, ended by a timer */
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 80), 9000000);
+	s = seg(&fx, CP_CPU, NULL, 80);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_equal(s->wake, TL_WAKE_IRQ);
+	/* only the client's exec before its first row is the runtime's: 0.1 ms */
+	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 100000);
+	assert_int_equal(fx.p.segs[0].kind, CP_RUNTIME);
+	assert_int_equal(fx.p.followed, 3);
+	/* the hosts' tasks are in the container's window, marked host; the
+	 * shim's interval before it is not */
+	assert_true(ctr(&fx)->tasks[timeline_find_task(ctr(&fx), 60)].host);
+	assert_false(ctr(&fx)->tasks[timeline_find_task(ctr(&fx), 90)].host);
+	assert_int_equal(ctr(&fx)->tasks[timeline_find_task(ctr(&fx), 70)].noffs, 1);
+	/* --by state counts the container's own tasks only: init, running */
+	states_of(ctr(&fx), 1000000, 40020000, &st);
+	assert_int_equal(st.tasks, 1);
+	assert_int_equal(st.t[ST_RUNNING], 40020000 - 30000000);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_wait4_by_wake),
 		cmocka_unit_test(test_sched_on_no_rows),
 		cmocka_unit_test(test_states_of),
+		cmocka_unit_test(test_client_through_daemons),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

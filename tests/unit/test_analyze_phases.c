@@ -15,8 +15,8 @@
 #include <cmocka.h>
 
 #include "analyze/boot/analysis.h"
-#include "analyze/boot/entrypoint.h"
 #include "analyze/out/plot.h"
+#include "common/entrypoint.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=pidtree\n" TSV_HEADER "\n"
 #define R(ts, c, pid, ev, name, ret, dur, detail) \

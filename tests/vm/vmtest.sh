@@ -27,7 +27,9 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 #   tree     a fork storm (1000 tasks, threads), a non-leader thread's
 #            exec, orphans: every task attributed
 #   spawn    start, exec, a child's fork and listen; socket addresses
-#            (IPv4, IPv6) read in the kernel; --runs; stale cgroups
+#            (IPv4, IPv6) read in the kernel, a listener's port chosen by
+#            the kernel (legacy, compat: found in /proc); --runs; stale
+#            cgroups
 #   watch    watch mode: containers seen from their cgroup's mkdir
 #   nsinit   an exec's pid in its namespace (task->thread_pid, CO-RE)
 #   pipes    the file behind an fd (files->fdt, CO-RE; bpf_rdonly_cast from
@@ -38,7 +40,8 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 # Left out, and why: docs/vmtest.md (test_marks_bootsvc, for time: it
 # would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
-test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup}
+test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup
+test_collector_sched}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 

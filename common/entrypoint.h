@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * Which exec is a container's entrypoint (its exec phase), and which are a
- * container runtime's own. In order:
- *   1. with --exec PATTERN, the first exec whose filename matches;
+ * container runtime's own: the analyzer's rule, which the collector's
+ * progress line (collector/progress.h) follows too. In order:
+ *   1. with analyze --exec PATTERN, the first exec whose filename matches;
  *   2. else the first exec the collector marked `init` (name column): after
  *      it the task is pid 1 of a pid namespace below the host's — runc's
  *      runc:[2:INIT] exec'ing the entrypoint, crun and tini alike (the
@@ -16,8 +17,8 @@
  * busybox runs its applets by exec'ing /proc/self/exe: those come after the
  * entrypoint, so rule 3 skips them only before it, which is what it needs.
  */
-#ifndef ANALYZE_ENTRYPOINT_H
-#define ANALYZE_ENTRYPOINT_H
+#ifndef COMMON_ENTRYPOINT_H
+#define COMMON_ENTRYPOINT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,4 +29,4 @@
  */
 bool entrypoint_is_runtime(const char *filename, size_t n);
 
-#endif /* ANALYZE_ENTRYPOINT_H */
+#endif /* COMMON_ENTRYPOINT_H */

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The runtime's processes in each container's window: see host_tasks.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/array.h"
+#include "analyze/boot/host_tasks.h"
+#include "common/tsv.h"
+
+bool host_tasks_is_host_name(const char *name, size_t n)
+{
+	return tsv_is_null(name, n);
+}
+
+/* The window of @c: its earliest start to the last moment it was seen; false when none. */
+static bool window_of(const struct tl_container *c, uint64_t *lo, uint64_t *hi)
+{
+	size_t i;
+
+	*lo = c->t_start;
+	*hi = 0;
+	for (i = 0; i < c->ntasks; i++) {
+		const struct tl_task *t = &c->tasks[i];
+
+		if (t->last_ts > *hi)
+			*hi = t->last_ts;
+		if (t->last_end > *hi)
+			*hi = t->last_end;
+		if (t->exit_ts != TL_NONE && t->exit_ts > *hi)
+			*hi = t->exit_ts;
+	}
+	for (i = 0; i < c->nphases; i++)
+		if (c->phases[i].ts > *hi)
+			*hi = c->phases[i].ts;
+	return *lo != TL_NONE && *hi > *lo;
+}
+
+/* Append @n elements of @size at @src to *@dst (*@len of *@cap). -1 out of memory. */
+static int append(void **dst, size_t *len, size_t *cap, const void *src, size_t n, size_t size)
+{
+	if (!n)
+		return 0;
+	if (array_grow(dst, cap, *len + n, size, 4) < 0)
+		return -1;
+	memcpy((char *)*dst + *len * size, src, n * size);
+	*len += n;
+	return 0;
+}
+
+static void seen(struct tl_task *t, uint64_t from, uint64_t to)
+{
+	if (from < t->first_ts)
+		t->first_ts = from;
+	if (from > t->last_ts)
+		t->last_ts = from;
+	if (to > t->last_end)
+		t->last_end = to;
+}
+
+/* Copy what of host task @h lies in [@lo, @hi] into @t. */
+static int merge(struct tl_task *t, const struct tl_task *h, uint64_t lo, uint64_t hi)
+{
+	size_t k, a;
+
+	for (k = 0; k < h->nrows; k++) {
+		const struct tl_row *r = &h->rows[k];
+
+		if (r->ts > hi)
+			break;
+		if (timeline_row_end(r) < lo)
+			continue;
+		if (append((void **)&t->rows, &t->nrows, &t->rows_cap, r, 1, sizeof(*r)) < 0)
+			return -1;
+		seen(t, r->ts, timeline_row_end(r));
+	}
+	for (k = 0; k < h->noffs; k++) {
+		const struct tl_off *o = &h->offs[k];
+
+		if (o->out > hi)
+			break;
+		if (o->out + o->dur < lo)
+			continue;
+		if (append((void **)&t->offs, &t->noffs, &t->offs_cap, o, 1, sizeof(*o)) < 0)
+			return -1;
+		seen(t, o->out, o->out + o->dur);
+	}
+	for (k = 0; k < h->nexecs; k++) {
+		const struct tl_exec *e = &h->execs[k];
+
+		if (e->ts < lo || e->ts > hi)
+			continue;
+		if (append((void **)&t->execs, &t->nexecs, &t->execs_cap, e, 1, sizeof(*e)) < 0)
+			return -1;
+		seen(t, e->ts, e->ts);
+	}
+	/* its comms: a handful, all of them, so a look-up at any time finds one */
+	for (k = 0; k < h->ncomms; k++) {
+		for (a = 0; a < t->ncomms; a++)
+			if (t->comms[a].ts == h->comms[k].ts && t->comms[a].comm == h->comms[k].comm)
+				break;
+		if (a == t->ncomms &&
+		    append((void **)&t->comms, &t->ncomms, &t->comms_cap, &h->comms[k], 1,
+			   sizeof(h->comms[k])) < 0)
+			return -1;
+	}
+	if (h->fork_ts != TL_NONE && h->fork_ts >= lo && h->fork_ts <= hi && h->fork_ts < t->fork_ts) {
+		t->fork_ts = h->fork_ts;
+		t->has_fork = true;
+		t->is_thread = h->is_thread;
+		t->ppid = h->ppid;
+		seen(t, h->fork_ts, h->fork_ts);
+	}
+	if (h->exit_ts != TL_NONE && h->exit_ts >= lo && h->exit_ts <= hi &&
+	    (t->exit_ts == TL_NONE || h->exit_ts > t->exit_ts)) {
+		t->exit_ts = h->exit_ts;
+		t->exit_status = h->exit_status;
+		t->exit_ppid = h->exit_ppid;
+		seen(t, h->exit_ts, h->exit_ts);
+	}
+	return 0;
+}
+
+/* Does host task @h have anything in [@lo, @hi]? */
+static bool overlaps(const struct tl_task *h, uint64_t lo, uint64_t hi)
+{
+	return h->begin <= hi && h->end >= lo;
+}
+
+int host_tasks_import(struct tl_container *c, const struct tl_container *h)
+{
+	size_t i, k, n0 = c->ntasks;
+	uint64_t lo, hi;
+
+	if (!c->has_sched || !window_of(c, &lo, &hi))
+		return 0;
+	for (i = 0; i < h->ntasks; i++) {
+		const struct tl_task *ht = &h->tasks[i];
+		struct tl_task *t = NULL;
+
+		if (!overlaps(ht, lo, hi))
+			continue;
+		for (k = 0; k < n0; k++)
+			if (c->tasks[k].tid == ht->tid) {
+				t = &c->tasks[k];
+				break;
+			}
+		if (!t) {
+			if (array_grow((void **)&c->tasks, &c->tasks_cap, c->ntasks + 1,
+				       sizeof(*c->tasks), 4) < 0)
+				return -1;
+			t = &c->tasks[c->ntasks];
+			memset(t, 0, sizeof(*t));
+			t->pid = ht->pid;
+			t->tid = ht->tid;
+			t->ppid = ht->ppid;
+			t->comm = ht->comm;
+			t->comm_last = ht->comm_last;
+			t->comm_cur = ht->comm_last;
+			t->fork_ts = t->exit_ts = TL_NONE;
+			t->parent = TL_NOTASK;
+			t->first_ts = TL_NONE;
+			t->host = true;
+			if (merge(t, ht, lo, hi) < 0)
+				return -1;
+			if (t->first_ts == TL_NONE) {
+				/* nothing of it in the window after all */
+				free(t->rows);
+				free(t->offs);
+				free(t->execs);
+				free(t->comms);
+				continue;
+			}
+			c->ntasks++;
+		} else if (merge(t, ht, lo, hi) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}

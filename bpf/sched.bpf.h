@@ -1,0 +1,343 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Scheduler rows of the modern object (--sched on, docs/tsv-format.md):
+ * one record per off-CPU interval of a traced task, written when it gets
+ * a CPU back. Part of bpf/boottrace.bpf.c (included there, after
+ * current_container(), reserve() and fill_hdr(), which it uses), in a
+ * file of its own as details.bpf.h is.
+ *
+ *   sched_switch     prev leaves: its state, the time (sched_out());
+ *                    next comes back: its row, with prev as the holder
+ *                    (sched_in())
+ *   sched_waking     the first wake since it left: the time, the context
+ *                    (task, irq, softirq) and, from a task, the waker
+ *   sched_wakeup_new a new task is runnable: its first interval starts,
+ *                    woken by its parent
+ *   sched_process_free  its state goes
+ *
+ * The state is in a preallocated hash keyed by tid, not in task storage:
+ * sched_switch and sched_waking run under the runqueue and pi locks,
+ * where creating task storage allocates (GFP_ATOMIC before 6.4, which
+ * may wake kswapd: a wake-up under a runqueue lock); a preallocated
+ * entry is taken from a free list. Who is traced is decided when a task
+ * leaves the CPU (sched_traced()): a later flag can widen it to every
+ * task for a while without touching the rest.
+ */
+
+/* --sched on. Off: bt_sched_switch only flushes; the other programs are not loaded. */
+const volatile bool sched_rows = false;
+
+/* A wake as sched_waking saw it. */
+struct bt_wake {
+	__u64 ts;		/* 0: none */
+	__u32 tid, pid;		/* the waker, BT_WAKE_TASK and BT_WAKE_NEW */
+	__u8 kind;		/* enum bt_sched_wake */
+	__u8 state;		/* the task's state at the wake ('S', 'D', 'T') */
+	__u8 pad[6];
+	char comm[BT_COMM_LEN];
+};
+
+struct bt_sched_task {
+	__u64 key;		/* its container when it left */
+	__u64 out_ts;		/* when it left the CPU; 0: on a CPU, or not seen leaving */
+	__u8 state;		/* 'R', 'S', 'D', 'T' */
+	__u8 pad[7];
+	struct bt_wake wake;	/* the first wake since it left */
+	/*
+	 * A wake that came from another CPU while the task was still on its
+	 * way off its own (dequeued, its sched_switch not yet traced):
+	 * taken by that sched_switch, dropped at the next switch-in.
+	 */
+	struct bt_wake early;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, BT_MAX_TASKS);	/* 1 with --sched off (backend_modern.c) */
+	__type(key, __u32);
+	__type(value, struct bt_sched_task);
+} sched_states SEC(".maps");
+
+/* task_struct::state before 5.14, __state since */
+struct task_struct___o {
+	volatile long state;
+} __attribute__((preserve_access_index));
+
+#define BT_TASK_INTERRUPTIBLE	0x1
+#define BT_TASK_UNINTERRUPTIBLE	0x2	/* TASK_IDLE and TASK_KILLABLE include it */
+#define BT_TASK_STOPPED_TRACED	0xc	/* __TASK_STOPPED | __TASK_TRACED */
+#define BT_TASK_WAKING		0x200	/* 4.14+ */
+#define BT_PF_EXITING		0x4
+
+/* The task's state word. */
+static __always_inline __u32 task_state(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return t->__state;
+	return BPF_CORE_READ((struct task_struct___o *)t, state);
+}
+
+/*
+ * A sleeping state as the one letter of the row. TASK_IDLE and
+ * TASK_KILLABLE hold TASK_UNINTERRUPTIBLE; the rest (frozen, rt lock
+ * wait) blocks as uninterruptibly: 'D'. 0 for TASK_RUNNING.
+ */
+static __always_inline __u8 state_letter(__u32 s)
+{
+	if (s & BT_TASK_INTERRUPTIBLE)
+		return 'S';
+	if (s & BT_TASK_UNINTERRUPTIBLE)
+		return 'D';
+	if (s & BT_TASK_STOPPED_TRACED)
+		return 'T';
+	return s ? 'D' : 0;
+}
+
+/*
+ * What context a wake comes from. The kernel's own answer, the CPU's
+ * preempt count, is a per-CPU variable (__preempt_count, or
+ * pcpu_hot.preempt_count in 6.2 to 6.14) that a program reaches through
+ * bpf_this_cpu_ptr() on its ksym, which needs the symbol in kallsyms:
+ * kernels without CONFIG_KALLSYMS_ALL (this project's CI host) refuse the
+ * program. So, on every kernel:
+ *
+ *  - softirq: this CPU is between softirq_entry and softirq_exit (served
+ *    on the interrupt stack, or by ksoftirqd, or, PREEMPT_RT, by the task
+ *    that enabled bottom halves): in_serving_softirq();
+ *  - irq: the program's frame is not on the current task's kernel stack
+ *    (below its pt_regs, which top it): on the CPU's interrupt (or NMI)
+ *    stack, where x86-64 runs an interrupt that came in kernel mode;
+ *  - unknown: on the task's stack, and the task (a user task) entered the
+ *    kernel by an interrupt or an exception without error code
+ *    (pt_regs.orig_ax -1, not a syscall's number): an interrupt that came
+ *    in user mode runs there, on the task's stack, and so does the task's
+ *    own way back to user space after one (signals, task work, exit);
+ *  - task: the rest (a syscall, a page fault, a kernel thread).
+ *
+ * A hard interrupt that comes in while a softirq is served, and wakes a
+ * task, is taken for the softirq. A threaded interrupt handler is a task
+ * (irq/N-name): the waker. The pointer difference is a number to the
+ * verifier for a CAP_PERFMON program (as regs_id()).
+ */
+#define BT_SOFTIRQ_CPUS 1024
+__u8 softirq_on[BT_SOFTIRQ_CPUS];
+/* the smallest kernel stack (x86-64 THREAD_SIZE without KASAN) */
+#define BT_TASK_STACK (16 << 10)
+#define BT_PF_KTHREAD 0x00200000
+
+static __always_inline __u8 wake_context(struct task_struct *cur)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(cur);
+	volatile char here = 0;
+
+	if (softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)])
+		return BT_WAKE_SOFTIRQ;
+	if ((__u64)((const char *)regs - (const char *)&here) >= BT_TASK_STACK)
+		return BT_WAKE_IRQ;
+	if (!(cur->flags & BT_PF_KTHREAD) && (long)((struct bt_pt_regs *)regs)->orig_ax == -1)
+		return BT_WAKE_UNKNOWN;
+	return BT_WAKE_TASK;
+}
+
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(bt_softirq_entry, unsigned int vec)
+{
+	softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)] = 1;
+	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(bt_softirq_exit, unsigned int vec)
+{
+	softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)] = 0;
+	return 0;
+}
+
+/* Wake @w: now, from the current task @cur's context (@kind unknown: @cur as cur=). */
+static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur, __u8 kind,
+				      __u64 now)
+{
+	w->ts = now;
+	w->kind = kind;
+	w->tid = 0;
+	w->pid = 0;
+	__builtin_memset(w->comm, 0, sizeof(w->comm));
+	if (kind == BT_WAKE_TASK || kind == BT_WAKE_NEW || kind == BT_WAKE_UNKNOWN) {
+		w->tid = cur->pid;
+		w->pid = cur->tgid;
+		__builtin_memcpy(w->comm, cur->comm, sizeof(w->comm));
+	}
+}
+
+/*
+ * Whether task @t, leaving the CPU (it is current), gets sched rows, and
+ * its container: the traced ones. The one place a later flag would widen.
+ */
+static __always_inline bool sched_traced(struct task_struct *t, __u64 *key)
+{
+	return current_container(t, key);
+}
+
+/* @prev leaves the CPU at @now (@preempt: still runnable). */
+static __always_inline void sched_out(struct task_struct *prev, bool preempt, __u64 now)
+{
+	struct bt_sched_task *st, fresh;
+	__u32 tid = prev->pid, s;
+	__u64 key;
+	__u8 letter;
+
+	if (!sched_traced(prev, &key))
+		return;
+	s = task_state(prev);
+	/* an exiting task's last intervals: it never comes back, or its row would come after its exit */
+	if (prev->flags & BT_PF_EXITING)
+		return;
+	st = bpf_map_lookup_elem(&sched_states, &tid);
+	if (!st) {
+		__builtin_memset(&fresh, 0, sizeof(fresh));
+		if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
+			count_lost();
+			return;
+		}
+		st = bpf_map_lookup_elem(&sched_states, &tid);
+		if (!st)
+			return;
+	}
+	st->key = key;
+	st->out_ts = now;
+	st->wake.ts = 0;
+	st->wake.kind = BT_WAKE_UNSEEN;
+	letter = preempt ? 0 : state_letter(s & ~BT_TASK_WAKING);
+	if (!preempt && st->early.ts) {
+		/* its wake came first: runnable from the moment it is off */
+		st->wake = st->early;
+		st->wake.ts = now;
+		letter = st->early.state;
+	} else if (!letter) {
+		/* preempted, or never blocked (a signal was pending): runnable throughout */
+		letter = 'R';
+		st->wake.ts = now;
+		st->wake.kind = BT_WAKE_NONE;
+	}
+	st->early.ts = 0;
+	st->state = letter;
+}
+
+/* @next gets the CPU at @now, from @prev (the holder). */
+static __always_inline void sched_in(struct task_struct *prev, struct task_struct *next, __u64 now)
+{
+	__u32 tid = next->pid;
+	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
+	struct bt_sched_event *e;
+	__u64 out;
+
+	if (!st)
+		return;
+	st->early.ts = 0;
+	out = st->out_ts;
+	if (!out)
+		return;
+	st->out_ts = 0;
+	e = reserve(sizeof(*e));
+	if (!e) {
+		count_lost();
+		return;
+	}
+	fill_hdr(&e->hdr, next, BT_EV_SCHED, out, st->key);
+	e->in_ts = now;
+	e->wake_ts = st->wake.kind == BT_WAKE_UNSEEN ? 0 : st->wake.ts;
+	e->cpu = bpf_get_smp_processor_id();
+	e->waker_tid = st->wake.tid;
+	e->waker_pid = st->wake.pid;
+	e->holder_tid = prev->pid;
+	e->state = st->state;
+	e->wake = st->wake.kind;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	__builtin_memcpy(e->waker_comm, st->wake.comm, sizeof(e->waker_comm));
+	__builtin_memcpy(e->holder_comm, prev->comm, sizeof(e->holder_comm));
+	submit(e);
+}
+
+/* tp_btf/sched_switch's part (bt_sched_switch in boottrace.bpf.c). */
+static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
+					 struct task_struct *next)
+{
+	__u64 now;
+
+	if (!sched_rows)
+		return;
+	now = bpf_ktime_get_ns();
+	sched_out(prev, preempt, now);
+	sched_in(prev, next, now);
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(bt_sched_waking, struct task_struct *p)
+{
+	struct task_struct *cur = bpf_get_current_task_btf();
+	__u32 tid = p->pid;
+	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
+	__u8 letter;
+
+	if (!st)
+		return 0;
+	if (st->out_ts) {
+		if (st->wake.kind == BT_WAKE_UNSEEN)
+			wake_fill(&st->wake, cur, wake_context(cur), bpf_ktime_get_ns());
+		return 0;
+	}
+	/*
+	 * Not off its CPU yet: a wake from another CPU while it is between
+	 * its dequeue and its sched_switch (on_rq 0, still on_cpu) belongs
+	 * to the interval that switch starts. With on_rq set the task has
+	 * not blocked: the wake only makes it TASK_RUNNING again.
+	 */
+	if (p == cur || p->on_rq || !p->on_cpu)
+		return 0;
+	letter = state_letter(task_state(p) & ~BT_TASK_WAKING);
+	if (!letter)
+		return 0;
+	wake_fill(&st->early, cur, wake_context(cur), bpf_ktime_get_ns());
+	st->early.state = letter;
+	return 0;
+}
+
+/*
+ * A new task is runnable: its first interval (name R, wake=new) starts
+ * now and its parent, the current task, woke it. Traced as the child is:
+ * cgroup mode, the child's own cgroup (CLONE_INTO_CGROUP puts a
+ * container's first task there from an untraced parent); pidtree mode,
+ * its key, set at fork.
+ */
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(bt_sched_wakeup_new, struct task_struct *p)
+{
+	struct bt_sched_task fresh;
+	__u32 tid = p->pid;
+	__u64 key;
+
+	if (pidtree) {
+		if (!pidtree_container(p, &key))
+			return 0;
+	} else if (!cgroup_container(BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id), &key)) {
+		return 0;
+	}
+	__builtin_memset(&fresh, 0, sizeof(fresh));
+	fresh.key = key;
+	fresh.out_ts = bpf_ktime_get_ns();
+	fresh.state = 'R';
+	wake_fill(&fresh.wake, bpf_get_current_task_btf(), BT_WAKE_NEW, fresh.out_ts);
+	if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY))
+		count_lost();
+	return 0;
+}
+
+/* The task is gone for good (after its last switch): its state goes. */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(bt_sched_free, struct task_struct *p)
+{
+	__u32 tid = p->pid;
+
+	bpf_map_delete_elem(&sched_states, &tid);
+	return 0;
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * sched_probe MODE: workloads whose scheduler rows are known truths
+ * (tests/integration/test_collector_sched.sh, bench/sched.sh). Prints the
+ * tids the test looks for on stdout, as KEY=TID lines.
+ *
+ *   sleep      nanosleep 100 ms                      sleeper=TID
+ *   pipe       the parent blocks reading a pipe; its child burns 50 ms
+ *              of CPU, then writes one byte         reader=TID writer=TID
+ *   fifo       two SCHED_FIFO processes on one CPU: the child (priority
+ *              1) spins for 400 ms; the parent (2) sleeps 100 ms, then
+ *              burns 100 ms of CPU while the child waits for it
+ *                                                    spinner=TID fifo=TID
+ *   pingpong N two processes on one CPU pass one byte back and forth
+ *              through two pipes, N round trips; prints the ns per round
+ *              trip on stderr
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long now_ns(clockid_t clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static int tid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+/* Run on the CPU for @ns of this thread's CPU time. */
+static void burn(long long ns)
+{
+	long long end = now_ns(CLOCK_THREAD_CPUTIME_ID) + ns;
+
+	while (now_ns(CLOCK_THREAD_CPUTIME_ID) < end)
+		;
+}
+
+static void sleep_ns(long long ns)
+{
+	struct timespec t = { ns / 1000000000LL, ns % 1000000000LL };
+
+	while (nanosleep(&t, &t) < 0 && errno == EINTR)
+		;
+}
+
+/* Pin the calling process to CPU @cpu. */
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		perror("sched_probe: sched_setaffinity");
+		exit(1);
+	}
+}
+
+static int do_pipe(void)
+{
+	int fd[2], status;
+	pid_t child;
+	char c;
+
+	if (pipe(fd) < 0)
+		return perror("sched_probe: pipe"), 1;
+	child = fork();
+	if (child < 0)
+		return perror("sched_probe: fork"), 1;
+	if (child == 0) {
+		burn(50000000);
+		_exit(write(fd[1], "x", 1) == 1 ? 0 : 1);
+	}
+	printf("reader=%d writer=%d\n", tid(), (int)child);
+	fflush(stdout);
+	if (read(fd[0], &c, 1) != 1)
+		return perror("sched_probe: read"), 1;
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int do_fifo(void)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+	int cpu = sched_getcpu(), status;
+	pid_t child;
+
+	pin(cpu);
+	/* the child inherits it, and goes below: the parent runs when it wants */
+	sp.sched_priority = 2;
+	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+		return perror("sched_probe: sched_setscheduler"), 1;
+	child = fork();
+	if (child < 0)
+		return perror("sched_probe: fork"), 1;
+	if (child == 0) {
+		long long end = now_ns(CLOCK_MONOTONIC) + 400000000LL;
+
+		/* real-time too, below the parent: no other task of the host gets the CPU between */
+		sp.sched_priority = 1;
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			_exit(1);
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		_exit(0);
+	}
+	printf("spinner=%d fifo=%d\n", (int)child, tid());
+	fflush(stdout);
+	sleep_ns(100000000);	/* the spinner runs */
+	burn(100000000);	/* it waits for the CPU */
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+static int do_pingpong(long n)
+{
+	int ab[2], ba[2], status;
+	long long t0;
+	pid_t child;
+	char c = 'x';
+	long i;
+
+	if (pipe(ab) < 0 || pipe(ba) < 0)
+		return perror("sched_probe: pipe"), 1;
+	pin(sched_getcpu());
+	child = fork();
+	if (child < 0)
+		return perror("sched_probe: fork"), 1;
+	if (child == 0) {
+		for (i = 0; i < n; i++)
+			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	t0 = now_ns(CLOCK_MONOTONIC);
+	for (i = 0; i < n; i++)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			return perror("sched_probe: ping"), 1;
+	fprintf(stderr, "%.1f ns/round-trip\n", (now_ns(CLOCK_MONOTONIC) - t0) / (double)(n ? n : 1));
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(mode, "sleep")) {
+		printf("sleeper=%d\n", tid());
+		fflush(stdout);
+		sleep_ns(100000000);
+		return 0;
+	}
+	if (!strcmp(mode, "pipe"))
+		return do_pipe();
+	if (!strcmp(mode, "fifo"))
+		return do_fifo();
+	if (!strcmp(mode, "pingpong"))
+		return do_pingpong(argc > 2 ? atol(argv[2]) : 10000);
+	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|pingpong [N]\n");
+	return 2;
+}
