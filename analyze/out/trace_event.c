@@ -300,6 +300,7 @@ struct flow {
 	uint32_t peer;		/* the other end's task */
 	uint64_t at;		/* the wake, absolute ns */
 	uint64_t id;		/* bind_id: unique in the file */
+	bool guess;		/* the waker is the task current at the wake (wake=unknown) */
 };
 
 struct flows {
@@ -330,12 +331,14 @@ static int path_flows(struct out *o, const struct cp_path *p, struct flows *fl)
 		const struct cp_seg *s = &p->segs[k];
 		struct flow *f = &fl->src[fl->n];
 
-		if (s->match != CP_MATCH_WAKE || s->task == TL_NOTASK || s->other == TL_NOTASK)
+		if ((s->match != CP_MATCH_WAKE && s->match != CP_MATCH_WAKE_CUR) ||
+		    s->task == TL_NOTASK || s->other == TL_NOTASK)
 			continue;
 		f->task = s->other;
 		f->peer = s->task;
 		f->at = s->ts;
 		f->id = ++o->nflows;
+		f->guess = s->match == CP_MATCH_WAKE_CUR;
 		fl->dst[fl->n] = *f;
 		fl->dst[fl->n].task = s->task;
 		fl->dst[fl->n].peer = s->other;
@@ -504,7 +507,8 @@ static void state_slice(struct out *o, const struct timeline *tl, const struct p
 	PUTS(o, ",\"cat\":\"sched\",\"args\":{\"state\":");
 	put_str(o, st);
 	KV_STR(o, "wake", timeline_wake_name((enum tl_wake)off->wake));
-	put_peer(o, tl, "waker", off->waker, off->wcomm);
+	/* wake=unknown: the timeline's waker is the task current at the wake, a guess */
+	put_peer(o, tl, off->wake == TL_WAKE_UNKNOWN ? "current" : "waker", off->waker, off->wcomm);
 	if (pc->runnable)
 		put_peer(o, tl, "holder", off->holder, off->hcomm);
 	PUTS(o, "}");
@@ -540,6 +544,8 @@ static void flow_slice(struct out *o, const struct timeline *tl, const struct tl
 	else
 		PUTS(o, ",\"waker\":");
 	put_i64(o, peer->tid);
+	if (f->guess)
+		PUTS(o, ",\"waker_is\":\"the task current at the wake: a guess\"");
 	PUTS(o, "}");
 	KV_U64(o, "bind_id", f->id);
 	if (out)

@@ -28,8 +28,11 @@
  *     "blocked (D)"; T and unknown states are named S, args.state says)
  *     from when it left the CPU to its wake, then "runnable" to when it
  *     got a CPU back; args: state, wake (task, irq, softirq, new, none,
- *     unknown), waker and waker_comm, and on runnable slices holder and
- *     holder_comm (who had the CPU). On the thread's own track, not one
+ *     unknown), waker and waker_comm (with wake unknown, current and
+ *     current_comm: the task current at the wake, which the legacy and
+ *     compat objects give instead, by which or in whose time an interrupt
+ *     woke it), and on runnable slices holder and holder_comm (who had
+ *     the CPU). On the thread's own track, not one
  *     of their own: a task off CPU neither enters nor leaves a syscall,
  *     so its off-CPU slices nest inside the syscall slice they fall in
  *     (the blocked part of a futex under the futex) or between two,
@@ -45,8 +48,10 @@
  *     waker may be in no slice then, and a v1 flow event binds to
  *     whatever slice encloses its time, if any) to the woken task's
  *     runnable slice, which begins at the wake (a 0-long "runnable" when
- *     it got a CPU at once); otherData.flows counts them. The critical
- *     path's segments carry their state in args.
+ *     it got a CPU at once); otherData.flows counts them. A wake-up the
+ *     path followed into the task current at the wake (wake=unknown: a
+ *     guess) is a flow too, its "wakes" slice saying so in args.waker_is.
+ *     The critical path's segments carry their state in args.
  * Every event of the file is there: the syscall slices are the syscall
  * rows, the sched slices the sched rows, the instants the other rows
  * (but end rows). The timeline keeps one

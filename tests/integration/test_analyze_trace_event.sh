@@ -146,6 +146,8 @@ def sched_detail(s):	# a malformed detail is no detail: the wake unknown
         if eq < 0:
             return {}
         key, j = raw[i:eq].decode(), eq + 1
+        if key in d:
+            return {}
         m = re.match(rb"(\d+):", raw[j:])
         if m:
             j += len(m.group(0)); d[key] = raw[j:j + int(m.group(1))]; i = j + int(m.group(1))
@@ -154,7 +156,10 @@ def sched_detail(s):	# a malformed detail is no detail: the wake unknown
         else:
             sp = raw.find(b" ", j); sp = len(raw) if sp < 0 else sp
             d[key] = raw[j:sp].decode(); i = sp
+            if not (key == "wake" and d[key] in WAKES or key != "wake" and re.fullmatch(r"-?\d+", d[key])):
+                return {}
     return d
+WAKES = ("task", "irq", "softirq", "new", "none", "unknown")
 def peer(d, key, ckey):
     v = int(d.get(key, 0))
     return (v, tsv_escape(d[ckey]) if v and ckey in d else None) if v else (None, None)
@@ -182,9 +187,10 @@ for r in rows:
             wake = rel if r["name"] == "R" else rel + r["dur"]
         sd = sched_detail(r["detail"] or "")
         wk = sd.get("wake", "unknown")
-        wk = wk if wk in ("task", "irq", "softirq", "new", "none") else "unknown"
         st = r["name"] if r["name"] in ("R", "S", "D", "T") else "?"
-        w = peer(sd, "waker", "wcomm")
+        # wake=unknown (objects that cannot tell): the task current at the wake (cur=), named "current"
+        src = ("cur", "ccomm") if sd.get("wake") == "unknown" else ("waker", "wcomm")
+        w = ("current" if wk == "unknown" else "waker",) + peer(sd, *src)
         if wake > rel:
             want[("S", r["ctr"], r["tid"], "blocked (D)" if st == "D" else "blocked (S)", rel, wake - rel,
                   st, wk, w, (None, None))] += 1
@@ -232,8 +238,9 @@ for e in evs:
             bad("phase slice not from 0")
         got[("phase", c, e["name"], ns(e["dur"]))] += 1
     elif cat == "sched" and not ("bind_id" in e and e["dur"] == 0):
+        wkey = "current" if a["wake"] == "unknown" else "waker"
         got[("S", c, tid, e["name"], rel, ns(e["dur"]), a["state"], a["wake"],
-             (a.get("waker"), a.get("waker_comm")), (a.get("holder"), a.get("holder_comm")))] += 1
+             (wkey, a.get(wkey), a.get(wkey + "_comm")), (a.get("holder"), a.get("holder_comm")))] += 1
 
 # flows (v2): each bind_id on two slices, the waker's 0-long "wakes TID
 # COMM" (flow_out) and the wakee's slice that begins at that moment
@@ -352,8 +359,10 @@ ok "overlapping rows on one thread: clipped to nest, counted"
 # 0-long "wakes 10 app" slice on 11's thread to 10's runnable slice. 11
 # is preempted 5 ms (runnable throughout, the holder a hostile comm) and
 # waits 30 ms in D in a read woken by a task outside (hostile comm: quote,
-# backslash, tab, a multi-byte character). Times from the container's
-# start (1 ms), in us with three decimals.
+# backslash, tab, a multi-byte character), and sleeps 2 ms woken where
+# the object cannot tell by whom (wake=unknown: the task current then is
+# named "current", not "waker"). Times from the container's start (1 ms),
+# in us with three decimals.
 {
 	printf '# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n'
 	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
@@ -369,9 +378,11 @@ ok "overlapping rows on one thread: clipped to nest, counted"
 	printf '40000000\tc\t\\N\t10\t11\t1\tworker\tsyscall\tread\t4096\t30010000\t/data\n'
 	printf '40005000\tc\t\\N\t10\t11\t1\tworker\tsched\tD\t1000000\t30000000\t%s\n' \
 		'wake=task waker=777 wpid=777 wcomm=9:q"b\\s\txé holder=0 hcomm=9:swapper/1 cpu=1'
+	printf '100000000\tc\t\\N\t10\t11\t1\tworker\tsched\tS\t10000\t2000000\t%s\n' \
+		'wake=unknown cur=5 cpid=5 ccomm=3:k"w holder=0 hcomm=9:swapper/1 cpu=0'
 	printf '123000000\tc\t\\N\t10\t11\t1\tworker\tsyscall\tfutex\t1\t10000\t\\N\n'
 	printf '124000000\tc\t\\N\t10\t10\t1\tapp\tsyscall\tlisten\t0\t20000\t0.0.0.0:80\n'
-	printf '# lost=0 events=11\n'
+	printf '# lost=0 events=12\n'
 } > "$TMP/sched.tsv"
 check "$TMP/sched.tsv"
 j=$TMP/out.json
@@ -383,6 +394,7 @@ for want in \
 	'"tid":4,"ts":19000.000,"dur":5000.000,"name":"runnable","cat":"sched","args":{"state":"R","wake":"none","holder":99,"holder_comm":"}]},{\"ph\":\"X\""}}' \
 	'"tid":4,"ts":39005.000,"dur":29000.000,"name":"blocked (D)","cat":"sched","args":{"state":"D","wake":"task","waker":777,"waker_comm":"q\"b\\\\s\\txé"}}' \
 	'"tid":4,"ts":68005.000,"dur":1000.000,"name":"runnable","cat":"sched"' \
+	'"tid":4,"ts":99000.000,"dur":1990.000,"name":"blocked (S)","cat":"sched","args":{"state":"S","wake":"unknown","current":5,"current_comm":"k\"w"}}' \
 	'"tid":2,"ts":122000.000,"dur":500.000,"name":"syscall:futex","cat":"critical_path","args":{"task":3,"tid":10,"comm":"app","woken_by_task":4,"state":"runnable"}}'; do
 	grep -qF "$want" "$j" || fail "sched: no $want"
 done
@@ -411,9 +423,26 @@ ok "an off-CPU interval past its syscall's end: ended there, counted"
 [ $? -eq 2 ] || fail "--format trace-event --by syscall: not a usage error"
 "$ANALYZE" --help | grep -q "trace-event" || fail "--help lacks trace-event"
 
-# Three boots traced by the collector: threads, forks, execs, exits.
+# Three boots traced by the collector: threads, forks, execs, exits, and
+# (sched rows on by default) the off-CPU slices, each against its row.
 need_root
 "$COLLECTOR" --runs 3 --until listen --name te -o "$TMP/real.tsv" -- "$OUTPUT/samples/webapp" 2> /dev/null ||
 	fail "collector exited $?"
 check "$TMP/real.tsv"
 ok "3 boots by the collector"
+
+# A shell that waits for its pipeline before it execs the server: its
+# wait ends when a child exits, a wake-up by a task of the container on the
+# critical path, so a flow from that child's thread (sleep or cat) to the
+# shell's.
+"$COLLECTOR" --runs 1 --until listen --name pipe -o "$TMP/pipe.tsv" -- \
+	sh -c "sleep 0.05 | cat; exec $(realpath "$OUTPUT/samples/webapp")" 2> /dev/null || fail "collector exited $?"
+check "$TMP/pipe.tsv"
+python3 - "$TMP/out.json" <<'PY' || fail "no flow from the pipeline's child to the shell"
+import json, sys
+evs = json.load(open(sys.argv[1]))["traceEvents"]
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in evs if e["ph"] == "M" and e["name"] == "thread_name"}
+src = [names[(e["pid"], e["tid"])] for e in evs if e.get("flow_out") and e["name"].endswith(" sh")]
+sys.exit(not any(n.startswith(("sleep ", "cat ")) for n in src))
+PY
+ok "a shell woken by its pipeline: a flow from the child to the shell"
