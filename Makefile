@@ -7,10 +7,12 @@
 #                   the fuzzers (see test:)
 #   make vmtest     the integration tests that matter on other kernels, under QEMU
 #   make demo       install missing packages, build, boot the samples, report
+#                   in $(DEMO_OUT) (demo-out)
 #   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
 #   V=1             show the commands
 
 OUTPUT ?= build
+DEMO_OUT ?= demo-out
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
@@ -299,7 +301,7 @@ vmtest: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)OUTPUT=$(OUTPUT) scripts/demo.sh demo-out
+	$(Q)OUTPUT=$(OUTPUT) scripts/demo.sh $(DEMO_OUT)
 
 bench: all
 	$(Q)OUTPUT=$(OUTPUT) bench/run.sh
