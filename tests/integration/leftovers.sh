@@ -28,11 +28,13 @@
 #     either a runtime daemon (dockerd, containerd, containerd-shim, conmon,
 #     podman, docker-proxy, runc) or an nginx whose working directory is
 #     this checkout's (nginx overwrites its environment with its title);
-#   - a cgroup directory made since the snapshot, in any hierarchy, unless
-#     another run's: its top directory is NAME.PID (boottrace-test.PID,
-#     boottrace.PID, boottrace-rt.PID, ...) of a live process without the
-#     run's mark, or docker/libpod_parent while a daemon without the run's
-#     mark runs;
+#   - a cgroup directory made since the snapshot, in any hierarchy, under
+#     a top directory of the names the tests, the collector and the
+#     runtimes make ($LO_CGROUPS: the host's own, other software's, are
+#     not looked at), unless another run's: its top directory is NAME.PID
+#     (boottrace-test.PID, boottrace.PID, boottrace-rt.PID, ...) of a live
+#     process without the run's mark, or docker/libpod_parent while a
+#     daemon without the run's mark runs;
 #   - a mount made since the snapshot, unless another run's: under a
 #     /tmp/boottrace-* directory not the run's own, or under a runtime's
 #     state (/run/docker, /var/lib/containers, ...) while a daemon without
@@ -41,6 +43,7 @@
 #   - a directory given to leftovers_own that is still there.
 
 LO_DAEMONS='dockerd containerd containerd-shim* conmon podman docker-proxy runc'
+LO_CGROUPS='boottrace* docker libpod_parent'
 
 leftovers_own() {
 	if [ -n "${BOOTTRACE_RUN_DIR:-}" ] && [ -d "$BOOTTRACE_RUN_DIR" ]; then
@@ -95,14 +98,18 @@ lo_ours() {
 	[ -n "${lo_mark[$1]+set}" ] && { [ "$m" = "$lo_run" ] || [[ $m == "$lo_run"/* ]]; }
 }
 
-lo_is_daemon() {
-	local d
-	for d in $LO_DAEMONS; do
-		# shellcheck disable=SC2053 # (containerd-shim*: a glob)
-		[[ $1 == $d ]] && return 0
+# lo_matches NAME 'GLOB...': NAME matches one of the globs.
+lo_matches() {
+	local g gs
+	read -ra gs <<< "$2"	# (split, not expanded as file names)
+	for g in "${gs[@]}"; do
+		# shellcheck disable=SC2053 # (a glob)
+		[[ $1 == $g ]] && return 0
 	done
 	return 1
 }
+
+lo_is_daemon() { lo_matches "$1" "$LO_DAEMONS"; }
 
 lo_daemons() {
 	local p
@@ -172,6 +179,7 @@ lo_scan() {
 		rel=${d#"$m"}
 		first=${rel#/}
 		first=${first%%/*}
+		lo_matches "$first" "$LO_CGROUPS" || continue
 		if [[ $first =~ \.([0-9]+)$ ]]; then
 			p=${BASH_REMATCH[1]}
 			# another run's, alive (maybe started after the table was read)
