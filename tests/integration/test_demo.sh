@@ -122,11 +122,12 @@ ok "plot pages show PNGs; boot.trace.json is JSON with webapp-1..$runs"
 # --- the numbers ----------------------------------------------------------------
 # phase FILE PHASE COLUMN: a column (count, min, ...; ns) of analyze --format tsv
 phase() {
-	"$ANALYZE" --format tsv "$1" | awk -F'\t' -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
-		$1 == p { print $(k[c]) }'
+	awk -F'\t' -v p="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) k[$i] = i }
+		$1 == p { print $(k[c]) }' "$1.phases"
 }
 for t in boot bootsvc nginx docker; do
 	check_tsv "$out/$t.tsv"
+	"$ANALYZE" --format tsv "$out/$t.tsv" > "$out/$t.tsv.phases" || fail "analyze $t.tsv exited $?"
 done
 for x in "boot exec listen" "bootsvc exec config listen ready" "nginx exec init_cycle listen" "docker exec listen"; do
 	set -- $x
