@@ -7,10 +7,12 @@
 #                   the fuzzers (see test:)
 #   make vmtest     the integration tests that matter on other kernels, under QEMU
 #   make demo       install missing packages, build, boot the samples, report
+#                   in $(DEMO_OUT) (demo-out)
 #   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
 #   V=1             show the commands
 
 OUTPUT ?= build
+DEMO_OUT ?= demo-out
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
@@ -223,7 +225,9 @@ test: deps
 # docker_client boot fewer), podman and the runtimes in pidtree mode (the
 # same client and naming code as docker and test_collector_watch_pidtree),
 # 1,000 containers (test_load_containers) and PostgreSQL loading the TSV
-# (test_collector_postgres: the escaping is unit-tested); and the random
+# (test_collector_postgres: the escaping is unit-tested), the demo
+# (test_demo: its `make demo` would build $(OUTPUT) without SANITIZE=1, and
+# other tests run all it runs); and the random
 # signals of test_fault_signals 3 times each, not 6.
 # The traced workloads (tests/tools, samples) run without LeakSanitizer: its
 # exit-time tracer thread calls getppid(2), which the tests count exactly
@@ -236,7 +240,7 @@ test-asan:
 	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
-	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres' \
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
 	FAULT_ITERATIONS=3 \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \
@@ -301,7 +305,7 @@ vmtest: deps
 
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)OUTPUT=$(OUTPUT) scripts/demo.sh demo-out
+	$(Q)OUTPUT=$(OUTPUT) scripts/demo.sh $(DEMO_OUT)
 
 bench: all
 	$(Q)OUTPUT=$(OUTPUT) bench/run.sh

@@ -10,8 +10,13 @@
 # installed, a real runtime: 10 boots of a busybox httpd container through
 # `docker run` (podman run without docker), timed from the client's start by
 # `collector -c GLOB --runs N -- CLIENT`, with a daemon of its own that is
-# removed at the end (scripts/runtimes.sh). Run by `make demo`.
-set -eu
+# removed at the end (scripts/runtimes.sh). Run by `make demo` (DIR: its
+# DEMO_OUT, demo-out by default). The daemon's state goes in a directory of
+# its own under $TMPDIR (/tmp). Every report is named on a line
+# "demo: [WHAT ]report in DIR/: FILE..." (tests/integration/test_demo.sh
+# checks each). It leaves no daemon, cgroup, mount or state behind.
+# pipefail: a report whose analyze failed fails the demo (not hidden by tee)
+set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/runtimes.sh
 OUTPUT=${OUTPUT:-build}
@@ -39,9 +44,9 @@ echo "demo: $(grep -vc '^#' "$out/boot.tsv") rows in $out/boot.tsv ($(tail -1 "$
 "$OUTPUT/analyze" "$out/boot.tsv" --format trace-event > "$out/boot.trace.json"
 "$OUTPUT/analyze" "$out/boot.tsv" --plot "$out/plots"
 where_the_time_went "$out/critical-path.txt"
-echo "demo: report in $out/: phases.txt hist.txt syscalls.txt phases.tsv critical-path.txt"
-echo "      boot.trace.json (open it in ui.perfetto.dev) plots/index.html plots/*.png"
-ls "$out/plots"/*.png 2>/dev/null | sed 's/^/  /'
+echo "demo: report in $out/: phases.txt hist.txt syscalls.txt phases.tsv critical-path.txt boot.trace.json plots/index.html plots/*.png"
+echo "      (open boot.trace.json in ui.perfetto.dev, plots/index.html in a browser)"
+find "$out/plots" -name '*.png' | sort | sed 's/^/  /'
 
 # --- milestones inside the application ---------------------------------------
 bootsvc=$(realpath "$OUTPUT/samples/bootsvc")
@@ -52,6 +57,7 @@ echo "demo: booting samples/bootsvc $runs times, marks at its USDT probe bootsvc
 	-o "$out/bootsvc.tsv" -- "$bootsvc" --warmup-ms 20 2> "$out/bootsvc.log"
 echo "demo: start -> exec -> config -> listen -> ready:"
 "$OUTPUT/analyze" "$out/bootsvc.tsv" | tee "$out/bootsvc-phases.txt"
+echo "demo: bootsvc report in $out/: bootsvc.tsv bootsvc-phases.txt"
 
 if [ -x /usr/sbin/nginx ]; then
 	ngx=$(realpath "$out")/nginx
@@ -82,7 +88,7 @@ EOF
 		/usr/sbin/nginx -p "$ngx" -c "$ngx/nginx.conf" -e "$ngx/error.log" 2> "$out/nginx.log"
 	"$OUTPUT/analyze" "$out/nginx.tsv" | tee "$out/nginx-phases.txt"
 	"$OUTPUT/analyze" "$out/nginx.tsv" --plot "$out/nginx-plots" > /dev/null
-	echo "demo: nginx report in $out/: nginx.tsv nginx-phases.txt nginx-plots/"
+	echo "demo: nginx report in $out/: nginx.tsv nginx-phases.txt nginx-plots/index.html"
 else
 	echo "demo: no /usr/sbin/nginx (scripts/install-deps.sh installs it): nginx left out"
 fi
@@ -90,7 +96,7 @@ fi
 # --- a real container runtime ------------------------------------------------
 echo
 if rt_have docker || rt_have podman; then
-	rt_init "$(mktemp -d /tmp/boottrace-demo.XXXXXX)"
+	rt_init "$(mktemp -d "${TMPDIR:-/tmp}/boottrace-demo.XXXXXX")"
 	trap rt_cleanup EXIT
 	if rt_have docker; then
 		rt=docker glob='/docker/*'
@@ -102,7 +108,7 @@ if rt_have docker || rt_have podman; then
 		podman_start
 		client=("${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE")
 	fi
-	port=$(rt_free_port)
+	port=$(rt_free_port) || { echo "demo: no free port on 127.0.0.1" >&2; exit 1; }
 	echo "demo: $runs boots of a busybox httpd container through \`$rt run\`, from the client's start until it listens on 127.0.0.1:$port"
 	if "$OUTPUT/collector" -c "$glob" --runs "$runs" --until listen -o "$out/$rt.tsv" -- \
 		"${client[@]}" sh -c "httpd -f -p 127.0.0.1:$port & sleep 60" 2> "$out/$rt.log"; then

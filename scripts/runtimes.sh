@@ -21,7 +21,13 @@
 #                          unless it existed when rt_own_cgroup was called
 #   rt_own_path PATH       PATH (a file or directory outside DIR that a runtime
 #                          makes) is removed at cleanup unless it existed then
-#   rt_cleanup             stop and remove everything above (idempotent)
+#   rt_cleanup             stop and remove everything above (idempotent);
+#                          what it cannot remove it says on stderr, and goes on
+#
+# Safe under `set -e` (scripts/demo.sh): every function returns 0 unless it
+# failed; a test that is false at the end of one has an explicit return, and
+# the cleanup's failures (a daemon that had to be killed, a busy cgroup) are
+# said, not fatal, so that the rest is still removed.
 #
 # Why the flags: DESIGN.md section 6 and the findings of issue 13. dockerd has
 # no bridge or iptables here (no network but loopback: containers run with
@@ -147,8 +153,9 @@ dockerd_start() {
 rt_pids_of() {
 	local p
 	for p in /proc/[0-9]*; do
-		tr '\0' ' ' 2> /dev/null < "$p/cmdline" | grep -qF -- "$1" && echo "${p#/proc/}"
+		if tr '\0' ' ' 2> /dev/null < "$p/cmdline" | grep -qF -- "$1"; then echo "${p#/proc/}"; fi
 	done
+	return 0
 }
 
 # rt_wait_gone SECONDS PID...: wait until none of PID lives, then SIGKILL
@@ -164,7 +171,7 @@ rt_wait_gone() {
 		n=$((n - 1))
 	done
 	# shellcheck disable=SC2086
-	kill -KILL $left 2> /dev/null
+	kill -KILL $left 2> /dev/null || true	# (some may have ended since)
 	return 1
 }
 
@@ -172,16 +179,19 @@ dockerd_stop() {
 	local d=$RT_DIR/docker ids
 	[ -n "$rt_dockerd_pid" ] || return 0
 	if [ ${#DOCKER[@]} -gt 0 ]; then
-		ids=$("${DOCKER[@]}" ps -aq 2> /dev/null)
+		# (a dockerd that died answers nothing: its containers go with the shims below)
+		ids=$("${DOCKER[@]}" ps -aq 2> /dev/null) || ids=
 		# shellcheck disable=SC2086
-		[ -n "$ids" ] && "${DOCKER[@]}" rm -f $ids > /dev/null 2>&1
+		if [ -n "$ids" ]; then
+			"${DOCKER[@]}" rm -f $ids > /dev/null 2>&1 || rt_log "docker rm -f failed"
+		fi
 	fi
-	kill -TERM "$rt_dockerd_pid" 2> /dev/null
+	kill -TERM "$rt_dockerd_pid" 2> /dev/null || true	# (it may have died)
 	rt_wait_gone 30 "$rt_dockerd_pid" || rt_log "dockerd did not stop in 30 s: killed"
-	wait "$rt_dockerd_pid" 2> /dev/null
+	wait "$rt_dockerd_pid" 2> /dev/null || true	# (its exit status is not ours)
 	# its containerd and shims, had it died without stopping them
 	# shellcheck disable=SC2046
-	rt_wait_gone 10 $(rt_pids_of "$d/")
+	rt_wait_gone 10 $(rt_pids_of "$d/") || rt_log "dockerd's containerd or shims did not stop in 10 s: killed"
 	rt_dockerd_pid=
 	DOCKER=()
 }
@@ -202,10 +212,10 @@ podman_start() {
 podman_stop() {
 	local d=$RT_DIR/podman
 	[ ${#PODMAN[@]} -gt 0 ] || return 0
-	"${PODMAN[@]}" rm -af -t 0 > /dev/null 2>&1
+	"${PODMAN[@]}" rm -af -t 0 > /dev/null 2>&1 || rt_log "podman rm -af failed"
 	# conmon and its "podman container cleanup" outlive the client by a second or two
 	# shellcheck disable=SC2046
-	rt_wait_gone 15 $(rt_pids_of "$d/")
+	rt_wait_gone 15 $(rt_pids_of "$d/") || rt_log "conmon or podman did not stop in 15 s: killed"
 	PODMAN=()
 }
 
@@ -270,25 +280,30 @@ runc_stop() {
 	local id
 	[ ${#RUNC[@]} -gt 0 ] || return 0
 	for id in $("${RUNC[@]}" list -q 2> /dev/null); do
-		"${RUNC[@]}" delete -f "$id" > /dev/null 2>&1
+		"${RUNC[@]}" delete -f "$id" > /dev/null 2>&1 || rt_log "runc delete -f $id failed"
 	done
 	RUNC=()
 }
 
 # Remove cgroup PATH from every hierarchy, deepest first. Only what is
 # empty: the runtimes stopped their containers already, and another
-# runtime on the machine may have put its own in a parent we made.
+# runtime on the machine may have put its own in a parent we made. What
+# stays (busy for 5 s) is said on stderr; returns 0 all the same, so that
+# rt_cleanup goes on (rmdir fails until the last task has left: not fatal).
 rt_remove_cgroup() {
 	local m
 	for m in $(rt_cgroup_mounts); do
 		[ -d "$m$1" ] || continue
 		for _ in $(seq 50); do
-			find "$m$1" -depth -type d -exec rmdir {} + 2> /dev/null
+			find "$m$1" -depth -type d -exec rmdir {} + 2> /dev/null || true
 			[ -d "$m$1" ] || break
 			sleep 0.1
 		done
-		[ -d "$m$1" ] && rt_log "cannot remove cgroup $m$1: $(find "$m$1" -name cgroup.procs -exec cat {} + 2> /dev/null | wc -l) tasks in it"
+		if [ -d "$m$1" ]; then
+			rt_log "cannot remove cgroup $m$1: $(find "$m$1" -name cgroup.procs -exec cat {} + 2> /dev/null | wc -l) tasks in it"
+		fi
 	done
+	return 0
 }
 
 rt_cleanup() {
@@ -302,8 +317,8 @@ rt_cleanup() {
 	[ -n "$RT_DIR" ] || return 0
 	# mounts a runtime left under its state (shm, overlays), deepest first
 	for m in $(awk -v d="$RT_DIR/" 'index($2, d) == 1 { print $2 }' /proc/self/mounts | sort -r); do
-		umount -l "$m" 2> /dev/null
+		umount -l "$m" 2> /dev/null || rt_log "cannot unmount $m"
 	done
-	rm -rf "$RT_DIR"
+	rm -rf "$RT_DIR" || rt_log "cannot remove $RT_DIR"
 	RT_DIR=
 }

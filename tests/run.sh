@@ -12,6 +12,10 @@
 # test-asan leaves out the valgrind and soak ones). TESTS_ONLY='GLOB...':
 # the only integration tests to run (make vmtest's set, tests/vm/vmtest.sh);
 # GLOB:MODE,MODE runs those of its modes only.
+# After the integration tests, one more: suite_leaves_nothing fails when
+# they left a cgroup, a mount, a process or a temp directory of theirs
+# behind (what it counts and what it leaves to other runs on the host:
+# tests/integration/leftovers.sh), and lists them.
 # SANITIZER_REPORTS=DIR: where
 # ASAN_OPTIONS/UBSAN_OPTIONS log_path put reports; each file there at the
 # end is one more failure, shown.
@@ -22,6 +26,7 @@
 # object, pidtree mode with the modern object and with the legacy object.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tests/integration/leftovers.sh
 OUTPUT=${OUTPUT:-build}
 export OUTPUT
 what=${1:-all}
@@ -64,8 +69,13 @@ run_one() { # run_one FILE NAME [MODE]
 	esac
 }
 
+lo_dir=	# the snapshot before the integration tests
+trap '[ -z "$lo_dir" ] || rm -rf "$lo_dir"' EXIT
+
 run_integration() {
 	local t name modes m
+	lo_dir=$(mktemp -d /tmp/boottrace-run.XXXXXX) || { echo "run.sh: cannot make a temp directory" >&2; exit 1; }
+	leftovers_begin "$lo_dir" || exit 1
 	for t in tests/integration/test_*.sh; do
 		[ -f "$t" ] || continue
 		name=$(basename "$t" .sh)
@@ -82,6 +92,22 @@ run_integration() {
 			run_one "$t" "${name}[$m]" "$m"
 		done
 	done
+	suite_leaves_nothing "$lo_dir"
+}
+
+# suite_leaves_nothing DIR: one test, what leftovers_end DIR finds.
+suite_leaves_nothing() {
+	local left
+	echo "=== suite_leaves_nothing"
+	if left=$(leftovers_end "$1"); then
+		echo "--- PASS suite_leaves_nothing"
+		passed=$((passed + 1))
+	else
+		echo "the integration tests left behind:"
+		printf '%s\n' "$left" | sed 's/^/  /'
+		echo "--- FAIL suite_leaves_nothing"
+		failed=$((failed + 1)); failures+=(suite_leaves_nothing)
+	fi
 }
 
 excluded() { matches "$1" "${TESTS_EXCLUDE:-}"; }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The in-memory boot of each container: see timeline.h. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -589,14 +590,24 @@ uint32_t timeline_find_task(const struct tl_container *c, int64_t tid)
 	return lo < c->ntasks && c->tids[lo].tid == tid ? c->tids[lo].task : TL_NOTASK;
 }
 
-long timeline_row_before(const struct tl_task *t, uint64_t ts)
+/*
+ * The index of the last of @n elements of @size bytes at @a, sorted by the
+ * uint64_t at offset 0 of each (a row's ts, an interval's out), that is
+ * below @ts; -1 when none. Binary search.
+ */
+_Static_assert(offsetof(struct tl_row, ts) == 0 && offsetof(struct tl_off, out) == 0,
+	       "sorted by the uint64_t at offset 0");
+
+static long last_before(const void *a, size_t n, size_t size, uint64_t ts)
 {
-	size_t lo = 0, hi = t->nrows;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t v;
 
-		if (t->rows[mid].ts < ts)
+		memcpy(&v, (const char *)a + mid * size, sizeof(v));
+		if (v < ts)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -604,19 +615,14 @@ long timeline_row_before(const struct tl_task *t, uint64_t ts)
 	return (long)lo - 1;
 }
 
+long timeline_row_before(const struct tl_task *t, uint64_t ts)
+{
+	return last_before(t->rows, t->nrows, sizeof(*t->rows), ts);
+}
+
 long timeline_off_before(const struct tl_task *t, uint64_t ts)
 {
-	size_t lo = 0, hi = t->noffs;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->offs[mid].out < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return (long)lo - 1;
+	return last_before(t->offs, t->noffs, sizeof(*t->offs), ts);
 }
 
 uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)

@@ -7,6 +7,9 @@ COLLECTOR=$OUTPUT/collector
 ANALYZE=$OUTPUT/analyze
 TOOLS=$OUTPUT/tests
 TMP=$(mktemp -d /tmp/boottrace-test.XXXXXX)
+# the run's (tests/run.sh checks that it goes, with every mount under it)
+. "$(dirname "${BASH_SOURCE[0]}")/leftovers.sh"
+leftovers_own "$TMP"
 CGPARENT=
 cleanup_hooks=()
 

@@ -35,8 +35,9 @@ need_config() { # need_config CONFIG-FILE
 	[ -z "$missing" ] || die "$1: not built in:$missing"
 }
 
+# (|| ...: set -e would end the script without the message, as below)
 # shellcheck disable=SC1091 # (the host's own file)
-codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}") || codename=
 [ -n "$codename" ] || die "no VERSION_CODENAME in /etc/os-release: not a Debian host"
 apt=$(realpath -m "$dir/apt")
 apt_opts=(-o "Dir::Etc::SourceList=$apt/sources.list" -o Dir::Etc::SourceParts=/dev/null
@@ -61,10 +62,10 @@ apt_ready=
 apt_setup() {
 	local targets base
 	[ -n "$apt_ready" ] && return 0
-	targets=$(host_targets)
+	targets=$(host_targets) || targets=
 	if [ -z "$targets" ]; then # the host's lists were never fetched
 		apt-get update -qq || die "apt-get update failed"
-		targets=$(host_targets)
+		targets=$(host_targets) || targets=
 	fi
 	base=$(echo "$targets" | awk -v c="$codename" '$2 == c && !f { print $1; f = 1 }')
 	[ -n "$base" ] || die "no '$codename main' in the host's apt sources"
@@ -90,8 +91,10 @@ fetch() { # fetch LABEL
 	esac
 	apt_setup
 	# the meta-package's one dependency is the image of the current version
+	# (|| true: apt-cache fails on a package the sources lack, and pipefail
+	# with set -e would end the script there without the message below)
 	image=$(apt-cache "${apt_opts[@]}" depends "$meta" 2>/dev/null |
-		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ && !f { print $2; f = 1 }')
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ && !f { print $2; f = 1 }') || true
 	[ -n "$image" ] || die "$meta: no linux-image-* dependency in $apt/sources.list"
 	echo "vmtest: fetching $image ($label)" >&2
 	tmp=$(mktemp -d "$dir/$label.XXXXXX")
