@@ -6,6 +6,7 @@
 
 #include "analyze/boot/critpath.h"
 #include "analyze/out/bootchart.h"
+#include "analyze/out/state_spans.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
 
@@ -13,10 +14,28 @@
 #define COL_RUN "#668cb3"
 #define COL_BLOCKED "#c27a7a"
 #define COL_PATH "#f28e2b"
+/*
+ * With scheduler rows, a task's bar by state, in Okabe and Ito's palette
+ * (distinct in the three kinds of colour blindness, simulated: CIE76
+ * distance 19 or more between any two of them and the path's orange;
+ * light enough for the black exec labels): running sky blue, runnable
+ * yellow, blocked (S) grey, blocked on I/O (D) reddish purple. The
+ * long syscalls become a dark strip under the bar, the runtime's row
+ * (no state: before the first task) an empty box.
+ */
+#define COL_ST_RUN "#56b4e9"
+#define COL_ST_RUNNABLE "#f0e442"
+#define COL_ST_BLOCKED "#cccccc"
+#define COL_ST_BLOCKED_D "#cc79a7"
+#define COL_ST_SYSCALL "#333333"
+#define COL_ST_UNKNOWN "#888888"
+/* spans of states shorter than this fraction of the chart are merged (state_spans.h) */
+#define STATE_QUANTUM_DIV 2000
 #define COL_PHASE "#2e7d32"
 #define COL_MARK "#7b1fa2"
 #define CHART_W 1400
 #define ROW_PX 22
+#define KEY_LINE_PX 20
 
 /* ns as ms with 6 decimals, from integers (no double: exact, zero-padded). */
 static void put_ms(FILE *f, uint64_t ns)
@@ -73,11 +92,61 @@ static uint64_t chart_end(const struct tl_container *c, uint64_t t1)
 	return end;
 }
 
+/* Where state spans go: the .dat, the row, the chart's zero. */
+struct span_out {
+	FILE *f;
+	int y;
+	uint64_t t0;
+	size_t n;		/* lines written */
+};
+
+/* A span not running (the bar beneath is): "Y FROM TO CODE NAME", CODE 1 runnable, 2 S, 3 D. */
+static void put_state_span(const struct state_span *s, void *arg)
+{
+	struct span_out *so = arg;
+	int code = s->state == ST_RUNNABLE ? 1 : s->state == ST_BLOCKED ? 2 : 3;
+
+	if (s->state == ST_RUNNING)
+		return;
+	put_span(so->f, so->y, so->t0, s->from, s->to);
+	fprintf(so->f, "\t%d\t\"%s\"\n", code,
+		code == 1 ? "runnable" : code == 2 ? "blocked(S)" : "blocked(D)");
+	so->n++;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
 
 	return s && s[1] ? s + 1 : path;
+}
+
+/*
+ * The plot command's first clauses with scheduler rows: the bars running,
+ * the states off CPU over them (index 4), a legend entry per state even
+ * when absent (the legend is the same on every chart), the runtime's row
+ * an empty box, the long syscalls a strip under their row.
+ */
+static void plot_states(FILE *f, const char *dat, bool runtime_row, size_t nstates,
+			size_t nblocks)
+{
+	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
+		"with boxxyerror lc rgb '%s' title 'running'", dat, COL_ST_RUN);
+	fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' title 'runnable (wants a CPU)'"
+		", \\\n     keyentry with boxes fc rgb '%s' title 'blocked (S)'"
+		", \\\n     keyentry with boxes fc rgb '%s' title 'blocked on I/O (D)'",
+		COL_ST_RUNNABLE, COL_ST_BLOCKED, COL_ST_BLOCKED_D);
+	if (runtime_row)
+		fprintf(f, ", \\\n     '' index 0 every ::0::0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3) "
+			"with boxxyerror fc rgb 'white' fs solid 1.0 border lc rgb '%s' "
+			"title 'runtime (no state)'", COL_ST_UNKNOWN);
+	if (nstates)
+		fprintf(f, ", \\\n     '' index 4 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):"
+			"($4 == 1 ? 0x%s : $4 == 2 ? 0x%s : 0x%s) with boxxyerror lc rgb variable "
+			"notitle", COL_ST_RUNNABLE + 1, COL_ST_BLOCKED + 1, COL_ST_BLOCKED_D + 1);
+	if (nblocks)
+		fprintf(f, ", \\\n     '' index 1 using ($2+$3)/2:($1+0.37):2:3:($1+0.32):($1+0.42) "
+			"with boxxyerror lc rgb '%s' title 'syscall (1 percent+)'", COL_ST_SYSCALL);
 }
 
 /*
@@ -94,6 +163,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
 	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0, nexecs_left = 0;
+	size_t nstates = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -247,10 +317,33 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	}
 	if (!nexecs)
 		fprintf(f, "-\t-\t\"none\"\n");
+	/* index 4, with scheduler rows: each row's time off CPU, by state
+	 * (running is the bar of index 0 beneath), bounded: state_spans.h */
+	if (c->has_sched) {
+		struct span_out so = { .f = f, .t0 = t0 };
+
+		fprintf(f, "\n\n# index 4: y\tfrom_ms\tto_ms\tstate\tname (1 runnable, "
+			"2 blocked (S), 3 blocked on I/O (D); spans under 1/%d of the chart "
+			"merged into the state that took most of them)\n", STATE_QUANTUM_DIV);
+		for (i = 0; i < c->ntasks; i++) {
+			const struct tl_task *t = &c->tasks[i];
+			uint64_t b = t->begin > t0 ? t->begin : t0, e = t->end < end ? t->end : end;
+
+			if (rows[i].y < 0 || e <= b)
+				continue;
+			so.y = rows[i].y;
+			state_spans(t, b, e, boot / STATE_QUANTUM_DIV, put_state_span, &so);
+		}
+		nstates = so.n;
+		if (!nstates)
+			fprintf(f, "-\t-\t-\t-\t\"none\"\n");
+	}
 	if (plot_file_done(p, f, dat) < 0)
 		goto out;
 
-	f = plot_script(p, base, CHART_W, 160 + ROW_PX * (int)(shown ? shown : 1));
+	/* with scheduler rows the legend takes a second line */
+	f = plot_script(p, base, CHART_W, 160 + (c->has_sched ? KEY_LINE_PX : 0) +
+			ROW_PX * (int)(shown ? shown : 1));
 	if (!f)
 		goto out;
 	/* gnuplot runs every script in one process: start from its defaults */
@@ -294,13 +387,17 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			-0.8 - (double)(k % 4), mark ? COL_MARK : COL_PHASE);
 	}
 	/* only what has points: gnuplot warns about an empty block */
-	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
-		"with boxxyerror lc rgb '%s' title 'alive (running, or in syscalls under 1 percent "
-		"of the boot)'", dat, COL_RUN);
-	if (nblocks)
-		fprintf(f, ", \\\n     '' index 1 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3) with "
-			"boxxyerror lc rgb '%s' title 'in a syscall of 1 percent of the boot or more "
-			"(blocked or kernel CPU)'", COL_BLOCKED);
+	if (c->has_sched) {
+		plot_states(f, dat, runtime_row, nstates, nblocks);
+	} else {
+		fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
+			"with boxxyerror lc rgb '%s' title 'alive (running, or in syscalls under 1 "
+			"percent of the boot)'", dat, COL_RUN);
+		if (nblocks)
+			fprintf(f, ", \\\n     '' index 1 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3) with "
+				"boxxyerror lc rgb '%s' title 'in a syscall of 1 percent of the boot or "
+				"more (blocked or kernel CPU)'", COL_BLOCKED);
+	}
 	if (path.nsegs)
 		fprintf(f, ", \\\n     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) "
 			"with boxxyerror lc rgb '%s' title 'critical path'", COL_PATH);

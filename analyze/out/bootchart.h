@@ -10,10 +10,19 @@
  *   - exec points, labelled with the binary's base name;
  *   - the phases and marks as vertical lines;
  *   - the critical path (critpath.h) as a band over the rows it runs on.
+ * With scheduler rows (the container's has_sched), each bar is coloured
+ * by the task's state over time (state_spans.h: running, runnable,
+ * blocked (S), blocked on I/O (D), as --by state counts them; spans
+ * under 1/2000 of the chart, less than a pixel, merged into the state
+ * that took most of their time, so that the data stays bounded), the
+ * long syscalls are a strip under the bar instead of blocks over it, and
+ * the runtime's row, which has no state, an empty box. Without them the
+ * chart is as it was before scheduler rows existed.
  * Rows kept: the tasks on the critical path, then those that lived at
  * least 1% of the boot, by lifetime, BOOTCHART_MAX_ROWS at most; the title
  * says how many were hidden. The PNG is 1400 px wide and at most
- * 160 + 22 * BOOTCHART_MAX_ROWS px high.
+ * 160 + 22 * BOOTCHART_MAX_ROWS px high (20 px more with scheduler rows:
+ * the legend's second line).
  *
  * bootchart.png is the container whose time to listen (else to the last
  * phase any container reached) is the median (nearest rank); with

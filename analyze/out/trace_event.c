@@ -24,6 +24,8 @@ struct out {
 	int err;		/* a write failed (errno kept) */
 	bool first;		/* no event written yet */
 	uint64_t clipped;	/* syscall slices started later to nest */
+	uint64_t sched_clipped;	/* off-CPU slices ended sooner to nest */
+	uint64_t nflows;	/* flow ids given */
 	char buf[1u << 16];
 };
 
@@ -285,9 +287,81 @@ static void phases(struct out *o, const struct analysis *a, const struct tl_cont
 	}
 }
 
-/* The critical path's segments on their own thread. -1 out of memory. */
+/*
+ * A wake-up the critical path followed (with scheduler rows), drawn as a
+ * flow: from a 0-length slice "wakes TID COMM" on the waker's thread at
+ * the wake, to the wakee's runnable slice that begins there. Both ends
+ * carry the flow's bind_id (flow v2): a slice of its own on the waker's
+ * side is there whatever the waker was doing (a syscall slice, or none),
+ * and the binding does not depend on how a viewer orders equal times.
+ */
+struct flow {
+	uint32_t task;		/* this end's task: the waker (src), the wakee (dst) */
+	uint32_t peer;		/* the other end's task */
+	uint64_t at;		/* the wake, absolute ns */
+	uint64_t id;		/* bind_id: unique in the file */
+	bool guess;		/* the waker is the task current at the wake (wake=unknown) */
+};
+
+struct flows {
+	struct flow *src, *dst;	/* by task, then time */
+	size_t n;
+	size_t is, id;		/* the next of each for task_events(), which go in task order */
+};
+
+static int cmp_flow(const void *x, const void *y)
+{
+	const struct flow *a = x, *b = y;
+
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+/* The wake-ups of path @p into @fl (ids from @o). -1 out of memory. */
+static int path_flows(struct out *o, const struct cp_path *p, struct flows *fl)
+{
+	size_t k;
+
+	fl->src = calloc(p->nsegs ? p->nsegs : 1, sizeof(*fl->src));
+	fl->dst = calloc(p->nsegs ? p->nsegs : 1, sizeof(*fl->dst));
+	if (!fl->src || !fl->dst)
+		return -1;
+	for (k = 0; k < p->nsegs; k++) {
+		const struct cp_seg *s = &p->segs[k];
+		struct flow *f = &fl->src[fl->n];
+
+		if ((s->match != CP_MATCH_WAKE && s->match != CP_MATCH_WAKE_CUR) ||
+		    s->task == TL_NOTASK || s->other == TL_NOTASK)
+			continue;
+		f->task = s->other;
+		f->peer = s->task;
+		f->at = s->ts;
+		f->id = ++o->nflows;
+		f->guess = s->match == CP_MATCH_WAKE_CUR;
+		fl->dst[fl->n] = *f;
+		fl->dst[fl->n].task = s->task;
+		fl->dst[fl->n].peer = s->other;
+		fl->n++;
+	}
+	qsort(fl->src, fl->n, sizeof(*fl->src), cmp_flow);
+	qsort(fl->dst, fl->n, sizeof(*fl->dst), cmp_flow);
+	return 0;
+}
+
+static void flows_free(struct flows *fl)
+{
+	free(fl->src);
+	free(fl->dst);
+	memset(fl, 0, sizeof(*fl));
+}
+
+/*
+ * The critical path's segments on their own thread; its wake-ups into
+ * @fl. -1 out of memory.
+ */
 static int critical_path(struct out *o, const struct analysis *a, size_t ci, size_t pid,
-			 uint64_t t0, uint32_t phase)
+			 uint64_t t0, uint32_t phase, struct flows *fl)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[ci];
@@ -335,10 +409,14 @@ static int critical_path(struct out *o, const struct analysis *a, size_t ci, siz
 		if (s->match != CP_MATCH_NONE && s->other != TL_NOTASK) {
 			KV_U64(o, "woken_by_task", TID_TASK0 + s->other);
 		}
+		if (c->has_sched) {
+			KV_STR(o, "state", critpath_state_name((enum cp_state)s->state));
+		}
 		PUTS(o, "}}");
 	}
+	got = c->has_sched ? path_flows(o, &p, fl) : 0;
 	critpath_release(&p);
-	return 0;
+	return got;
 }
 
 static void thread_meta(struct out *o, const struct timeline *tl, const struct tl_task *t,
@@ -360,45 +438,242 @@ static void thread_meta(struct out *o, const struct timeline *tl, const struct t
 	sort_index(o, pid, tid, "thread_sort_index", tid);
 }
 
-/* A task's syscalls as slices that never overlap, then its instants. */
-static void task_events(struct out *o, const struct timeline *tl, const struct tl_container *c,
-			size_t ti, size_t pid, uint64_t t0)
+/* The next piece of an off-CPU interval: blocked or runnable, [a, z). */
+struct piece {
+	const struct tl_off *off;
+	uint64_t a, z;
+	bool runnable;
+};
+
+/*
+ * The next off-CPU slice of @t from interval *@j (its blocked part when
+ * *@part is 0, its runnable part when 1), starting at @cur at the
+ * earliest (hostile intervals may overlap: slices of a thread never do),
+ * empty ones skipped. False when none is left.
+ */
+static bool next_piece(const struct tl_task *t, size_t *j, int *part, uint64_t cur,
+		       struct piece *pc)
+{
+	/* part 0, 1 of interval 0, then of 1, ... */
+	for (; *j < t->noffs; *part = !*part, *j += !*part) {
+		const struct tl_off *off = &t->offs[*j];
+		uint64_t wake = timeline_off_wake(off), in = off->out + off->dur;
+
+		pc->off = off;
+		pc->runnable = *part;
+		pc->a = *part ? wake : off->out;
+		pc->z = *part ? in : wake;
+		if (pc->a < cur)
+			pc->a = cur;
+		if (pc->z > pc->a) {
+			*part = !*part;
+			*j += !*part;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A sched row's waker or holder, as "KEY":TID,"KEY_comm":COMM, when it names one. */
+static void put_peer(struct out *o, const struct timeline *tl, const char *key, int32_t tid,
+		     uint32_t comm)
+{
+	if (!tid)
+		return;
+	PUTS(o, ",\"");
+	put(o, key, strlen(key));
+	PUTS(o, "\":");
+	put_i64(o, tid);
+	if (comm != TL_NOSTR) {
+		PUTS(o, ",\"");
+		put(o, key, strlen(key));
+		PUTS(o, "_comm\":");
+		put_str(o, timeline_str(tl, comm));
+	}
+}
+
+/* Piece @pc, its end clipped to @z, on @tid; the end of flow @f when not NULL. */
+static void state_slice(struct out *o, const struct timeline *tl, const struct piece *pc,
+			uint64_t z, size_t pid, uint64_t tid, uint64_t t0, const struct flow *f)
+{
+	const struct tl_off *off = pc->off;
+	char st[2] = { (char)off->state, 0 };
+
+	ev(o, "X", pid, tid);
+	ts_field(o, pc->a, t0);
+	KV_US(o, "dur", z - pc->a);
+	PUTS(o, ",\"name\":");
+	put_str(o, pc->runnable ? "runnable" : off->state == 'D' ? "blocked (D)" : "blocked (S)");
+	PUTS(o, ",\"cat\":\"sched\",\"args\":{\"state\":");
+	put_str(o, st);
+	KV_STR(o, "wake", timeline_wake_name((enum tl_wake)off->wake));
+	/* wake=unknown: the timeline's waker is the task current at the wake, a guess */
+	put_peer(o, tl, off->wake == TL_WAKE_UNKNOWN ? "current" : "waker", off->waker, off->wcomm);
+	if (pc->runnable)
+		put_peer(o, tl, "holder", off->holder, off->hcomm);
+	PUTS(o, "}");
+	if (f) {
+		KV_U64(o, "bind_id", f->id);
+		PUTS(o, ",\"flow_in\":true");
+	}
+	PUTS(o, "}");
+}
+
+/* A flow's end without a slice of its own: 0 long at the wake, on @tid. */
+static void flow_slice(struct out *o, const struct timeline *tl, const struct tl_container *c,
+		       const struct flow *f, bool out, size_t pid, uint64_t tid, uint64_t t0)
+{
+	const struct tl_task *peer = &c->tasks[f->peer];
+	char label[64];
+
+	if (out)
+		snprintf(label, sizeof(label), "wakes %lld %.30s", (long long)peer->tid,
+			 timeline_str(tl, timeline_comm_at(peer, f->at)));
+	ev(o, "X", pid, tid);
+	ts_field(o, f->at, t0);
+	PUTS(o, ",\"dur\":0.000,\"name\":");
+	put_str(o, out ? label : "runnable");
+	PUTS(o, ",\"cat\":\"sched\",\"args\":{");
+	if (out)
+		PUTS(o, "\"wakee_task\":");
+	else
+		PUTS(o, "\"woken_by_task\":");
+	put_u64(o, TID_TASK0 + f->peer);
+	if (out)
+		PUTS(o, ",\"wakee\":");
+	else
+		PUTS(o, ",\"waker\":");
+	put_i64(o, peer->tid);
+	if (f->guess)
+		PUTS(o, ",\"waker_is\":\"the task current at the wake: a guess\"");
+	PUTS(o, "}");
+	KV_U64(o, "bind_id", f->id);
+	if (out)
+		PUTS(o, ",\"flow_out\":true}");
+	else
+		PUTS(o, ",\"flow_in\":true}");
+}
+
+/* What a task's slices are made of, in the order they go at one time (parents first). */
+enum { IT_SYSCALL, IT_STATE, IT_DST, IT_SRC, IT_NONE };
+
+/*
+ * A task's slices on its thread, by start, parents first: its syscalls,
+ * which never overlap; its off-CPU slices (blocked, runnable), which nest
+ * in them (a task off CPU neither enters nor leaves a syscall: one that
+ * seems to is ended where its syscall ends or the next begins, and
+ * counted); the ends of the flows of @fl on it.
+ */
+static void task_slices(struct out *o, const struct timeline *tl, const struct tl_container *c,
+			size_t ti, size_t pid, uint64_t t0, struct flows *fl)
 {
 	const struct tl_task *t = &c->tasks[ti];
 	uint64_t tid = TID_TASK0 + ti;
-	__int128 prev_end = 0;
-	bool any = false;
+	__int128 prev_end = 0, pb = 0, pe = 0;	/* the last syscall slice */
+	bool any = false, have;
+	size_t k = 0, j = 0, is, id, is_end, id_end;
+	int part = 0;
+	struct piece pc;
+
+	while (fl->is < fl->n && fl->src[fl->is].task < ti)
+		fl->is++;
+	while (fl->id < fl->n && fl->dst[fl->id].task < ti)
+		fl->id++;
+	for (is = is_end = fl->is; is_end < fl->n && fl->src[is_end].task == ti; is_end++)
+		;
+	for (id = id_end = fl->id; id_end < fl->n && fl->dst[id_end].task == ti; id_end++)
+		;
+	fl->is = is_end;
+	fl->id = id_end;
+	have = next_piece(t, &j, &part, 0, &pc);
+	for (;;) {
+		int kind = IT_NONE;
+		__int128 nb = 0, best = 0;
+
+		if (k < t->nrows) {
+			/* rows are sorted by entry: only the previous end can overlap */
+			nb = t->rows[k].ts;
+			if (any && nb < prev_end)
+				nb = prev_end;
+			kind = IT_SYSCALL;
+			best = nb;
+		}
+		if (have && (kind == IT_NONE || pc.a < best)) {
+			kind = IT_STATE;
+			best = pc.a;
+		}
+		if (id < id_end && (kind == IT_NONE || fl->dst[id].at < best)) {
+			kind = IT_DST;
+			best = fl->dst[id].at;
+		}
+		if (is < is_end && (kind == IT_NONE || fl->src[is].at < best))
+			kind = IT_SRC;
+		if (kind == IT_NONE)
+			break;
+		if (kind == IT_SYSCALL) {
+			const struct tl_row *r = &t->rows[k++];
+			__int128 b = r->ts, e = (__int128)r->ts + (r->dur == TL_NONE ? 0 : r->dur);
+
+			if (any && b < prev_end) {
+				o->clipped++;
+				b = prev_end;
+				if (e < b)
+					e = b;
+			}
+			if (!any || e > prev_end)
+				prev_end = e;
+			any = true;
+			pb = b;
+			pe = e;
+			ev(o, "X", pid, tid);
+			KV_US(o, "ts", b - (__int128)t0);
+			KV_US(o, "dur", e - b);
+			KV_STR(o, "name", timeline_str(tl, r->name));
+			PUTS(o, ",\"cat\":\"syscall\",\"args\":{\"ret\":");
+			if (r->ret == TL_NORET)
+				PUTS(o, "null");
+			else
+				put_i64(o, r->ret);
+			if (r->detail != TL_NOSTR) {
+				KV_STR(o, "detail", timeline_str(tl, r->detail));
+			}
+			PUTS(o, "}}");
+		} else if (kind == IT_STATE) {
+			uint64_t z = pc.z;
+			const struct flow *f = NULL;
+
+			/* inside the last syscall: to its end at most; else to the next one's start */
+			if (any && pb <= pc.a && pc.a < pe) {
+				if (z > pe) {
+					z = (uint64_t)pe;
+					o->sched_clipped++;
+				}
+			} else if (k < t->nrows && z > nb) {
+				z = (uint64_t)nb;
+				o->sched_clipped++;
+			}
+			if (pc.runnable && id < id_end && fl->dst[id].at == pc.a &&
+			    timeline_off_wake(pc.off) == pc.a)
+				f = &fl->dst[id++];
+			state_slice(o, tl, &pc, z, pid, tid, t0, f);
+			have = next_piece(t, &j, &part, pc.z, &pc);
+		} else {
+			flow_slice(o, tl, c, kind == IT_SRC ? &fl->src[is++] : &fl->dst[id++],
+				   kind == IT_SRC, pid, tid, t0);
+		}
+	}
+}
+
+/* A task's slices (task_slices()), then its instants. */
+static void task_events(struct out *o, const struct timeline *tl, const struct tl_container *c,
+			size_t ti, size_t pid, uint64_t t0, struct flows *fl)
+{
+	const struct tl_task *t = &c->tasks[ti];
+	uint64_t tid = TID_TASK0 + ti;
 	size_t k;
 
 	thread_meta(o, tl, t, pid, tid);
-	for (k = 0; k < t->nrows; k++) {
-		const struct tl_row *r = &t->rows[k];
-		__int128 b = r->ts, e = (__int128)r->ts + (r->dur == TL_NONE ? 0 : r->dur);
-
-		/* rows are sorted by entry: only the previous end can overlap */
-		if (any && b < prev_end) {
-			o->clipped++;
-			b = prev_end;
-			if (e < b)
-				e = b;
-		}
-		if (!any || e > prev_end)
-			prev_end = e;
-		any = true;
-		ev(o, "X", pid, tid);
-		KV_US(o, "ts", b - (__int128)t0);
-		KV_US(o, "dur", e - b);
-		KV_STR(o, "name", timeline_str(tl, r->name));
-		PUTS(o, ",\"cat\":\"syscall\",\"args\":{\"ret\":");
-		if (r->ret == TL_NORET)
-			PUTS(o, "null");
-		else
-			put_i64(o, r->ret);
-		if (r->detail != TL_NOSTR) {
-			KV_STR(o, "detail", timeline_str(tl, r->detail));
-		}
-		PUTS(o, "}}");
-	}
+	task_slices(o, tl, c, ti, pid, t0, fl);
 	if (t->has_fork) {
 		instant(o, pid, tid, t->fork_ts, t0, "fork", "fork");
 		PUTS(o, "\"kind\":");
@@ -444,17 +719,19 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 		const struct tl_container *c = &tl->ctrs[ci];
 		uint64_t t0 = time_zero(c);
 		size_t pid = ci + 1;
+		struct flows fl = { 0 };
 
 		if (c->is_host)
 			continue; /* its tasks are in each container's window (host_tasks.h) */
 		process_meta(o, tl, c, pid, t0);
 		phases(o, a, c, pid, t0);
-		if (critical_path(o, a, ci, pid, t0, cp_phase) < 0) {
+		if (critical_path(o, a, ci, pid, t0, cp_phase, &fl) < 0) {
 			errno = ENOMEM;
 			rc = -1;
 		}
 		for (k = 0; k < c->ntasks; k++)
-			task_events(o, tl, c, k, pid, t0);
+			task_events(o, tl, c, k, pid, t0, &fl);
+		flows_free(&fl);
 		for (k = 0; k < c->nmarks; k++) {
 			instant(o, pid, TID_TASK0 + c->marks[k].task, c->marks[k].ts, t0,
 				timeline_str(tl, c->marks[k].label), "mark");
@@ -465,6 +742,8 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 	     "\",\"time\":\"ts in us from each container's start; each container a process\"");
 	KV_U64(o, "rows", tl->rows);
 	KV_U64(o, "clipped", o->clipped);
+	KV_U64(o, "sched_clipped", o->sched_clipped);
+	KV_U64(o, "flows", o->nflows);
 	KV_U64(o, "lost", a->lost);
 	PUTS(o, "}}\n");
 	out_flush(o);

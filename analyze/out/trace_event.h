@@ -22,9 +22,39 @@
  *   - fork, exec, exit and mark rows as thread-scoped instants ("ph":"i",
  *     "s":"t") on their task's thread: "fork" (args: process or thread,
  *     the parent's real tid), "exec" (filename), "exit" (status), and the
- *     mark's label (category "mark").
+ *     mark's label (category "mark");
+ *   - with scheduler rows, each off-CPU interval of a task as complete
+ *     slices of category "sched" on its thread: "blocked (S)" (or
+ *     "blocked (D)"; T and unknown states are named S, args.state says)
+ *     from when it left the CPU to its wake, then "runnable" to when it
+ *     got a CPU back; args: state, wake (task, irq, softirq, new, none,
+ *     unknown), waker and waker_comm (with wake unknown, current and
+ *     current_comm: the task current at the wake, which the legacy and
+ *     compat objects give instead, by which or in whose time an interrupt
+ *     woke it), and on runnable slices holder and holder_comm (who had
+ *     the CPU). On the thread's own track, not one
+ *     of their own: a task off CPU neither enters nor leaves a syscall,
+ *     so its off-CPU slices nest inside the syscall slice they fall in
+ *     (the blocked part of a futex under the futex) or between two,
+ *     which shows why the syscall took its time; one that seems to cross
+ *     a syscall's edge (clocks of two CPUs, hostile rows) is ended at
+ *     that edge, and otherData.sched_clipped counts them. Each thread's
+ *     slices are written by start time, a parent before its children;
+ *   - with scheduler rows, each wake-up the critical path followed (from
+ *     a waker of the container into the woken task, critpath.h) as a
+ *     flow, Trace Event's flow v2 (each end a slice with the same
+ *     "bind_id", "flow_out" or "flow_in"): from a 0-long slice "wakes TID
+ *     COMM" on the waker's thread at the wake (a slice of its own: the
+ *     waker may be in no slice then, and a v1 flow event binds to
+ *     whatever slice encloses its time, if any) to the woken task's
+ *     runnable slice, which begins at the wake (a 0-long "runnable" when
+ *     it got a CPU at once); otherData.flows counts them. A wake-up the
+ *     path followed into the task current at the wake (wake=unknown: a
+ *     guess) is a flow too, its "wakes" slice saying so in args.waker_is.
+ *     The critical path's segments carry their state in args.
  * Every event of the file is there: the syscall slices are the syscall
- * rows, the instants the other rows (but end rows). The timeline keeps one
+ * rows, the sched slices the sched rows, the instants the other rows
+ * (but end rows). The timeline keeps one
  * fork and one exit row per task (the earliest fork, the latest exit):
  * the collector writes no more; a tid reused within one container is one
  * task of the timeline, so one thread here.

@@ -110,26 +110,30 @@ grep -q '^set logscale x' "$tmp/close/syscalls.gp" && grep -q 'with labels' "$tm
 	done
 	printf '# lost=0 events=30\n'
 } > "$tmp/hostile.tsv"
+check_hostile() { # dir: nothing ran, scripts and data hold no hostile text
+	local d=$1 found
+	found=$(find "$tmp" "$PWD" "$HOME" / -maxdepth 3 -xdev -name 'pwned*' 2>/dev/null | head -5)
+	if [ -n "$found" ]; then
+		echo "FAIL: a hostile name executed: $found"; fail=1
+	fi
+	# Outside single-quoted strings the scripts hold only our own syntax, and
+	# every quoted string holds only whitelisted bytes.
+	if sed "s/'[^']*'//g" "$d"/*.gp | grep -n '`\|system\|pwned\|"'; then
+		echo "FAIL: hostile text outside quotes in a script"; fail=1
+	fi
+	# (and our own printf formats: '%.2f', '%d', '%g', the only strings with a %)
+	if grep -o "'[^']*'" "$d"/*.gp | cut -d: -f2- | grep -v "^'%[.0-9]*[dfg]'$" |
+		grep -v "^'[A-Za-z0-9 ._:/+=,()#?-]*'$"; then
+		echo "FAIL: a quoted string with bytes off the whitelist"; fail=1
+	fi
+	if grep -q '[`$@{}]' "$d"/*.dat; then
+		echo "FAIL: unsanitized bytes in a data file"; grep -n '[`$@{}]' "$d"/*.dat; fail=1
+	fi
+}
 mkdir "$tmp/run"
 (cd "$tmp/run" && "$A" "$tmp/hostile.tsv" --plot out > /dev/null) || { echo "FAIL: hostile --plot exit $?"; fail=1; }
-found=$(find "$tmp" "$PWD" "$HOME" / -maxdepth 3 -xdev -name 'pwned*' 2>/dev/null | head -5)
-if [ -n "$found" ]; then
-	echo "FAIL: a hostile name executed: $found"; fail=1
-fi
 check_pngs "$tmp/run/out" cdf timeline syscalls hist-exec hist-listen bootchart
-# Outside single-quoted strings the scripts hold only our own syntax, and
-# every quoted string holds only whitelisted bytes.
-if sed "s/'[^']*'//g" "$tmp/run/out"/*.gp | grep -n '`\|system\|pwned\|"'; then
-	echo "FAIL: hostile text outside quotes in a script"; fail=1
-fi
-# (and our own printf formats: '%.2f', '%d', '%g', the only strings with a %)
-if grep -o "'[^']*'" "$tmp/run/out"/*.gp | cut -d: -f2- | grep -v "^'%[.0-9]*[dfg]'$" |
-	grep -v "^'[A-Za-z0-9 ._:/+=,()#?-]*'$"; then
-	echo "FAIL: a quoted string with bytes off the whitelist"; fail=1
-fi
-if grep -q '[`$@{}]' "$tmp/run/out"/*.dat; then
-	echo "FAIL: unsanitized bytes in a data file"; grep -n '[`$@{}]' "$tmp/run/out"/*.dat; fail=1
-fi
+check_hostile "$tmp/run/out"
 
 # A boot of 150 tasks: the chart keeps the path's and the long-lived ones,
 # at most 60 rows, says how many it hid, and stays within its size.
@@ -159,6 +163,83 @@ grep -q "51 of 151 tasks shown (100 hidden: alive under 1 percent of the boot an
 	"$tmp/many/bootchart.gp" || { echo "FAIL: bootchart title: $(grep title "$tmp/many/bootchart.gp")"; fail=1; }
 h=$(od -An -tu1 -j20 -N4 "$tmp/many/bootchart.png" | awk '{ print $1 * 16777216 + $2 * 65536 + $3 * 256 + $4 }')
 [ "$h" -le $((160 + 22 * 60)) ] || { echo "FAIL: bootchart.png is $h px high"; fail=1; }
+
+# With scheduler rows (sched=on): each bar coloured by state. app (10)
+# waits on a futex 120.49 ms until its thread (11) wakes it, 0.5 ms of it
+# runnable; the thread is preempted 5 ms by a task outside (R: runnable
+# throughout), then waits 30 ms in D for a read, 1 ms of it runnable. Every
+# piece is longer than a 2000th of the chart: index 4 has each exactly, as
+# awk computes it from the sched rows (blocked from leaving the CPU to the
+# wake, dur_ns - ret; runnable after it), in ms from the start. The wakers'
+# and holders' comms, and the thread's own, are hostile: none reaches a
+# script or data file unsanitized, none runs.
+sched_row() { # ts tid comm state runnable dur detail
+	printf '%d\tsc\t\\N\t10\t%d\t1\t%s\tsched\t%s\t%d\t%d\t%s\n' "$@"
+}
+{
+	printf '# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	printf '1000000\tsc\t\\N\t10\t10\t1\truntc\tstart\tspawn\t\\N\t\\N\t\\N\n'
+	printf '1050000\tsc\t\\N\t10\t10\t1\tapp\texec\t\\N\t\\N\t\\N\t/usr/bin/app\n'
+	printf '1100000\tsc\t\\N\t10\t10\t1\tapp\tsyscall\tclone\t11\t1000000\t\\N\n'
+	printf '2000000\tsc\t\\N\t10\t11\t1\tapp\tfork\tthread\t\\N\t\\N\t\\N\n'
+	printf '3000000\tsc\t\\N\t10\t10\t1\tapp\tsyscall\tfutex\t0\t120600000\t\\N\n'
+	sched_row 3010000 10 app S 500000 120490000 \
+		'wake=task waker=11 wpid=10 wcomm=14:`touch pwned8` holder=11 hcomm=14:`touch pwned8` cpu=0'
+	sched_row 20000000 11 '$(touch pwned9)' R 5000000 5000000 \
+		"wake=none holder=99 hcomm=30:x'); system('touch pwned10') # cpu=1"
+	printf '40000000\tsc\t\\N\t10\t11\t1\t$(touch pwned9)\tsyscall\tread\t4096\t30010000\t/data\n'
+	sched_row 40005000 11 '$(touch pwned9)' D 1000000 30000000 \
+		'wake=task waker=777 wpid=777 wcomm=14:@pwned11 ${x}" holder=0 hcomm=9:swapper/1 cpu=1'
+	printf '123000000\tsc\t\\N\t10\t11\t1\t$(touch pwned9)\tsyscall\tfutex\t1\t10000\t\\N\n'
+	printf '124000000\tsc\t\\N\t10\t10\t1\tapp\tsyscall\tlisten\t0\t20000\t0.0.0.0:80\n'
+	printf '# lost=0 events=11\n'
+} > "$tmp/sched.tsv"
+mkdir "$tmp/srun"
+(cd "$tmp/srun" && "$A" "$tmp/sched.tsv" --plot out > /dev/null) || { echo "FAIL: --plot of sched rows exit $?"; fail=1; }
+check_pngs "$tmp/srun/out" bootchart
+check_hostile "$tmp/srun/out"
+d=$tmp/srun/out/bootchart.dat
+# index 0's labels give each row's tid; index 4 against the sched rows
+awk -F'\t' 'FNR == 1 { f++ } f == 1 && /^# index/ { ix = $0 ~ /^# index 0/ ? 0 : $0 ~ /^# index 4/ ? 4 : -1; next }
+	f == 1 && ix == 0 && /^[0-9]/ { l = $4; gsub(/"| \(thread\)/, "", l); n = split(l, w, " "); tid[$1] = w[n] }
+	f == 1 && ix == 4 && /^[0-9]/ { printf "%d\t%s\t%s\t%s\t%s\n", tid[$1], $2, $3, $4, $5 }' "$d" | sort > "$tmp/states.ours"
+awk -F'\t' 'function ms(ns) { return sprintf("%d.%06d", int(ns / 1000000), ns % 1000000) }
+	$8 == "start" { t0 = $1 }
+	$8 == "sched" { out = $1 - t0; wake = out + $11 - $10; back = out + $11
+		if (wake > out) printf "%d\t%s\t%s\t%d\t\"%s\"\n", $5, ms(out), ms(wake), $9 == "D" ? 3 : 2, $9 == "D" ? "blocked(D)" : "blocked(S)"
+		printf "%d\t%s\t%s\t1\t\"runnable\"\n", $5, ms(wake), ms(back) }' "$tmp/sched.tsv" | sort > "$tmp/states.awk"
+diff -u "$tmp/states.awk" "$tmp/states.ours" || { echo "FAIL: bootchart.dat's states differ from the sched rows"; fail=1; }
+[ "$(wc -l < "$tmp/states.awk")" = 5 ] || { echo "FAIL: want 5 state spans from awk"; fail=1; }
+grep -q "keyentry with boxes fc rgb '#cc79a7' title 'blocked on I/O (D)'" "$tmp/srun/out/bootchart.gp" &&
+	grep -q "index 4 using .* with boxxyerror lc rgb variable" "$tmp/srun/out/bootchart.gp" ||
+	{ echo "FAIL: bootchart.gp does not draw the states"; fail=1; }
+# the sample (no sched rows) draws none
+grep -q 'index 4\|keyentry' "$tmp/report/bootchart.gp" "$tmp/report/bootchart.dat" &&
+	{ echo "FAIL: states drawn without sched rows"; fail=1; }
+
+# A task preempted 100000 times in 1 s (every 10 us): 8 us of each 10
+# runnable in the first half second, 2 us in the second. The data stays
+# bounded: the first half one runnable span (the state that took most of
+# it), the second none (running: the bar beneath).
+awk 'BEGIN { OFS = "\t"
+	print "# boottrace-tsv 1"; print "# mode=cgroup"; print "# sched=on"
+	print "ts_ns", "container", "cgroup_id", "pid", "tid", "ppid", "comm", "event", "name", "ret", "dur_ns", "detail"
+	t0 = 1000000000
+	print t0, "busy", "\\N", 10, 10, 1, "rt", "start", "spawn", "\\N", "\\N", "\\N"
+	print t0, "busy", "\\N", 10, 10, 1, "hog", "exec", "\\N", "\\N", "\\N", "/bin/hog"
+	for (k = 0; k < 100000; k++) {
+		d = k < 50000 ? 8000 : 2000
+		print t0 + k * 10000 + 2000, "busy", "\\N", 10, 10, 1, "hog", "sched", "R", d, d, "wake=none holder=20 hcomm=3:cpu cpu=0"
+	}
+	print t0 + 1000000000, "busy", "\\N", 10, 10, 1, "hog", "syscall", "listen", 0, 1000, "0.0.0.0:80"
+	print "# lost=0 events=100003" }' > "$tmp/busy.tsv"
+"$A" "$tmp/busy.tsv" --plot "$tmp/busy" > /dev/null || { echo "FAIL: --plot of 100000 sched rows exit $?"; fail=1; }
+check_pngs "$tmp/busy" bootchart
+awk -F'\t' '/^# index/ { ix = $0 ~ /^# index 4/ } ix && /^[0-9]/ { print }' "$tmp/busy/bootchart.dat" > "$tmp/busy.states"
+[ "$(wc -l < "$tmp/busy.states")" = 1 ] &&
+	awk -F'\t' '{ exit !($4 == 1 && $2 < 0.01 && $3 > 499.9 && $3 < 500.1) }' "$tmp/busy.states" ||
+	{ echo "FAIL: 100000 preemptions: want one runnable span over the first 500 ms"; cat "$tmp/busy.states"; fail=1; }
 
 # A regular file is read twice for --plot (the second time keeping the rows
 # of the charted containers only); a pipe once, keeping all: the same charts.
