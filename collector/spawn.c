@@ -44,6 +44,7 @@ struct boot {
 	const char *name;
 	char cgbuf[PATH_MAX + CONTAINER_NAME_MAX];
 	char *cgdir;			/* NULL: no cgroup2 mount */
+	int cgfd;			/* cgdir's fd, -1: none (its child is born there) */
 	unsigned long long id;		/* cgroup id, or the pidtree key */
 	struct container *k;
 	struct child ch;		/* its first process */
@@ -65,6 +66,9 @@ static void spawn_unprepare(struct collector *c, struct boot *b)
 		}
 		b->k = NULL;
 	}
+	if (b->cgfd >= 0)
+		close(b->cgfd);
+	b->cgfd = -1;
 	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT)
 		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir, strerror(errno));
 	b->cgdir = NULL;
@@ -88,6 +92,12 @@ static int spawn_prepare(struct collector *c, const char *parent, struct boot *b
 				strerror(errno));
 			b->cgdir = NULL;
 			return -1;
+		}
+		b->cgfd = open(b->cgdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (b->cgfd < 0) {
+			fprintf(stderr, "collector: cannot open cgroup %s: %s\n", b->cgdir,
+				strerror(errno));
+			goto fail;
 		}
 	}
 	if (c->mode == BT_MODE_PIDTREE) {
@@ -137,7 +147,7 @@ static int spawn_fork(struct collector *c, struct boot *b)
 		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
 				      c->opt.command[0]);
 	output_flush(c->out);
-	return child_start(c, b->cgdir, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
+	return child_start(c, b->cgfd, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
 			   &b->ch);
 }
 
@@ -221,7 +231,7 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
  */
 static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
 {
-	struct boot b = { .name = name };
+	struct boot b = { .name = name, .cgfd = -1 };
 	int err, r;
 
 	if (spawn_prepare(c, parent, &b) < 0)
@@ -275,6 +285,7 @@ int spawn_run(struct collector *c)
 		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c->opt.command[0]);
 	}
 	runtime_client_hint(c->opt.command[0]);
+	child_shed_buffers();
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		if (c->opt.runs > 1)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
