@@ -2,10 +2,11 @@
 /*
  * The command's process, for spawn mode (the container's first process)
  * and client mode (a runtime's client): clone3 it into its cgroup and
- * --unshare's namespaces (the old way: fork, and the child joins and
- * unshares itself), or a process group of its own without a cgroup; in
- * the child, --user's groups and ids, exec. Its set-up errors come back
- * through a pipe.
+ * --unshare's namespaces, sharing the collector's memory until its exec
+ * where it can (the old way: fork, and the child joins and unshares
+ * itself), or a process group of its own without a cgroup; in the child,
+ * --user's groups and ids, exec. Its set-up errors come back through a
+ * pipe.
  */
 #ifndef COLLECTOR_CHILD_H
 #define COLLECTOR_CHILD_H
@@ -52,15 +53,16 @@ int child_start(struct collector *c, int cgfd,
 		int (*go)(struct collector *c, pid_t pid, void *arg), void *arg, struct child *ch);
 
 /*
- * child_shed_buffers - keep the collector's kernel buffers out of the
- * children it starts (MADV_DONTFORK): the BPF ring buffer and mmapped maps
- * (17 MiB here) or the perf buffers. Copying their page tables at the
- * fork and tearing them down at the exec took ~0.9 ms of each container's
- * start -> exec, for nothing: the child never reads them. Call it once the
- * backend is open, before the first child_start(). Cannot fail (without
- * /proc the children only cost more).
+ * child_prepare - once the backend is open, before the first
+ * child_start(): keep the collector's kernel buffers (the BPF ring buffer
+ * and mmapped maps, 17 MiB here, or the perf buffers) out of the children
+ * it forks (MADV_DONTFORK; copying their page tables at the fork and
+ * tearing them down at the exec took ~0.9 ms of each start -> exec, for
+ * buffers the child never reads), and make the stack of the children that
+ * share the collector's memory until their exec. Cannot fail: without
+ * /proc or the stack, the children only cost more.
  */
-void child_shed_buffers(void);
+void child_prepare(void);
 
 /* child_status - wait status @st as a shell gives it: the exit code, or 128+signal. */
 int child_status(int st);

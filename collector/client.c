@@ -184,7 +184,7 @@ int client_run(struct collector *c)
 {
 	int i, r = 0, status = 0;
 
-	child_shed_buffers();
+	child_prepare();
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		r = client_one(c, i, &status);
 		if (r != 0)

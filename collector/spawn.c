@@ -136,19 +136,24 @@ static int register_child(struct collector *c, pid_t pid, void *arg)
 
 /*
  * The start row, then the child. The start row comes first: before the
- * container runs at all. With --start it waits for the probe (rows.c), or
- * the end of the boot. 0, or -1 after a message (fork failed).
+ * container runs at all (in the output buffer: it goes out after the
+ * exec, not as a write of the collector's between its time and the
+ * fork). With --start it waits for the probe (rows.c), or the end of the
+ * boot. 0, or -1 after a message (fork failed).
  */
 static int spawn_fork(struct collector *c, struct boot *b)
 {
+	int err;
+
 	c->spawn_ts = mono_ns();
 	c->start_written = !marks_have_start(c->opt.marks);
 	if (c->start_written)
 		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
 				      c->opt.command[0]);
+	err = child_start(c, b->cgfd, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
+			  &b->ch);
 	output_flush(c->out);
-	return child_start(c, b->cgfd, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
-			   &b->ch);
+	return err;
 }
 
 /*
@@ -285,7 +290,7 @@ int spawn_run(struct collector *c)
 		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c->opt.command[0]);
 	}
 	runtime_client_hint(c->opt.command[0]);
-	child_shed_buffers();
+	child_prepare();
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		if (c->opt.runs > 1)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
