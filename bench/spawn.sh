@@ -28,7 +28,7 @@
 # otherwise the scheduler's queue is most of what is measured.
 #   chrt -f 10 bench/spawn.sh 100 /tmp/base/build/collector build/collector
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 N=${1:-100}
 shift
