@@ -151,10 +151,15 @@ __attribute__((noreturn)) static void child_main(void *arg)
 	    (syscall(SYS_SETGROUPS, (size_t)c->opt.ngroups, c->opt.groups) < 0 ||
 	     syscall(SYS_SETGID, c->opt.gid) < 0 || syscall(SYS_SETUID, c->opt.uid) < 0))
 		child_fail(p->errfd, 1, "cannot switch to --user");
-	/* the file execvp would run; if it cannot, execvp says why as always */
+	/*
+	 * The file execvp would run. If it cannot, execvp runs what it would
+	 * and says why as always: its search of PATH, its /bin/sh for a
+	 * script without #! (ENOEXEC); a path it would only fail on again.
+	 */
 	if (c->opt.exec_path)
 		execv(c->opt.exec_path, c->opt.command);
-	execvp(c->opt.command[0], c->opt.command);
+	if (!c->opt.exec_path || errno == ENOEXEC || !strchr(c->opt.command[0], '/'))
+		execvp(c->opt.command[0], c->opt.command);
 	err = errno;
 	snprintf(what, sizeof(what), "cannot run '%s'", c->opt.command[0]);
 	errno = err;
