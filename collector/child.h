@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The command's process, for spawn mode (the container's first process)
- * and client mode (a runtime's client): fork; in the child, join a cgroup
- * (or a process group of its own), take --unshare's namespaces and
- * --user's ids, exec. Its set-up errors come back through a pipe.
+ * and client mode (a runtime's client): clone3 it into its cgroup and
+ * --unshare's namespaces, sharing the collector's memory until its exec
+ * where it can (the old way: fork, and the child joins and unshares
+ * itself), or a process group of its own without a cgroup; in the child,
+ * --user's groups and ids, exec. Its set-up errors come back through a
+ * pipe.
  */
 #ifndef COLLECTOR_CHILD_H
 #define COLLECTOR_CHILD_H
@@ -34,17 +37,32 @@ struct child {
 };
 
 /*
- * child_start - fork c->opt.command. The child joins @cgdir (NULL: makes
- * a process group of its own, which then stands for it in kill(-pid)).
- * With @go, the child waits until go(@c, pid, @arg) returned 0 in the
- * parent (pidtree mode registers it in the kernel before its first
- * instruction); a go() < 0 makes it exit 1. Returns when the child has
- * exec'd or failed (the message printed, @ch->nerr > 0): 0; -1 when the
- * fork itself failed (printed). SIGINT/SIGTERM never reach the collector's
- * handler in the child.
+ * child_start - start c->opt.command (c->opt.exec_path, --user's ids and
+ * groups as main resolved them). The child is in the cgroup v2 directory
+ * of fd @cgfd from its birth where the kernel can (5.7), else joins it
+ * before anything else (-1: no cgroup; it gets a process group of its
+ * own, which then stands for it in kill(-pid)). With @go, the child waits
+ * until go(@c, pid, @arg) returned 0 in the parent (pidtree mode registers
+ * it in the kernel before its first instruction); a go() < 0 makes it exit
+ * 1. Returns when the child has exec'd or failed (the message printed,
+ * @ch->nerr > 0): 0; -1 when it could not be started (printed).
+ * SIGINT/SIGTERM never reach the collector's handler in the child.
+ * BOOTTRACE_TEST_NO_CLONE3=1 forces the old way (fork) for tests.
  */
-int child_start(struct collector *c, const char *cgdir,
+int child_start(struct collector *c, int cgfd,
 		int (*go)(struct collector *c, pid_t pid, void *arg), void *arg, struct child *ch);
+
+/*
+ * child_prepare - once the backend is open, before the first
+ * child_start(): keep the collector's kernel buffers (the BPF ring buffer
+ * and mmapped maps, 17 MiB here, or the perf buffers) out of the children
+ * it forks (MADV_DONTFORK; copying their page tables at the fork and
+ * tearing them down at the exec took ~0.9 ms of each start -> exec, for
+ * buffers the child never reads), and make the stack of the children that
+ * share the collector's memory until their exec. Cannot fail: without
+ * /proc or the stack, the children only cost more.
+ */
+void child_prepare(void);
 
 /* child_status - wait status @st as a shell gives it: the exit code, or 128+signal. */
 int child_status(int st);

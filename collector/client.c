@@ -113,7 +113,7 @@ static int client_one(struct collector *c, int n, int *status)
 	c->start_written = 1;
 	run->spawn_ts = mono_ns();
 	run->live = 1;
-	if (child_start(c, NULL, NULL, NULL, &run->ch) < 0) {
+	if (child_start(c, -1, NULL, NULL, &run->ch) < 0) {
 		run->live = 0;
 		return -1;
 	}
@@ -185,6 +185,7 @@ int client_run(struct collector *c)
 {
 	int i, r = 0, status = 0;
 
+	child_prepare();
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		loop_run_begin(c);
 		r = client_one(c, i, &status);

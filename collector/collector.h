@@ -63,7 +63,6 @@ struct collector {
 	char cg2[PATH_MAX];
 	struct container_table containers;
 	unsigned long long stray;	/* events of cgroups user space dropped */
-	int stdout_is_tsv;
 	/* the live status line (stderr is a terminal) */
 	int status_line;
 	int status_shown;		/* a line is on the terminal, no newline after it */

@@ -36,6 +36,9 @@ struct options {
 	const char *user;	/* spawn: run the command as this user */
 	uid_t uid;		/* --user's, filled in by main (getpwnam) */
 	gid_t gid;
+	gid_t *groups;		/* --user's groups (getgrouplist), by main; main frees */
+	int ngroups;
+	char *exec_path;	/* command[0] as execvp(3) would find it, by main; NULL: none */
 	int verbose;
 	char **command;
 };

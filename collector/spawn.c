@@ -44,6 +44,7 @@ struct boot {
 	const char *name;
 	char cgbuf[PATH_MAX + CONTAINER_NAME_MAX];
 	char *cgdir;			/* NULL: no cgroup2 mount */
+	int cgfd;			/* cgdir's fd, -1: none (its child is born there) */
 	unsigned long long id;		/* cgroup id, or the pidtree key */
 	struct container *k;
 	struct child ch;		/* its first process */
@@ -65,6 +66,9 @@ static void spawn_unprepare(struct collector *c, struct boot *b)
 		}
 		b->k = NULL;
 	}
+	if (b->cgfd >= 0)
+		close(b->cgfd);
+	b->cgfd = -1;
 	if (b->cgdir && cgroup_remove_tree(b->cgdir) < 0 && errno != ENOENT) {
 		loop_status_clear(c);
 		fprintf(stderr, "collector: cannot remove cgroup %s: %s\n", b->cgdir,
@@ -91,6 +95,12 @@ static int spawn_prepare(struct collector *c, const char *parent, struct boot *b
 				strerror(errno));
 			b->cgdir = NULL;
 			return -1;
+		}
+		b->cgfd = open(b->cgdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (b->cgfd < 0) {
+			fprintf(stderr, "collector: cannot open cgroup %s: %s\n", b->cgdir,
+				strerror(errno));
+			goto fail;
 		}
 	}
 	if (c->mode == BT_MODE_PIDTREE) {
@@ -129,19 +139,24 @@ static int register_child(struct collector *c, pid_t pid, void *arg)
 
 /*
  * The start row, then the child. The start row comes first: before the
- * container runs at all. With --start it waits for the probe (rows.c), or
- * the end of the boot. 0, or -1 after a message (fork failed).
+ * container runs at all (in the output buffer: it goes out after the
+ * exec, not as a write of the collector's between its time and the
+ * fork). With --start it waits for the probe (rows.c), or the end of the
+ * boot. 0, or -1 after a message (fork failed).
  */
 static int spawn_fork(struct collector *c, struct boot *b)
 {
+	int err;
+
 	c->spawn_ts = mono_ns();
 	c->start_written = !marks_have_start(c->opt.marks);
 	if (c->start_written)
 		lifecycle_write_start(c, b->k, c->spawn_ts, "spawn", getpid(), "collector",
 				      c->opt.command[0]);
+	err = child_start(c, b->cgfd, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
+			  &b->ch);
 	output_flush(c->out);
-	return child_start(c, b->cgdir, c->mode == BT_MODE_PIDTREE ? register_child : NULL, b,
-			   &b->ch);
+	return err;
 }
 
 /*
@@ -225,7 +240,7 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
  */
 static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
 {
-	struct boot b = { .name = name };
+	struct boot b = { .name = name, .cgfd = -1 };
 	int err, r;
 
 	if (spawn_prepare(c, parent, &b) < 0)
@@ -279,6 +294,7 @@ int spawn_run(struct collector *c)
 		snprintf(base, sizeof(base), "%s", slash ? slash + 1 : c->opt.command[0]);
 	}
 	runtime_client_hint(c->opt.command[0]);
+	child_prepare();
 	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
 		if (c->opt.runs > 1)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
