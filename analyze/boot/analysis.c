@@ -11,7 +11,7 @@
 
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
-#include "analyze/boot/entrypoint.h"
+#include "common/entrypoint.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
 
@@ -25,7 +25,7 @@
 struct file_ctr {
 	/*
 	 * t_exec: the first exec matching --exec, else the first that is no
-	 * runtime's; t_init: the first marked init (analyze/boot/entrypoint.h)
+	 * runtime's; t_init: the first marked init (common/entrypoint.h)
 	 */
 	uint64_t t_start, t_exec, t_init, t_listen, rows;
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */

@@ -7,7 +7,7 @@
  * Phases, per container (keyed by the container column, within one file:
  * the same name in two files is two boots):
  *   t_start  the smallest ts_ns of its "start" rows;
- *   exec     the entrypoint's exec (analyze/boot/entrypoint.h): the smallest
+ *   exec     the entrypoint's exec (common/entrypoint.h): the smallest
  *            ts_ns of its "exec" rows whose filename matches --exec
  *            PATTERN (an fnmatch(3) glob) when given; else of those named
  *            init (pid 1 of the container's pid namespace); else of those

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "analyze/boot/analysis.h"
-#include "analyze/boot/entrypoint.h"
+#include "common/entrypoint.h"
 #include "analyze/out/plot.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=pidtree\n" TSV_HEADER "\n"

@@ -2,7 +2,7 @@
 /* Which exec is a container's entrypoint: see entrypoint.h. */
 #include <string.h>
 
-#include "analyze/boot/entrypoint.h"
+#include "common/entrypoint.h"
 
 static bool starts(const char *s, size_t n, const char *prefix)
 {
