@@ -16,6 +16,8 @@
  *   child.c       the command's process, for both
  *   watch.c       watch mode, and --pid (attach to a running tree)
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
+ *   exporter.c    --metrics: boots.c (phases from the rows), metrics.c (the
+ *                 registry), http.c (the server, served from loop.c)
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
  * rows → lifecycle → containers; proc, cgroup, output, backend below.
@@ -35,6 +37,7 @@
 #include "collector/output.h"
 
 struct bt_cgroup_event;
+struct exporter;
 struct bt_root_event;
 struct bt_event_hdr;
 
@@ -71,6 +74,7 @@ struct collector {
 	unsigned long long spawn_ts;
 	int start_written;		/* this boot's start row is out */
 	struct client_run client;	/* client mode */
+	struct exporter *exporter;	/* --metrics (exporter.c) */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */

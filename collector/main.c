@@ -22,6 +22,7 @@
 #include "collector/cgroup.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
+#include "collector/exporter.h"
 #include "collector/marks.h"
 
 static void on_signal(int sig)
@@ -175,7 +176,7 @@ int main(int argc, char **argv)
 	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 
 	/* 4. output */
-	if (open_output(&c, &fd) < 0)
+	if (open_output(&c, &fd) < 0 || exporter_open(&c) < 0)
 		goto cleanup;
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -193,6 +194,7 @@ int main(int argc, char **argv)
 	ret = finish_output(&c, ret);
 
 cleanup:
+	exporter_free(c.exporter);
 	output__free(c.out);
 	marks__free(c.opt.marks);	/* before the backend: USDT links use its object */
 	if (c.be)

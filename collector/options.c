@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector/http.h"
 #include "collector/marks.h"
 #include "collector/options.h"
 
@@ -71,6 +72,14 @@ void options_usage(FILE *f)
 "        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
 "                               auto: modern if it loads, else compat in cgroup\n"
 "                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
+"        --metrics [<addr>:]<port>\n"
+"                               serve Prometheus metrics at /metrics: boot phase\n"
+"                               histograms per runtime, containers, events; a bare\n"
+"                               <port> is 127.0.0.1 only, 0.0.0.0:<port> or\n"
+"                               [::]:<port> every address (docs/metrics.md)\n"
+"        --metrics-label entrypoint\n"
+"                               label the phase histograms with the entrypoint's\n"
+"                               basename too (50 at most, then \"other\")\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -81,6 +90,7 @@ void options_usage(FILE *f)
 "EXAMPLES\n"
 "    sudo collector > boot.tsv                     # every container that starts\n"
 "    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
+"    sudo collector --metrics 9432 -o /var/lib/boottrace/boot.tsv   # a scrape target\n"
 "    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
 "    sudo collector -c '/docker/*' --runs 10 --until listen -o boot.tsv \\\n"
 "        -- docker run --rm --network host IMAGE httpd -f -p 8080\n"
@@ -200,6 +210,8 @@ static const struct option longopts[] = {
 	{ "user", required_argument, NULL, 'W' },
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "metrics-label", required_argument, NULL, 'L' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -283,6 +295,21 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("%s", err);
 		break;
 	}
+	case 'M': {
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		if (http_parse_addr(arg, &ss, &len) < 0)
+			return usage_error("--metrics takes [ADDR:]PORT (9432, 0.0.0.0:9432, [::1]:9432), not '%s'",
+					   arg);
+		o->metrics = arg;
+		break;
+	}
+	case 'L':
+		if (strcmp(arg, "entrypoint"))
+			return usage_error("--metrics-label takes entrypoint, not '%s'", arg);
+		o->metrics_label = arg;
+		break;
 	case 'v': o->verbose = 1; break;
 	case 'h': options_usage(stdout); return OPTIONS_DONE;
 	case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); return OPTIONS_DONE;
@@ -320,6 +347,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		return usage_error("--pid and a command exclude each other");
 	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
 		return usage_error("--root-exec is for watch mode with --mode pidtree");
+	if (o->metrics_label && !o->metrics)
+		return usage_error("--metrics-label needs --metrics");
 	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
 		return usage_error("--until mark:%s: no --mark has the label '%s'",
 				   o->until_mark, o->until_mark);

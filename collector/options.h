@@ -36,6 +36,8 @@ struct options {
 	uid_t uid;		/* --user's, filled in by main (getpwnam) */
 	gid_t gid;
 	int verbose;
+	const char *metrics;	/* --metrics [ADDR:]PORT */
+	const char *metrics_label;	/* --metrics-label entrypoint */
 	char **command;
 };
 

@@ -140,6 +140,8 @@ void output_row(struct output *o, const struct row *r)
 						      r->name.n + r->detail.n);
 	char *p;
 
+	if (o->on_row)
+		o->on_row(o->on_row_ctx, r);
 	if (o->err)
 		return;
 	reserve(o, need);

@@ -11,12 +11,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct row;
+
 struct output {
 	int fd;
 	char *buf;
 	size_t len, cap;
 	int err;		/* errno of the first failed write, 0 if none */
 	uint64_t rows;		/* event rows written */
+	/* told of every row, written or not (--metrics: collector/boots.h) */
+	void (*on_row)(void *ctx, const struct row *r);
+	void *on_row_ctx;
 };
 
 /* A text field: @s == NULL is the missing value \N. */
