@@ -18,6 +18,7 @@
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
  *   exporter.c    --metrics: boots.c (phases from the rows), metrics.c (the
  *                 registry), http.c (the server, served from loop.c)
+ *   rotate.c      a run in several files: SIGHUP, --rotate
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
  * rows → lifecycle → containers; proc, cgroup, output, backend below.
@@ -75,6 +76,11 @@ struct collector {
 	int start_written;		/* this boot's start row is out */
 	struct client_run client;	/* client mode */
 	struct exporter *exporter;	/* --metrics (exporter.c) */
+	/* the run's files (rotate.c) */
+	char run_id[33];		/* in each file's metadata */
+	unsigned part;			/* this file's, from 1 */
+	unsigned long long lost_base;	/* events lost before this file */
+	int output_file;		/* -o is a regular file: SIGHUP reopens it */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */

@@ -6,6 +6,7 @@
 #include "collector/clock.h"
 #include "collector/collector.h"
 #include "collector/exporter.h"
+#include "collector/rotate.h"
 
 volatile sig_atomic_t collector_exiting;
 
@@ -35,6 +36,7 @@ int loop_poll_once(struct collector *c, int timeout_ms)
 	if (output_flush(c->out) < 0)
 		return -c->out->err;
 	exporter_turn(c);
+	rotate_turn(c);
 	loop_show_status(c, 0);
 	return 0;
 }

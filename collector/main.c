@@ -24,6 +24,7 @@
 #include "collector/collector.h"
 #include "collector/exporter.h"
 #include "collector/marks.h"
+#include "collector/rotate.h"
 
 static void on_signal(int sig)
 {
@@ -98,7 +99,7 @@ static int finish_output(struct collector *c, int ret)
 	unsigned long long lost = c->be->ops->lost(c->be);
 
 	loop_show_status(c, 1);
-	output_trailer(c->out, lost);
+	output_trailer(c->out, lost - c->lost_base);	/* this file's */
 	if (output_flush(c->out) < 0) {
 		if (c->out->err == EPIPE) {
 			fprintf(stderr, "collector: the reader closed the output; stopped\n");
@@ -176,11 +177,13 @@ int main(int argc, char **argv)
 	c.status_line = isatty(STDERR_FILENO) && !c.opt.verbose;
 
 	/* 4. output */
-	if (open_output(&c, &fd) < 0 || exporter_open(&c) < 0)
+	if (open_output(&c, &fd) < 0 || rotate_init(&c, fd) < 0 || exporter_open(&c) < 0)
 		goto cleanup;
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = rotate_on_hup;	/* a new file (logrotate), not the end */
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	rows_write_header(&c);
 

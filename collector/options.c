@@ -72,6 +72,9 @@ void options_usage(FILE *f)
 "        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
 "                               auto: modern if it loads, else compat in cgroup\n"
 "                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
+"        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
+"                               64K at least): -o <file> is renamed <file>.<n>;\n"
+"                               SIGHUP begins a new <file> too (logrotate)\n"
 "        --metrics [<addr>:]<port>\n"
 "                               serve Prometheus metrics at /metrics: boot phase\n"
 "                               histograms per runtime, containers, events; a bare\n"
@@ -119,6 +122,32 @@ int parse_duration_ns(const char *s, unsigned long long *ns)
 	if (v >= 18446744073709551615.0)
 		return -1;
 	*ns = (unsigned long long)v;
+	return 0;
+}
+
+/* "65536", "512K", "100M", "1G" (powers of 1024) → bytes in *@v; 0, or -1. */
+static int parse_size(const char *s, unsigned long long *v)
+{
+	unsigned long long n, mult = 1;
+	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		mult = 1ULL << 10;
+	else if (*end == 'M')
+		mult = 1ULL << 20;
+	else if (*end == 'G')
+		mult = 1ULL << 30;
+	else if (*end)
+		return -1;
+	if (*end && end[1])
+		return -1;
+	if (n > (1ULL << 50) / mult)
+		return -1;
+	*v = n * mult;
 	return 0;
 }
 
@@ -210,6 +239,7 @@ static const struct option longopts[] = {
 	{ "user", required_argument, NULL, 'W' },
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
+	{ "rotate", required_argument, NULL, 'T' },
 	{ "metrics", required_argument, NULL, 'M' },
 	{ "metrics-label", required_argument, NULL, 'L' },
 	{ "verbose", no_argument, NULL, 'v' },
@@ -295,6 +325,10 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("%s", err);
 		break;
 	}
+	case 'T':
+		if (parse_size(arg, &o->rotate_bytes) < 0 || o->rotate_bytes < 65536)
+			return usage_error("--rotate takes a size of 64K or more (100M, 1G), not '%s'", arg);
+		break;
 	case 'M': {
 		struct sockaddr_storage ss;
 		socklen_t len;
@@ -349,6 +383,8 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		return usage_error("--root-exec is for watch mode with --mode pidtree");
 	if (o->metrics_label && !o->metrics)
 		return usage_error("--metrics-label needs --metrics");
+	if (o->rotate_bytes && (!o->output || strcmp(o->output, "-") == 0))
+		return usage_error("--rotate needs -o <file>");
 	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
 		return usage_error("--until mark:%s: no --mark has the label '%s'",
 				   o->until_mark, o->until_mark);

@@ -38,6 +38,7 @@ struct options {
 	int verbose;
 	const char *metrics;	/* --metrics [ADDR:]PORT */
 	const char *metrics_label;	/* --metrics-label entrypoint */
+	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	char **command;
 };
 
