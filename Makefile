@@ -7,7 +7,8 @@
 #                   the fuzzers (see test:)
 #   make vmtest     the integration tests that matter on other kernels, under QEMU
 #   make demo       install missing packages, build, boot the samples, report
-#   make install    PREFIX=/usr/local DESTDIR= (binaries + man pages)
+#   make install    PREFIX=/usr/local DESTDIR= (binaries, man pages, the systemd
+#                   unit, the Prometheus examples)
 #   V=1             show the commands
 
 OUTPUT ?= build
@@ -15,6 +16,8 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 SBINDIR ?= $(PREFIX)/sbin
 MANDIR ?= $(PREFIX)/share/man
+UNITDIR ?= $(PREFIX)/lib/systemd/system
+EXAMPLESDIR ?= $(PREFIX)/share/doc/boottrace/examples
 DESTDIR ?=
 
 CC ?= cc
@@ -313,10 +316,16 @@ install: $(OUTPUT)/collector $(OUTPUT)/analyze
 	install -m 0755 $(OUTPUT)/analyze $(DESTDIR)$(BINDIR)/analyze
 	install -m 0644 man/collector.8 $(DESTDIR)$(MANDIR)/man8/collector.8
 	install -m 0644 man/analyze.1 $(DESTDIR)$(MANDIR)/man1/analyze.1
+	install -d $(DESTDIR)$(UNITDIR) $(DESTDIR)$(EXAMPLESDIR)/prometheus
+	sed 's|@SBINDIR@|$(SBINDIR)|g' dist/boottrace-collector.service > $(DESTDIR)$(UNITDIR)/boottrace-collector.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/boottrace-collector.service
+	install -m 0644 dist/prometheus/*.yml $(DESTDIR)$(EXAMPLESDIR)/prometheus/
 
 uninstall:
 	rm -f $(DESTDIR)$(SBINDIR)/collector $(DESTDIR)$(BINDIR)/analyze \
-	      $(DESTDIR)$(MANDIR)/man8/collector.8 $(DESTDIR)$(MANDIR)/man1/analyze.1
+	      $(DESTDIR)$(MANDIR)/man8/collector.8 $(DESTDIR)$(MANDIR)/man1/analyze.1 \
+	      $(DESTDIR)$(UNITDIR)/boottrace-collector.service
+	rm -rf $(DESTDIR)$(EXAMPLESDIR)
 
 clean:
 	$(call msg,CLEAN,$(OUTPUT))

@@ -146,8 +146,8 @@ int watch_attach(struct collector *c);
 
 /* --- setup.c -------------------------------------------------------------- */
 
-/* the capabilities loading needs; 0, or -1 after saying what is missing */
-int setup_check_capabilities(void);
+/* the capabilities loading and @o need; 0, or -1 after saying what is missing */
+int setup_check_capabilities(const struct options *o);
 /* --mode, or what auto picks; 0, or -1 after a message */
 int setup_mode(struct collector *c);
 /* @cfg from the options (syscall list included); 0, or -1 after a message */

@@ -141,7 +141,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
-	if (setup_check_capabilities() < 0)
+	if (setup_check_capabilities(&c.opt) < 0)
 		goto cleanup;
 	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	/*

@@ -30,13 +30,15 @@ set -eu
 # on a loopback port to scrape the collector (its own config and data under
 # the test's directory; the system's service is never started, see below),
 # and its promtool checks dist/prometheus' config, rules and rule tests;
-# systemd's systemd-analyze verifies dist/boottrace-collector.service.
+# systemd's systemd-analyze verifies dist/boottrace-collector.service, and
+# strace shows that its system call filter refuses nothing the collector
+# calls.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd $*"
+prometheus systemd strace $*"
 
 missing=
 for p in $pkgs; do
