@@ -167,15 +167,9 @@ size_t boots_live(const struct boots *b)
 	return b->nlive;
 }
 
-/* FNV-1a, never 0 (idmap's empty key) */
 static uint64_t name_hash(struct field f)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	size_t i;
-
-	for (i = 0; i < f.n; i++)
-		h = (h ^ (unsigned char)f.s[i]) * 0x100000001b3ULL;
-	return h ? h : 1;
+	return idmap_key_of(f.s, f.n);
 }
 
 /*

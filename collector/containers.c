@@ -99,14 +99,10 @@ size_t containers_count_top(const struct container_table *t)
 	return n;
 }
 
-/* FNV-1a of @s, never 0 (idmap's empty key) */
+/* The key of name @s in t->names (containers.h: one hash a name) */
 static __u64 name_hash(const char *s)
 {
-	__u64 h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h ? h : 1;
+	return idmap_key_of(s, strlen(s));
 }
 
 /* How many times @name was given (the next #N is above), 0: never. */
