@@ -9,7 +9,9 @@
 # each quantile within the bucket of analyze's (Prometheus interpolates
 # inside a bucket; the nearest rank and Prometheus' rank q * count fall in
 # the same one). Prometheus runs on a loopback port with its own config and
-# data directory under $TMP, and is stopped at exit.
+# data directory under $TMP, and is stopped at exit. The collector runs
+# with --metrics-label entrypoint: Prometheus sums it away, and finds the
+# 20 boots under entrypoint="slow_child".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/metrics.sh"
 need_root
@@ -19,7 +21,7 @@ make_cgparent
 rel=${CGPARENT#$(cgroup2_mount)}
 . "$(dirname "$0")/../../scripts/runtimes.sh"	# rt_free_port
 
-watch_start "$TMP/w.tsv" --cgroup "$rel/*" --metrics 0
+watch_start "$TMP/w.tsv" --cgroup "$rel/*" --metrics 0 --metrics-label entrypoint
 addr=$(metrics_addr "$TMP/w.tsv.err")
 
 pport=$(rt_free_port) || fail "no free port"
@@ -69,6 +71,7 @@ started=$(query 'sum(boottrace_containers_started_total)')
 running=$(query 'sum(boottrace_containers_running)')
 lost=$(query 'boottrace_events_lost_total')
 execs=$(query 'sum(boottrace_phase_seconds_count{phase="exec"})')
+by_entry=$(query 'sum(boottrace_phase_seconds_count{phase="listen",entrypoint="slow_child"})')
 q50=$(query 'histogram_quantile(0.5, sum by (le) (boottrace_phase_seconds_bucket{phase="listen"}))')
 q99=$(query 'histogram_quantile(0.99, sum by (le) (boottrace_phase_seconds_bucket{phase="listen"}))')
 # The listen buckets as Prometheus holds them, by bound (+Inf last)
@@ -86,7 +89,8 @@ read -r _ n _ _ _ p50 _ p99 <<< "$(awk '$1 == "listen"' "$TMP/a.tsv")"
 	fail "analyze counts $n listen boots, prometheus 20, started $started, running $running, lost $lost"
 [ "$(awk '$1 == "exec" { print $2 }' "$TMP/a.tsv")" = "$execs" ] ||
 	fail "exec: analyze and prometheus count differently"
-ok "prometheus scraped 20 boots (started 20, running 0, lost 0), as analyze counts them"
+[ "$by_entry" = 20 ] || fail "entrypoint=\"slow_child\": '$by_entry' listen boots, not 20"
+ok "prometheus scraped 20 boots (started 20, running 0, lost 0; entrypoint slow_child), as analyze counts them"
 
 # in_bucket PROM EXACT-NS: Prometheus' quantile PROM (s) lies in the bucket of analyze's exact value
 in_bucket() {
