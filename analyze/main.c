@@ -18,6 +18,7 @@
 #include "analyze/out/compare.h"
 #include "analyze/out/plot.h"
 #include "analyze/out/report.h"
+#include "analyze/read/runs.h"
 #include "analyze/units.h"
 
 static const char usage_text[] =
@@ -465,6 +466,7 @@ int main(int argc, char **argv)
 	} else {
 		files = argv + optind;
 		nfiles = argc - optind;
+		runs_order(files, nfiles);	/* the files of a run, by part */
 	}
 	/* --plot alone needs the rows of the charted containers only: files
 	 * that can be read twice are, the second time keeping just those

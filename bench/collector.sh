@@ -13,6 +13,12 @@
 # per event, strace -f and perf trace;
 # then the same runs by the loop's own CPU time per call (getppid_loop
 # prints both), which a busy machine disturbs less than elapsed time.
+# The collector in cgroup mode runs a second way in the same rounds: with
+# --metrics, scraped once a second (as Prometheus would, every 15 s or so),
+# and the ratio of the two says what serving metrics costs tracing.
+# BENCH_MODES='cgroup metrics' BENCH_FLOORS= BENCH_PEERS=0: only those
+# (the collector's modes and the floors to run; the peers, bpftrace,
+# strace and perf trace, or not).
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -43,10 +49,11 @@ row "untraced loop (median of 3)" "$base" ""
 # (legacy object), and the floor: two empty tp_btf programs on sys_enter and
 # sys_exit, what any tracer of this kind costs the host before filtering.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-MODES="cgroup compat pidtree legacy"
+MODES=${BENCH_MODES:-cgroup compat pidtree legacy metrics}
 mode_opts() {
 	case $1 in
 	cgroup) echo "--mode cgroup --object modern" ;;
+	metrics) echo "--mode cgroup --object modern --metrics 0" ;;
 	compat) echo "--mode cgroup --object compat" ;;
 	pidtree) echo "--mode pidtree --object modern" ;;
 	legacy) echo "--mode pidtree --object legacy" ;;
@@ -65,16 +72,32 @@ floor_loop() {
 	esac
 }
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-FLOORS="floor floor_legacy legacy_bare legacy_pidtree compat_cgroup"
+FLOORS=${BENCH_FLOORS-floor floor_legacy legacy_bare legacy_pidtree compat_cgroup}
+# scrape FILE: GET /metrics once a second from the collector that says its address in FILE
+scrape() {
+	local a
+	while :; do
+		a=$(sed -n 's|^collector: metrics on http://\(.*\)/metrics$|\1|p' "$1" 2>/dev/null)
+		[ -n "$a" ] && curl -s -m 1 "http://$a/metrics" > /dev/null
+		sleep 1
+	done
+}
 for f in $FLOORS; do : > "$TMP/$f.all"; : > "$TMP/$f.cpu"; done
 for m in $MODES; do : > "$TMP/col.$m"; : > "$TMP/out.$m"; : > "$TMP/lost.$m"; : > "$TMP/col.$m.cpu"; : > "$TMP/out.$m.cpu"; done
 for i in 1 2 3 4 5; do
 	"$LOOP" "$N" 2> "$TMP/b"; nspc "$TMP/b" >> "$TMP/base.all"; cpuns "$TMP/b" >> "$TMP/base.cpu"
 	for m in $MODES; do
+		: > "$TMP/col"
+		sc=
+		[ $m = metrics ] && { scrape "$TMP/col" & sc=$!; }
 		# shellcheck disable=SC2046
-		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2> "$TMP/col" || continue
+		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
+		rc=$?
+		[ -n "$sc" ] && { kill $sc; wait $sc 2>/dev/null; }
+		[ $rc -eq 0 ] || continue
 		nspc "$TMP/col" >> "$TMP/col.$m"; cpuns "$TMP/col" >> "$TMP/col.$m.cpu"
 		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
+		[ $m = metrics ] && continue	# outside the containers: as cgroup mode
 		# shellcheck disable=SC2046
 		"$OUTPUT/collector" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
 		sleep 0.5
@@ -92,16 +115,16 @@ for i in 1 2 3 4 5; do
 done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
-row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
-row "classic floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
-row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
-row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
-row "  the same with the cgroup-id filter" "$(median < "$TMP/compat_cgroup.all")" "bench/compat_cgroup.bpf.c; all: $(tr '\n' ' ' < "$TMP/compat_cgroup.all")"
+[ -s "$TMP/floor.all" ] && row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
+[ -s "$TMP/floor_legacy.all" ] && row "classic floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
+[ -s "$TMP/legacy_bare.all" ] && row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
+[ -s "$TMP/legacy_pidtree.all" ] && row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
+[ -s "$TMP/compat_cgroup.all" ] && row "  the same with the cgroup-id filter" "$(median < "$TMP/compat_cgroup.all")" "bench/compat_cgroup.bpf.c; all: $(tr '\n' ' ' < "$TMP/compat_cgroup.all")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m" ] || { row "collector ($m)" "" "did not run"; continue; }
 	rows=$(grep -c 'getppid' "$TMP/c.$m.tsv")
 	row "collector ($m), every row to a file" "$(median < "$TMP/col.$m")" "lost per run: $(tr '\n' ' ' < "$TMP/lost.$m"); getppid rows=$rows; all: $(tr '\n' ' ' < "$TMP/col.$m")"
-	row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
+	[ -s "$TMP/out.$m" ] && row "outside process ($m), collector tracing another" "$(median < "$TMP/out.$m")" "all: $(tr '\n' ' ' < "$TMP/out.$m")"
 done
 # Overheads (ns/call above the untraced loop) against cgroup mode's with
 # the modern object, the collector issue's reference: the compat object,
@@ -128,21 +151,29 @@ for w in "legacy object / its 4.15 bound:col.legacy:legacy_pidtree.all" \
 	awk -v n="${w%%:*}" -v a="$(median < "$TMP/$x")" -v c="$(median < "$TMP/$y")" -v b="$base" \
 		'BEGIN { printf "%-44s %10.0f %7.2fx  of the bound'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
 done
+# --metrics, scraped each second, against the same collector without it
+if [ -s "$TMP/col.metrics" ] && [ -s "$TMP/col.cgroup" ]; then
+	awk -v a="$(median < "$TMP/col.metrics")" -v b="$(median < "$TMP/col.cgroup")" \
+		-v ca="$(median < "$TMP/col.metrics.cpu")" -v cb="$(median < "$TMP/col.cgroup.cpu")" \
+		'BEGIN { printf "%-44s %10s %7.3fx  elapsed %.1f / %.1f ns; cpu %.1f / %.1f ns (%.3fx)\n",
+			"--metrics (scraped 1/s) / without", "", a / b, a, b, ca, cb, ca / cb }'
+fi
 # the same runs, by the loop's CPU time
 cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
-crow "floor" "$(median < "$TMP/floor.cpu")"
-crow "classic floor" "$(median < "$TMP/floor_legacy.cpu")"
-crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
-crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"
-crow "compat bound, cgroup-id filter" "$(median < "$TMP/compat_cgroup.cpu")"
+[ -s "$TMP/floor.cpu" ] && crow "floor" "$(median < "$TMP/floor.cpu")"
+[ -s "$TMP/floor_legacy.cpu" ] && crow "classic floor" "$(median < "$TMP/floor_legacy.cpu")"
+[ -s "$TMP/legacy_bare.cpu" ] && crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
+[ -s "$TMP/legacy_pidtree.cpu" ] && crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"
+[ -s "$TMP/compat_cgroup.cpu" ] && crow "compat bound, cgroup-id filter" "$(median < "$TMP/compat_cgroup.cpu")"
 for m in $MODES; do
 	[ -s "$TMP/col.$m.cpu" ] || continue
 	crow "collector ($m)" "$(median < "$TMP/col.$m.cpu")"
-	crow "outside process ($m)" "$(median < "$TMP/out.$m.cpu")"
+	[ -s "$TMP/out.$m.cpu" ] && crow "outside process ($m)" "$(median < "$TMP/out.$m.cpu")"
 done
 
+[ "${BENCH_PEERS:-1}" = 0 ] && exit 0
 att=$(for i in 1 2 3 4 5 6 7 8 9 10 11; do "$OUTPUT/collector" -v -o /dev/null -- true 2>&1 |
 	sed -n 's/.*attached in \(.*\) ms/\1/p'; done | median)
 row "collector start-up to attached" "" "$att ms (median of 11, collector -v)"

@@ -18,6 +18,9 @@
  *   watch.c       watch mode, and --pid (attach to a running tree)
  *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
  *   sockport.c    a listener's port from /proc (the legacy and compat objects)
+ *   exporter.c    --metrics: boots.c (phases from the rows), metrics.c (the
+ *                 registry), http.c (the server, served from loop.c)
+ *   rotate.c      a run in several files: SIGHUP, --rotate
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
  * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
@@ -38,6 +41,7 @@
 #include "collector/output.h"
 
 struct bt_cgroup_event;
+struct exporter;
 struct bt_root_event;
 struct bt_event_hdr;
 struct progress;
@@ -63,6 +67,7 @@ struct collector {
 	char cg2[PATH_MAX];
 	struct container_table containers;
 	unsigned long long stray;	/* events of cgroups user space dropped */
+	int stdout_is_tsv;		/* the TSV goes to stdout (no -o FILE) */
 	/* the live status line (stderr is a terminal) */
 	int status_line;
 	int status_shown;		/* a line is on the terminal, no newline after it */
@@ -76,6 +81,12 @@ struct collector {
 	unsigned long long spawn_ts;
 	int start_written;		/* this boot's start row is out */
 	struct client_run client;	/* client mode */
+	struct exporter *exporter;	/* --metrics (exporter.c) */
+	/* the run's files (rotate.c) */
+	char run_id[33];		/* in each file's metadata */
+	unsigned part;			/* this file's, from 1 */
+	unsigned long long lost_base;	/* events lost before this file */
+	int output_file;		/* -o is a regular file: SIGHUP reopens it */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */
@@ -156,8 +167,8 @@ int watch_attach(struct collector *c);
 
 /* --- setup.c -------------------------------------------------------------- */
 
-/* the capabilities loading needs; 0, or -1 after saying what is missing */
-int setup_check_capabilities(void);
+/* the capabilities loading and @o need; 0, or -1 after saying what is missing */
+int setup_check_capabilities(const struct options *o);
 /* --mode, or what auto picks; 0, or -1 after a message */
 int setup_mode(struct collector *c);
 /* @cfg from the options (syscall list included); 0, or -1 after a message */

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The container table: see containers.h. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,49 +99,54 @@ size_t containers_count_top(const struct container_table *t)
 	return n;
 }
 
-static struct name_use *name_find(struct container_table *t, const char *name)
+/* The key of name @s in t->names (containers.h: one hash a name) */
+static __u64 name_hash(const char *s)
 {
-	size_t i;
-
-	for (i = 0; i < t->nnames; i++)
-		if (strcmp(t->names[i].name, name) == 0)
-			return &t->names[i];
-	return NULL;
+	return idmap_key_of(s, strlen(s));
 }
 
-/* Remember @name as given; 0, or -1 on ENOMEM (it may then be given again). */
-static int name_keep(struct container_table *t, const char *name)
+/* How many times @name was given (the next #N is above), 0: never. */
+static unsigned long name_uses(const struct container_table *t, const char *name)
 {
-	struct name_use *u = realloc(t->names, (t->nnames + 1) * sizeof(*u));
+	return (unsigned long)(uintptr_t)idmap_get(&t->names, name_hash(name));
+}
 
-	if (!u)
-		return -1;
-	t->names = u;
-	t->names[t->nnames].name = strdup(name);
-	if (!t->names[t->nnames].name)
-		return -1;
-	t->names[t->nnames++].uses = 1;
-	return 0;
+/* Remember @name as given @uses times (an ENOMEM forgets it: it may then be given again). */
+static void name_keep(struct container_table *t, const char *name, unsigned long uses)
+{
+	idmap_put(&t->names, name_hash(name), (void *)(uintptr_t)uses);
 }
 
 void containers_unique_name(struct container_table *t, const char *base, char *out, size_t n)
 {
-	struct name_use *u = name_find(t, base);
-	unsigned int i;
+	unsigned long i, u = name_uses(t, base);
 
 	if (!u) {
 		snprintf(out, n, "%s", base);
-		name_keep(t, base);
+		name_keep(t, base, 1);
 		return;
 	}
 	/* "base#N": the next N whose name was not given (a cgroup may be called "web#2") */
-	for (i = u->uses + 1;; i++) {
-		snprintf(out, n, "%s#%u", base, i);
-		if (!name_find(t, out))
+	for (i = u + 1;; i++) {
+		snprintf(out, n, "%s#%lu", base, i);
+		if (!name_uses(t, out))
 			break;
 	}
-	u->uses = i;
-	name_keep(t, out);
+	name_keep(t, base, i);
+	name_keep(t, out, 1);
+}
+
+int containers_forget_names(struct container_table *t)
+{
+	size_t i;
+	int err = 0;
+
+	idmap_free(&t->names);
+	for (i = 0; i < t->n; i++)
+		if (t->v[i]->top == t->v[i] && !t->v[i]->cand &&
+		    idmap_put(&t->names, name_hash(t->v[i]->name), (void *)(uintptr_t)1) < 0)
+			err = -1;
+	return err;
 }
 
 void containers_free(struct container_table *t)
@@ -153,8 +159,6 @@ void containers_free(struct container_table *t)
 	}
 	free(t->v);
 	idmap_free(&t->index);
-	for (i = 0; i < t->nnames; i++)
-		free(t->names[i].name);
-	free(t->names);
+	idmap_free(&t->names);
 	memset(t, 0, sizeof(*t));
 }

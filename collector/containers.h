@@ -42,20 +42,20 @@ struct container {
 	char name[CONTAINER_NAME_MAX];
 };
 
-/* How often a container name was used in this run. */
-struct name_use {
-	char *name;
-	unsigned int uses;
-};
-
 struct container_table {
 	struct container **v;
 	size_t n, cap;
 	/* cgid → entry: every event looks its container up, and a host may boot thousands at once */
 	struct idmap index;
 	struct container *last;	/* the last one found: most events repeat it */
-	struct name_use *names;
-	size_t nnames;
+	/*
+	 * The names given: a 64-bit hash of each → the next #N to try after
+	 * it. 16 bytes a slot, at most half full: 32 to 64 bytes per name,
+	 * whatever its length, until containers_forget_names(). (Two names
+	 * of one hash, never seen: the second is taken as given, and gets a
+	 * #N it did not need; names stay unique.)
+	 */
+	struct idmap names;
 };
 
 /* containers_find - the entry of @cgid, or NULL. */
@@ -89,12 +89,21 @@ void containers_remove(struct container_table *t, struct container *k);
 size_t containers_count_top(const struct container_table *t);
 
 /*
- * containers_unique_name - a name not given before in this run: @base,
- * then "@base#2", "@base#3"... into @out. Counted over the whole run, not
+ * containers_unique_name - a name not given before in this file: @base,
+ * then "@base#2", "@base#3"... into @out. Counted over the whole file, not
  * only live containers: a container that restarts in a cgroup of the same
  * name is another boot, another name.
  */
 void containers_unique_name(struct container_table *t, const char *base, char *out, size_t n);
+
+/*
+ * containers_forget_names - forget the names given but those of the
+ * containers in the table (a new file of the run begins: collector/rotate.c;
+ * analyze joins a container across files by its name, a new boot in the
+ * new file has a start row there). 0, or -1 out of memory (then names may
+ * repeat within the new file).
+ */
+int containers_forget_names(struct container_table *t);
 
 /* containers_free - free every entry and the table's memory; it is empty after. */
 void containers_free(struct container_table *t);

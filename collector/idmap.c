@@ -82,6 +82,16 @@ void idmap_del(struct idmap *m, __u64 key)
 	}
 }
 
+__u64 idmap_key_of(const char *s, size_t n)
+{
+	__u64 h = 0xcbf29ce484222325ULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
+	return h ? h : 1;
+}
+
 void idmap_free(struct idmap *m)
 {
 	free(m->slots);

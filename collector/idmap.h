@@ -39,4 +39,11 @@ void idmap_del(struct idmap *m, __u64 key);
 /* idmap_free - free the slots (not the values); @m is empty and usable again. */
 void idmap_free(struct idmap *m);
 
+/*
+ * idmap_key_of - a key for the @n bytes at @s (a name): their FNV-1a
+ * hash, never 0. Two names may share one (one in 2^64 a pair): the
+ * callers say what they do then.
+ */
+__u64 idmap_key_of(const char *s, size_t n);
+
 #endif /* COLLECTOR_IDMAP_H */

@@ -11,8 +11,10 @@
 
 #include "collector/clock.h"
 #include "collector/collector.h"
+#include "collector/exporter.h"
 #include "collector/marks.h"
 #include "collector/progress.h"
+#include "collector/rotate.h"
 
 /* the progress line's redraws: up to 4 a second, as hyperfine's */
 #define PROGRESS_EVERY_NS 250000000ULL
@@ -137,6 +139,8 @@ int loop_poll_once(struct collector *c, int timeout_ms)
 	}
 	if (output_flush(c->out) < 0)
 		return -c->out->err;
+	exporter_turn(c);
+	rotate_turn(c);
 	loop_show_status(c, 0);
 	return 0;
 }

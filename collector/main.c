@@ -25,8 +25,10 @@
 #include "collector/cgroup.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
+#include "collector/exporter.h"
 #include "collector/marks.h"
 #include "collector/progress.h"
+#include "collector/rotate.h"
 
 static void on_signal(int sig)
 {
@@ -158,7 +160,10 @@ static int open_output(struct collector *c, int *fd)
 			fprintf(stderr, "collector: cannot open %s: %s\n", c->opt.output, strerror(errno));
 			return -1;
 		}
-	} else if (c->opt.command) {
+	} else {
+		c->stdout_is_tsv = 1;
+	}
+	if (c->stdout_is_tsv && c->opt.command) {
 		/*
 		 * The TSV on stdout and a command to run: the TSV goes on from
 		 * a copy, and fd 1 becomes stderr here, so that the command
@@ -186,7 +191,7 @@ static int finish_output(struct collector *c, int ret)
 	unsigned long long lost = c->be->ops->lost(c->be);
 
 	loop_show_status(c, 1);
-	output_trailer(c->out, lost);
+	output_trailer(c->out, lost - c->lost_base);	/* this file's */
 	if (output_flush(c->out) < 0) {
 		if (c->out->err == EPIPE) {
 			fprintf(stderr, "collector: the reader closed the output; stopped\n");
@@ -228,7 +233,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	libbpf_set_print(c.opt.verbose ? libbpf_print : libbpf_quiet);
-	if (setup_check_capabilities() < 0)
+	if (setup_check_capabilities(&c.opt) < 0)
 		goto cleanup;
 	have_btf = access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	/*
@@ -264,11 +269,13 @@ int main(int argc, char **argv)
 	loop_status_setup(&c);
 
 	/* 4. output */
-	if (open_output(&c, &fd) < 0)
+	if (open_output(&c, &fd) < 0 || rotate_init(&c, fd) < 0 || exporter_open(&c) < 0)
 		goto cleanup;
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = rotate_on_hup;	/* a new file (logrotate), not the end */
+	sigaction(SIGHUP, &sa, NULL);
 	/*
 	 * SIGPIPE caught, not ignored, for the same EPIPE: an exec resets a
 	 * caught signal to its default, so the command gets SIGPIPE's
@@ -290,6 +297,7 @@ int main(int argc, char **argv)
 	ret = finish_output(&c, ret);
 
 cleanup:
+	exporter_free(c.exporter);
 	output__free(c.out);
 	progress__free(c.progress);
 	marks__free(c.opt.marks);	/* before the backend: USDT links use its object */

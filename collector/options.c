@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector/http.h"
 #include "collector/marks.h"
 #include "collector/options.h"
 
@@ -74,6 +75,17 @@ void options_usage(FILE *f)
 "        --sched <on|off>       scheduler rows (default on): one `sched` row per\n"
 "                               off-CPU interval of a traced task, with its state,\n"
 "                               the wait for a CPU, the waker and the CPU's holder\n"
+"        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
+"                               64K at least): -o <file> is renamed <file>.<n>;\n"
+"                               SIGHUP begins a new <file> too (logrotate)\n"
+"        --metrics [<addr>:]<port>\n"
+"                               serve Prometheus metrics at /metrics: boot phase\n"
+"                               histograms per runtime, containers, events; a bare\n"
+"                               <port> is 127.0.0.1 only, 0.0.0.0:<port> or\n"
+"                               [::]:<port> every address (docs/metrics.md)\n"
+"        --metrics-label entrypoint\n"
+"                               label the phase histograms with the entrypoint's\n"
+"                               basename too (50 at most, then \"other\")\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -84,6 +96,7 @@ void options_usage(FILE *f)
 "EXAMPLES\n"
 "    sudo collector > boot.tsv                     # every container that starts\n"
 "    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
+"    sudo collector --metrics 9432 -o /var/lib/boottrace/boot.tsv   # a scrape target\n"
 "    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
 "    sudo collector -c '/docker/*' --runs 10 --until listen -o boot.tsv \\\n"
 "        -- docker run --rm --network host IMAGE httpd -f -p 8080\n"
@@ -112,6 +125,32 @@ int parse_duration_ns(const char *s, unsigned long long *ns)
 	if (v >= 18446744073709551615.0)
 		return -1;
 	*ns = (unsigned long long)v;
+	return 0;
+}
+
+/* "65536", "512K", "100M", "1G" (powers of 1024) → bytes in *@v; 0, or -1. */
+static int parse_size(const char *s, unsigned long long *v)
+{
+	unsigned long long n, mult = 1;
+	char *end;
+
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -1;
+	if (*end == 'K' || *end == 'k')
+		mult = 1ULL << 10;
+	else if (*end == 'M')
+		mult = 1ULL << 20;
+	else if (*end == 'G')
+		mult = 1ULL << 30;
+	else if (*end)
+		return -1;
+	if (*end && end[1])
+		return -1;
+	if (n > (1ULL << 50) / mult)
+		return -1;
+	*v = n * mult;
 	return 0;
 }
 
@@ -204,6 +243,9 @@ static const struct option longopts[] = {
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
 	{ "sched", required_argument, NULL, 'C' },
+	{ "rotate", required_argument, NULL, 'T' },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "metrics-label", required_argument, NULL, 'L' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -292,6 +334,25 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("%s", err);
 		break;
 	}
+	case 'T':
+		if (parse_size(arg, &o->rotate_bytes) < 0 || o->rotate_bytes < 65536)
+			return usage_error("--rotate takes a size of 64K or more (100M, 1G), not '%s'", arg);
+		break;
+	case 'M': {
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		if (http_parse_addr(arg, &ss, &len) < 0)
+			return usage_error("--metrics takes [ADDR:]PORT (9432, 0.0.0.0:9432, [::1]:9432), not '%s'",
+					   arg);
+		o->metrics = arg;
+		break;
+	}
+	case 'L':
+		if (strcmp(arg, "entrypoint"))
+			return usage_error("--metrics-label takes entrypoint, not '%s'", arg);
+		o->metrics_label = arg;
+		break;
 	case 'v': o->verbose = 1; break;
 	case 'h': options_usage(stdout); return OPTIONS_DONE;
 	case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); return OPTIONS_DONE;
@@ -330,6 +391,10 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		return usage_error("--pid and a command exclude each other");
 	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
 		return usage_error("--root-exec is for watch mode with --mode pidtree");
+	if (o->metrics_label && !o->metrics)
+		return usage_error("--metrics-label needs --metrics");
+	if (o->rotate_bytes && (!o->output || strcmp(o->output, "-") == 0))
+		return usage_error("--rotate needs -o <file>");
 	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
 		return usage_error("--until mark:%s: no --mark has the label '%s'",
 				   o->until_mark, o->until_mark);

@@ -40,6 +40,9 @@ struct options {
 	int ngroups;
 	char *exec_path;	/* command[0] as execvp(3) would find it, by main; NULL: none */
 	int verbose;
+	const char *metrics;	/* --metrics [ADDR:]PORT */
+	const char *metrics_label;	/* --metrics-label entrypoint */
+	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	char **command;
 };
 

@@ -72,6 +72,7 @@ int output_flush(struct output *o)
 			break;
 		}
 		off += (size_t)n;
+		o->bytes += (uint64_t)n;
 	}
 	o->len = 0;
 	return o->err ? -o->err : 0;
@@ -140,6 +141,8 @@ void output_row(struct output *o, const struct row *r)
 						      r->name.n + r->detail.n);
 	char *p;
 
+	if (o->on_row)
+		o->on_row(o->on_row_ctx, r);
 	if (o->err)
 		return;
 	reserve(o, need);
@@ -193,6 +196,7 @@ void output_raw(struct output *o, const char *s, size_t n)
 			}
 			s += w;
 			n -= (size_t)w;
+			o->bytes += (uint64_t)w;
 		}
 		return;
 	}
@@ -219,6 +223,20 @@ void output_meta(struct output *o, const char *key, const char *value)
 	p += tsv_escape(value, vn, p);
 	*p++ = '\n';
 	o->len = (size_t)(p - o->buf);
+}
+
+int output_next_file(struct output *o, int fd)
+{
+	int err = dup2(fd, o->fd) < 0 ? -errno : 0;
+
+	close(fd);
+	if (err)
+		return err;
+	o->len = 0;
+	o->err = 0;
+	o->rows = 0;
+	o->bytes = 0;
+	return 0;
 }
 
 void output_trailer(struct output *o, unsigned long long lost)

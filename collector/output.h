@@ -11,12 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct row;
+
 struct output {
 	int fd;
 	char *buf;
 	size_t len, cap;
 	int err;		/* errno of the first failed write, 0 if none */
 	uint64_t rows;		/* event rows written */
+	uint64_t bytes;		/* bytes written (--rotate) */
+	/* told of every row, written or not (--metrics: collector/boots.h) */
+	void (*on_row)(void *ctx, const struct row *r);
+	void *on_row_ctx;
 };
 
 /* A text field: @s == NULL is the missing value \N. */
@@ -52,6 +58,13 @@ void output_row(struct output *o, const struct row *r);
 void output_meta(struct output *o, const char *key, const char *value);
 /* output_raw - append @n bytes as they are (header lines). */
 void output_raw(struct output *o, const char *s, size_t n);
+/*
+ * output_next_file - go on in the file open on @fd (the caller's: it is
+ * dup2'd onto o->fd, keeping its number, then closed): the buffer must
+ * have been flushed; rows and bytes count from 0 again, an error of the
+ * old file is forgotten. 0, or -errno (@fd closed, o unchanged).
+ */
+int output_next_file(struct output *o, int fd);
 /* output_trailer - append the last line, "# lost=@lost events=<rows written>". */
 void output_trailer(struct output *o, unsigned long long lost);
 /*

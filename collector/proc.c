@@ -232,3 +232,60 @@ int proc_descendants(pid_t root, pid_t **out, size_t *nout)
 	free(ppids);
 	return err;
 }
+
+int proc_stat_usage(const char *stat, struct proc_usage *u)
+{
+	unsigned long long v[22];
+	const char *p = strrchr(stat, ')');
+	char *end;
+	int i;
+
+	/* after comm: field 3 (state) is a letter, fields 4.. numbers; 24 (rss) is the last we read */
+	if (!p || p[1] != ' ' || !p[2] || p[3] != ' ')
+		return -1;
+	p += 4;
+	for (i = 4; i <= 24; i++) {
+		long long s;
+
+		errno = 0;
+		s = strtoll(p, &end, 10);
+		if (errno || end == p || (*end != ' ' && *end != '\n' && *end != '\0'))
+			return -1;
+		v[i - 4] = (unsigned long long)s;
+		p = end;
+	}
+	u->utime = v[14 - 4];
+	u->stime = v[15 - 4];
+	u->starttime = v[22 - 4];
+	u->vsize = v[23 - 4];
+	u->rss = v[24 - 4];
+	return 0;
+}
+
+int proc_self_usage(struct proc_usage *u)
+{
+	char buf[1024];
+	struct dirent *d;
+	DIR *fds;
+	FILE *f;
+	char line[256];
+
+	if (proc_read(getpid(), "stat", buf, sizeof(buf)) <= 0 || proc_stat_usage(buf, u) < 0)
+		return -1;
+	u->fds = -1;
+	fds = opendir("/proc/self/fd");
+	if (fds) {
+		/* every entry but . and .. and the directory's own fd */
+		for (u->fds = -1; (d = readdir(fds));)
+			u->fds += d->d_name[0] != '.';
+		closedir(fds);
+	}
+	u->btime = 0;
+	f = fopen("/proc/stat", "re");
+	while (f && fgets(line, sizeof(line), f))
+		if (strncmp(line, "btime ", 6) == 0)
+			u->btime = strtoull(line + 6, NULL, 10);
+	if (f)
+		fclose(f);
+	return 0;
+}

@@ -59,4 +59,23 @@ int proc_descendants(pid_t root, pid_t **out, size_t *n);
  */
 size_t descendants_of(pid_t root, const pid_t *pids, const pid_t *ppids, size_t n, pid_t *out);
 
+/* What /proc says of the collector itself: the process_* metrics of --metrics. */
+struct proc_usage {
+	unsigned long long utime, stime;	/* clock ticks (sysconf(_SC_CLK_TCK)) */
+	unsigned long long starttime;		/* ticks after boot */
+	unsigned long long vsize;		/* bytes */
+	unsigned long long rss;			/* pages */
+	long fds;				/* open, -1: unknown */
+	unsigned long long btime;		/* boot, seconds since the epoch (/proc/stat), 0: unknown */
+};
+
+/*
+ * proc_stat_usage - utime, stime, starttime, vsize and rss in the text of a
+ * /proc/PID/stat (the other fields untouched); 0, or -1 when malformed.
+ */
+int proc_stat_usage(const char *stat, struct proc_usage *u);
+
+/* proc_self_usage - all of struct proc_usage for this process; 0 or -1. */
+int proc_self_usage(struct proc_usage *u);
+
 #endif /* COLLECTOR_PROC_H */

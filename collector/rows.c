@@ -324,6 +324,10 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "sched", c->opt.sched ? "on" : "off");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
+	/* the run's files: analyze joins a container across them (collector/rotate.h) */
+	output_meta(c->out, "run_id", c->run_id);
+	snprintf(buf, sizeof(buf), "%u", c->part);
+	output_meta(c->out, "part", buf);
 	output_raw(c->out, TSV_HEADER "\n", strlen(TSV_HEADER) + 1);
 	output_flush(c->out);
 }

@@ -16,6 +16,8 @@
  *      is a race (runc joins the cgroup v2 last, after nine v1 hierarchies).
  * busybox runs its applets by exec'ing /proc/self/exe: those come after the
  * entrypoint, so rule 3 skips them only before it, which is what it needs.
+ * Both programs use it: analyze for its exec phase, the collector for
+ * --metrics' (collector/boots.h says where the two may differ).
  */
 #ifndef COMMON_ENTRYPOINT_H
 #define COMMON_ENTRYPOINT_H
@@ -25,7 +27,8 @@
 
 /*
  * entrypoint_is_runtime - whether an exec of @filename (@n bytes, as the
- * TSV has it, escaped) is a container runtime's own.
+ * TSV has it, escaped, or raw: the names it knows have nothing to escape)
+ * is a container runtime's own.
  */
 bool entrypoint_is_runtime(const char *filename, size_t n);
 

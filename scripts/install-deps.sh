@@ -27,11 +27,19 @@ set -eu
 # vmtest (make vmtest, in make test): qemu-system-x86 boots Debian's kernels
 # (TCG, no KVM needed), busybox-static is the initramfs' /init and its tools,
 # cpio packs it.
+# metrics (collector --metrics): prometheus is the real server a test starts
+# on a loopback port to scrape the collector (its own config and data under
+# the test's directory; the system's service is never started, see below),
+# and its promtool checks dist/prometheus' config, rules and rule tests;
+# systemd's systemd-analyze verifies dist/boottrace-collector.service, and
+# strace shows that its system call filter refuses nothing the collector
+# calls.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
-runc docker.io podman busybox-static qemu-system-x86 cpio $*"
+runc docker.io podman busybox-static qemu-system-x86 cpio
+prometheus systemd strace $*"
 
 missing=
 for p in $pkgs; do
@@ -51,6 +59,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 # Installing nginx must not start it (it would listen on port 80), nor
+# prometheus (port 9090, and it would scrape and store for nobody), nor
 # docker.io dockerd and containerd (a system dockerd would make /docker and
 # its containers would mix with the tests'): a
 # policy-rc.d that denies every start (invoke-rc.d and deb-systemd-invoke
@@ -68,6 +77,7 @@ RUNLEVEL=1 apt-get install -y -qq --no-install-recommends $missing
 # nor at the next boot: they were installed for the tests, not to serve
 services=
 case " $missing " in *" nginx "*) services=nginx ;; esac
+case " $missing " in *" prometheus "*) services="$services prometheus" ;; esac
 case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then

@@ -31,7 +31,15 @@ struct file_ctr {
 	int32_t marks;		/* head of its list in analysis.fm, -1 = none */
 	int8_t selected;	/* --container: -1 not decided yet, 0, 1 */
 	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
+	int8_t ended;		/* it has an end row */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
+};
+
+/* A container of a run carried to the run's next file (analysis.h). */
+struct carried {
+	struct file_ctr c;	/* its times so far; marks in analysis.cm */
+	uint32_t file;		/* the file of its start row */
+	bool live;		/* not timed yet */
 };
 
 struct file_mark {
@@ -168,6 +176,10 @@ void analysis__free(struct analysis *a)
 	free(a->kc_ctr);
 	free(a->scratch);
 	timeline__free(a->tl);
+	strtab__free(a->carry_names);
+	free(a->carry);
+	free(a->cm);
+	free(a->run_id);
 	free(a);
 }
 
@@ -216,27 +228,37 @@ static long phase_get(struct analysis *a, const char *s, size_t n)
 	return id;
 }
 
-/* Container @ctr reached mark @phase at @ts. 0, or -1 out of memory. */
-static int mark_min(struct analysis *a, uint32_t ctr, uint32_t phase, uint64_t ts)
+/*
+ * Mark @phase at @ts into the list at *@head in *@fm (*@n used of *@cap),
+ * for container @ctr: the smaller time when the phase is there. 0, or -1
+ * out of memory.
+ */
+static int list_mark_min(struct file_mark **fm, size_t *n, size_t *cap, int32_t *head,
+			 uint32_t ctr, uint32_t phase, uint64_t ts)
 {
-	struct file_ctr *c = &a->fc[ctr];
 	int32_t k;
 
-	for (k = c->marks; k >= 0; k = a->fm[k].next) {
-		if (a->fm[k].phase == phase) {
-			if (ts < a->fm[k].ts)
-				a->fm[k].ts = ts;
+	for (k = *head; k >= 0; k = (*fm)[k].next) {
+		if ((*fm)[k].phase == phase) {
+			if (ts < (*fm)[k].ts)
+				(*fm)[k].ts = ts;
 			return 0;
 		}
 	}
-	if (grow((void **)&a->fm, &a->fm_cap, a->nfm + 1, sizeof(*a->fm)) < 0)
+	if (grow((void **)fm, cap, *n + 1, sizeof(**fm)) < 0)
 		return -1;
-	a->fm[a->nfm].phase = phase;
-	a->fm[a->nfm].ctr = ctr;
-	a->fm[a->nfm].ts = ts;
-	a->fm[a->nfm].next = c->marks;
-	c->marks = (int32_t)a->nfm++;
+	(*fm)[*n].phase = phase;
+	(*fm)[*n].ctr = ctr;
+	(*fm)[*n].ts = ts;
+	(*fm)[*n].next = *head;
+	*head = (int32_t)(*n)++;
 	return 0;
+}
+
+/* Container @ctr reached mark @phase at @ts. 0, or -1 out of memory. */
+static int mark_min(struct analysis *a, uint32_t ctr, uint32_t phase, uint64_t ts)
+{
+	return list_mark_min(&a->fm, &a->nfm, &a->fm_cap, &a->fc[ctr].marks, ctr, phase, ts);
 }
 
 /*
@@ -261,6 +283,7 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		c->marks = -1;
 		c->selected = -1;
 		c->keep = -1;
+		c->ended = 0;
 		c->by_id = -1;
 	}
 	return id;
@@ -383,6 +406,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
 
 		return ph < 0 ? -1 : mark_min(a, (uint32_t)id, (uint32_t)ph, r->ts_ns);
+	} else if (field_is(ev, "end", 3)) {
+		c->ended = 1;
 	}
 	return 0;
 }
@@ -430,6 +455,119 @@ static int timeline_phases(struct analysis *a, const struct file_ctr *c, const c
 	return 0;
 }
 
+static uint64_t min_u64(uint64_t x, uint64_t y)
+{
+	return x < y ? x : y;
+}
+
+/*
+ * Container @c (its marks listed in @fm) named @cname (@clen bytes, as in
+ * the file) of file @file is timed: its phases go into the table. 0, or -1
+ * out of memory.
+ */
+static int fold_ctr(struct analysis *a, const char *cname, size_t clen, uint32_t file,
+		    const struct file_ctr *c, const struct file_mark *fm)
+{
+	long nid = strtab_intern(a->ctr_names, cname, clen, NULL);
+	uint64_t t_exec;
+	uint32_t me;
+	int32_t k;
+
+	if (nid < 0 || grow((void **)&a->ctrs, &a->ctrs_cap, a->nctrs + 1, sizeof(*a->ctrs)) < 0)
+		return -1;
+	me = (uint32_t)a->nctrs++;
+	a->ctrs[me].name = (uint32_t)nid;
+	a->ctrs[me].file = file;
+	a->ctrs[me].first = a->ncphases;
+	a->ctrs[me].n = 0;
+	a->ncontainers++;
+	t_exec = exec_time(c);
+	if (t_exec != NONE && push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
+		return -1;
+	if (c->t_listen != NONE &&
+	    push_value(a, me, PHASE_LISTEN, (int64_t)(c->t_listen - c->t_start)) < 0)
+		return -1;
+	/* the list is newest first: walk it into phase order later */
+	for (k = c->marks; k >= 0; k = fm[k].next)
+		if (push_value(a, me, fm[k].phase, (int64_t)(fm[k].ts - c->t_start)) < 0)
+			return -1;
+	return 0;
+}
+
+/* Carried container @id is timed. 0, or -1 out of memory. */
+static int fold_carried(struct analysis *a, long id)
+{
+	size_t len;
+	const char *name = strtab_str(a->carry_names, (size_t)id, &len);
+
+	a->carry[id].live = false;
+	return fold_ctr(a, name, len, a->carry[id].file, &a->carry[id].c, a->cm);
+}
+
+/* Every container still carried is timed; the run is over. 0, or -1 out of memory. */
+static int carry_flush(struct analysis *a)
+{
+	size_t i, n = a->carry_names ? strtab_count(a->carry_names) : 0;
+	int ret = 0;
+
+	for (i = 0; i < n; i++)
+		if (a->carry[i].live && fold_carried(a, (long)i) < 0)
+			ret = -1;
+	strtab__free(a->carry_names);
+	a->carry_names = NULL;
+	a->ncm = 0;
+	free(a->run_id);
+	a->run_id = NULL;
+	return ret;
+}
+
+/*
+ * File container @c named @cname, in a file of a run: joined to the
+ * container it continues (carried), or carried itself (a start row, no
+ * end row). 1 when done so, 0 when it is to be taken as in any file, -1
+ * out of memory.
+ */
+static int carry_ctr(struct analysis *a, const char *cname, size_t clen, struct file_ctr *c)
+{
+	long id = a->carry_names ? strtab_find(a->carry_names, cname, clen) : -1;
+	struct carried *k;
+	int32_t m;
+	int added;
+
+	if (id >= 0 && a->carry[id].live && c->t_start != NONE && fold_carried(a, id) < 0)
+		return -1; /* a new boot under its name: the carried one lost its end row */
+	if (id >= 0 && a->carry[id].live) {
+		k = &a->carry[id];
+		k->c.t_exec = min_u64(k->c.t_exec, c->t_exec);
+		k->c.t_init = min_u64(k->c.t_init, c->t_init);
+		k->c.t_listen = min_u64(k->c.t_listen, c->t_listen);
+		k->c.rows += c->rows;
+		k->c.ended |= c->ended;
+		for (m = c->marks; m >= 0; m = a->fm[m].next)
+			if (list_mark_min(&a->cm, &a->ncm, &a->cm_cap, &k->c.marks, 0, a->fm[m].phase,
+					  a->fm[m].ts) < 0)
+				return -1;
+		return k->c.ended && fold_carried(a, id) < 0 ? -1 : 1;
+	}
+	if (c->t_start == NONE || c->ended)
+		return 0;
+	if (!a->carry_names && !(a->carry_names = strtab__new()))
+		return -1;
+	id = strtab_intern(a->carry_names, cname, clen, &added);
+	if (id < 0 || grow((void **)&a->carry, &a->carry_cap, (size_t)id + 1, sizeof(*a->carry)) < 0)
+		return -1;
+	k = &a->carry[id];
+	k->c = *c;
+	k->c.marks = -1;
+	k->file = a->nfiles;
+	k->live = true;
+	for (m = c->marks; m >= 0; m = a->fm[m].next)
+		if (list_mark_min(&a->cm, &a->ncm, &a->cm_cap, &k->c.marks, 0, a->fm[m].phase,
+				  a->fm[m].ts) < 0)
+			return -1;
+	return 1;
+}
+
 int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 {
 	size_t i, n = strtab_count(a->fnames);
@@ -439,42 +577,21 @@ int analysis_end_file(struct analysis *a, const char *name, FILE *err)
 		struct file_ctr *c = &a->fc[i];
 		const char *cname;
 		size_t clen;
-		long nid;
-		uint32_t me;
-		uint64_t t_exec;
-		int32_t k;
+		int carried = 0;
 
 		if (!c->selected)
 			continue;
-		if (c->t_start == NONE) {
+		cname = strtab_str(a->fnames, i, &clen);
+		if (a->run_id && (carried = carry_ctr(a, cname, clen, c)) < 0)
+			return -1;
+		if (!carried && c->t_start == NONE) {
 			orows += c->rows;
 			octrs++;
 			continue;
 		}
-		cname = strtab_str(a->fnames, i, &clen);
-		nid = strtab_intern(a->ctr_names, cname, clen, NULL);
-		if (nid < 0 || grow((void **)&a->ctrs, &a->ctrs_cap, a->nctrs + 1,
-				    sizeof(*a->ctrs)) < 0)
+		if (!carried && fold_ctr(a, cname, clen, a->nfiles, c, a->fm) < 0)
 			return -1;
-		me = (uint32_t)a->nctrs++;
-		a->ctrs[me].name = (uint32_t)nid;
-		a->ctrs[me].file = a->nfiles;
-		a->ctrs[me].first = a->ncphases;
-		a->ctrs[me].n = 0;
-		a->ncontainers++;
-		t_exec = exec_time(c);
-		if (t_exec != NONE &&
-		    push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
-			return -1;
-		if (c->t_listen != NONE &&
-		    push_value(a, me, PHASE_LISTEN, (int64_t)(c->t_listen - c->t_start)) < 0)
-			return -1;
-		/* the list is newest first: walk it into phase order later */
-		for (k = c->marks; k >= 0; k = a->fm[k].next)
-			if (push_value(a, me, a->fm[k].phase,
-				       (int64_t)(a->fm[k].ts - c->t_start)) < 0)
-				return -1;
-		if (a->tl && timeline_phases(a, c, cname, clen) < 0)
+		if (c->t_start != NONE && a->tl && timeline_phases(a, c, cname, clen) < 0)
 			return -1;
 	}
 	if (octrs && err)
@@ -519,11 +636,6 @@ static int merge_groups(struct group_table *dst, const struct group_table *src)
 	return 0;
 }
 
-static uint64_t min_u64(uint64_t x, uint64_t y)
-{
-	return x < y ? x : y;
-}
-
 /*
  * Fold the analysis @w of the next part of the file into @a: containers and
  * mark labels new to @a are added in @w's order (of first appearance), so
@@ -563,6 +675,7 @@ static int merge_part(struct analysis *a, const struct analysis *w)
 		c->t_listen = min_u64(c->t_listen, s->t_listen);
 		c->rows += s->rows;
 		c->selected = s->selected;
+		c->ended |= s->ended;
 	}
 	/* w->fm is in order of creation: each container's labels oldest first */
 	for (i = 0; i < w->nfm; i++)
@@ -774,6 +887,20 @@ oom:
 	return 1;
 }
 
+/*
+ * The file being read is of run @run (NULL: none): the containers carried
+ * from the previous file go on in it, or (another run) are timed. 0, or -1
+ * out of memory.
+ */
+static int join_run(struct analysis *a, const char *run)
+{
+	if (a->run_id && (!run || strcmp(run, a->run_id)) && carry_flush(a) < 0)
+		return -1;
+	if (run && *run && !a->run_id && !(a->run_id = strdup(run)))
+		return -1;
+	return 0;
+}
+
 int analysis_read(struct analysis *a, const char *path, FILE *err)
 {
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
@@ -809,6 +936,11 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 
 		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
 	}
+	if (join_run(a, tsv_reader_meta(r, "run_id")) < 0) {
+		fprintf(err, "analyze: %s: out of memory\n", name);
+		ret = 1;
+		goto out;
+	}
 	ret = -1;
 	if (start >= 0)
 		ret = read_parts(a, fd, name, (uint64_t)start + tsv_reader_consumed(r),
@@ -841,6 +973,8 @@ int analysis_finish(struct analysis *a)
 {
 	size_t i;
 
+	if (carry_flush(a) < 0)
+		return -1;
 	for (i = 0; i < analysis_nphases(a); i++)
 		stats_sort(a->phases[i].v, a->phases[i].n);
 	return a->tl ? timeline_finish(a->tl) : 0;

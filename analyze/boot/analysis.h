@@ -5,7 +5,8 @@
  * files; there is no global state.
  *
  * Phases, per container (keyed by the container column, within one file:
- * the same name in two files is two boots):
+ * the same name in two files is two boots, unless the files are parts of
+ * one collector run, below):
  *   t_start  the smallest ts_ns of its "start" rows;
  *   exec     the entrypoint's exec (common/entrypoint.h): the smallest
  *            ts_ns of its "exec" rows whose filename matches --exec
@@ -18,6 +19,16 @@
  * Rows are ordered per CPU only, so everything is a minimum, never "the
  * first seen". A container without a start row cannot be timed: its rows are
  * counted and reported once per file.
+ *
+ * The files of one run (the same `# run_id=` metadata: a collector that
+ * rotates its output, collector/rotate.h), read one after the other in
+ * the order of their `# part=` (read/runs.h orders them): a container
+ * with a start row and no end row in one of them is carried to the next,
+ * where its rows without a start row are its own (minima taken over all
+ * of them), until its end row or the run's last file. A start row under a
+ * carried name is a new boot (the collector gives a name again only to a
+ * container that ended). The timeline (--critical-path, --until, the boot
+ * chart) still takes each file alone.
  *
  * A regular file can be read by several threads (analyze_opts.threads), each
  * taking a part of its rows, cut at line ends, into an analysis of its own;
@@ -109,6 +120,7 @@ struct boot_window {
 
 struct file_ctr;
 struct file_mark;
+struct carried;
 
 struct analysis {
 	struct analyze_opts opts;
@@ -135,6 +147,13 @@ struct analysis {
 	size_t nfm, fm_cap;
 	struct key_cache *kc_ctr;	/* recent containers of the file */
 	char *scratch;			/* TSV_MAX_LINE bytes for unescaping */
+	/* the run of the files being read, and its containers carried on */
+	char *run_id;
+	struct strtab *carry_names;
+	struct carried *carry;		/* by id in carry_names */
+	size_t carry_cap;
+	struct file_mark *cm;		/* their marks */
+	size_t ncm, cm_cap;
 };
 
 /* analysis__new - an empty analysis with @opts; NULL when out of memory. */

@@ -133,7 +133,21 @@ static void test_unique_names(void **state)
 	assert_string_equal(out, "web#2#2");
 	containers_unique_name(&t, "web", out, sizeof(out));
 	assert_string_equal(out, "web#5");
-	/* the name is kept past the container: a later boot is another name */
+	/*
+	 * a new file of the run: the names of the containers in the table are
+	 * kept (their rows go on in it), the others may be given again
+	 */
+	assert_non_null(containers_add(&t, 11, NULL, "web#3"));
+	assert_non_null(containers_add(&t, 12, containers_find(&t, 11), "inner"));
+	assert_int_equal(containers_forget_names(&t), 0);
+	containers_unique_name(&t, "web#3", out, sizeof(out));
+	assert_string_equal(out, "web#3#2");
+	containers_unique_name(&t, "web", out, sizeof(out));
+	assert_string_equal(out, "web");
+	containers_unique_name(&t, "inner", out, sizeof(out));	/* a nested cgroup's name is no name */
+	assert_string_equal(out, "inner");
+	containers_unique_name(&t, "db", out, sizeof(out));
+	assert_string_equal(out, "db");
 	containers_free(&t);
 	containers_unique_name(&t, "web", out, sizeof(out));
 	assert_string_equal(out, "web");

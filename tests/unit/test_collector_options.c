@@ -162,6 +162,37 @@ static void test_command_and_defaults(void **state)
 	assert_int_equal(o.duration_ns, 0);
 }
 
+/* --metrics, --metrics-label, --rotate: their values and what they need */
+static void test_service_options(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "--metrics", "9432", NULL), OPTIONS_OK);
+	assert_string_equal(o.metrics, "9432");
+	assert_int_equal(parse(&o, "--metrics", "[::]:9432", "--metrics-label", "entrypoint", NULL),
+			 OPTIONS_OK);
+	assert_string_equal(o.metrics_label, "entrypoint");
+	assert_int_equal(parse(&o, "--metrics", ":9432", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--metrics", "host:9432", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--metrics-label", "entrypoint", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--metrics", "1", "--metrics-label", "container", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "100M", NULL), OPTIONS_OK);
+	assert_int_equal(o.rotate_bytes, 100ULL << 20);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "64k", NULL), OPTIONS_OK);
+	assert_int_equal(o.rotate_bytes, 65536);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "2G", NULL), OPTIONS_OK);
+	assert_int_equal(o.rotate_bytes, 2ULL << 30);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "1000000", NULL), OPTIONS_OK);
+	assert_int_equal(o.rotate_bytes, 1000000);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "65535", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "1MB", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "-1M", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-o", "x.tsv", "--rotate", "99999999999G", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--rotate", "1M", NULL), OPTIONS_USAGE);	/* stdout */
+	assert_int_equal(parse(&o, "-o", "-", "--rotate", "1M", NULL), OPTIONS_USAGE);
+}
+
 static void test_long_names(void **state)
 {
 	const char *const *names = options_long_names();
@@ -186,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_unshare),
 		cmocka_unit_test(test_exclusions),
 		cmocka_unit_test(test_command_and_defaults),
+		cmocka_unit_test(test_service_options),
 		cmocka_unit_test(test_long_names),
 	};
 

@@ -28,6 +28,32 @@ static void test_stat_ppid(void **state)
 	assert_int_equal(proc_ppid(getpid()), getppid());
 }
 
+/* A real line of /proc/PID/stat (kernel 6.18), comm with a space and ')' */
+#define STAT_LINE \
+	"4242 (col lector)) S 1 4242 4242 0 -1 4194560 1510 0 0 0 17 23 0 0 20 0 1 0 " \
+	"987654 123456789 2345 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n"
+
+static void test_stat_usage(void **state)
+{
+	struct proc_usage u = { 0 };
+
+	(void)state;
+	assert_int_equal(proc_stat_usage(STAT_LINE, &u), 0);
+	assert_int_equal(u.utime, 17);
+	assert_int_equal(u.stime, 23);
+	assert_int_equal(u.starttime, 987654);
+	assert_int_equal(u.vsize, 123456789);
+	assert_int_equal(u.rss, 2345);
+	assert_int_equal(proc_stat_usage("4242 (x) S 1 2 3", &u), -1);	/* cut short */
+	assert_int_equal(proc_stat_usage("4242 (x) S 1 2 3 a 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21", &u), -1);
+	assert_int_equal(proc_stat_usage("no comm", &u), -1);
+	/* and this process: started after boot, a few fds open, some memory */
+	assert_int_equal(proc_self_usage(&u), 0);
+	assert_true(u.rss > 0 && u.vsize > u.rss);
+	assert_true(u.fds >= 3);
+	assert_true(u.btime > 1500000000ULL);
+}
+
 #define HYBRID_DOCKER \
 	"12:pids:/docker/abc\n11:name=systemd:/docker/abc\n1:cpu,cpuacct:/docker/abc\n0::/docker/abc\n"
 #define V1_ONLY \
@@ -82,6 +108,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stat_ppid),
+		cmocka_unit_test(test_stat_usage),
 		cmocka_unit_test(test_cgroup_pick),
 		cmocka_unit_test(test_descendants),
 	};
