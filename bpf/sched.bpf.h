@@ -101,6 +101,12 @@ static __always_inline __u8 state_letter(__u32 s)
  * kernels without CONFIG_KALLSYMS_ALL (this project's CI host) refuse the
  * program. So, on every kernel:
  *
+ *  - irq: this CPU is inside the handler of an interrupt whose entry and
+ *    exit are traced (hardirq_on): the local APIC timer (hrtimers: a
+ *    nanosleep's end, every timeout), irq_work (deferred wakes, a ring
+ *    buffer's reader), function-call IPIs and the device interrupts'
+ *    handlers. Needed for an interrupt that came in user mode: x86-64 runs
+ *    it on the interrupted task's own stack, as if from the task;
  *  - softirq: this CPU is between softirq_entry and softirq_exit (served
  *    on the interrupt stack, or by ksoftirqd, or, PREEMPT_RT, by the task
  *    that enabled bottom halves): in_serving_softirq();
@@ -109,18 +115,21 @@ static __always_inline __u8 state_letter(__u32 s)
  *    stack, where x86-64 runs an interrupt that came in kernel mode;
  *  - unknown: on the task's stack, and the task (a user task) entered the
  *    kernel by an interrupt or an exception without error code
- *    (pt_regs.orig_ax -1, not a syscall's number): an interrupt that came
- *    in user mode runs there, on the task's stack, and so does the task's
- *    own way back to user space after one (signals, task work, exit);
+ *    (pt_regs.orig_ax -1, not a syscall's number), outside the traced
+ *    handlers: the rest of an interrupt that came in user mode (a
+ *    threaded handler's wake, after the handler returned; the vectors
+ *    not traced), or the task's own way back to user space after one
+ *    (signals, task work, exit);
  *  - task: the rest (a syscall, a page fault, a kernel thread).
  *
- * A hard interrupt that comes in while a softirq is served, and wakes a
- * task, is taken for the softirq. A threaded interrupt handler is a task
- * (irq/N-name): the waker. The pointer difference is a number to the
- * verifier for a CAP_PERFMON program (as regs_id()).
+ * A threaded interrupt handler is a task (irq/N-name): the waker. The
+ * pointer difference is a number to the verifier for a CAP_PERFMON
+ * program (as regs_id()).
  */
 #define BT_SOFTIRQ_CPUS 1024
 __u8 softirq_on[BT_SOFTIRQ_CPUS];
+/* Inside a traced interrupt handler, per CPU (x86: handlers do not nest, NMIs aside). */
+__u8 hardirq_on[BT_SOFTIRQ_CPUS];
 /* the smallest kernel stack (x86-64 THREAD_SIZE without KASAN) */
 #define BT_TASK_STACK (16 << 10)
 #define BT_PF_KTHREAD 0x00200000
@@ -129,8 +138,11 @@ static __always_inline __u8 wake_context(struct task_struct *cur)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(cur);
 	volatile char here = 0;
+	__u32 cpu = bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1);
 
-	if (softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)])
+	if (hardirq_on[cpu])
+		return BT_WAKE_IRQ;
+	if (softirq_on[cpu])
 		return BT_WAKE_SOFTIRQ;
 	if ((__u64)((const char *)regs - (const char *)&here) >= BT_TASK_STACK)
 		return BT_WAKE_IRQ;
@@ -152,6 +164,34 @@ int BPF_PROG(bt_softirq_exit, unsigned int vec)
 	softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)] = 0;
 	return 0;
 }
+
+/* The traced interrupt handlers (see wake_context()): their entries and exits. */
+static __always_inline int hardirq_set(__u8 on)
+{
+	hardirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)] = on;
+	return 0;
+}
+
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(bt_timer_entry, int vector) { return hardirq_set(1); }
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(bt_timer_exit, int vector) { return hardirq_set(0); }
+SEC("tp_btf/irq_work_entry")
+int BPF_PROG(bt_irq_work_entry, int vector) { return hardirq_set(1); }
+SEC("tp_btf/irq_work_exit")
+int BPF_PROG(bt_irq_work_exit, int vector) { return hardirq_set(0); }
+SEC("tp_btf/call_function_entry")
+int BPF_PROG(bt_call_entry, int vector) { return hardirq_set(1); }
+SEC("tp_btf/call_function_exit")
+int BPF_PROG(bt_call_exit, int vector) { return hardirq_set(0); }
+SEC("tp_btf/call_function_single_entry")
+int BPF_PROG(bt_call_single_entry, int vector) { return hardirq_set(1); }
+SEC("tp_btf/call_function_single_exit")
+int BPF_PROG(bt_call_single_exit, int vector) { return hardirq_set(0); }
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(bt_irq_entry, int irq, struct irqaction *action) { return hardirq_set(1); }
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(bt_irq_exit, int irq, struct irqaction *action, int ret) { return hardirq_set(0); }
 
 /* Wake @w: now, from the current task @cur's context (@kind unknown: @cur as cur=). */
 static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur, __u8 kind,

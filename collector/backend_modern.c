@@ -251,11 +251,23 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	}
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_waking, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_wakeup_new, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_free, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_softirq_entry, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_softirq_exit, cfg->sched);
+	{
+		/* bpf/sched.bpf.h's, but bt_sched_switch (it flushes batches) */
+		struct bpf_program *sched[] = {
+			m->skel->progs.bt_sched_waking, m->skel->progs.bt_sched_wakeup_new,
+			m->skel->progs.bt_sched_free, m->skel->progs.bt_softirq_entry,
+			m->skel->progs.bt_softirq_exit, m->skel->progs.bt_timer_entry,
+			m->skel->progs.bt_timer_exit, m->skel->progs.bt_irq_work_entry,
+			m->skel->progs.bt_irq_work_exit, m->skel->progs.bt_call_entry,
+			m->skel->progs.bt_call_exit, m->skel->progs.bt_call_single_entry,
+			m->skel->progs.bt_call_single_exit, m->skel->progs.bt_irq_entry,
+			m->skel->progs.bt_irq_exit,
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+			bpf_program__set_autoload(sched[i], cfg->sched);
+	}
 
 	if (cfg->verbose)
 		fprintf(stderr, "collector: opened in %.1f ms\n", ms_since(cfg->started_ns));
