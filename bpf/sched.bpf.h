@@ -20,8 +20,8 @@
  * where creating task storage allocates (GFP_ATOMIC before 6.4, which
  * may wake kswapd: a wake-up under a runqueue lock); a preallocated
  * entry is taken from a free list. Who is traced is decided when a task
- * leaves the CPU (sched_traced()): a later flag can widen it to every
- * task for a while without touching the rest.
+ * leaves the CPU (sched_traced()): host_rows widens it to every task
+ * for a while (bpf/host.bpf.h) without touching the rest.
  */
 
 /* --sched on. Off: bt_sched_switch only flushes; the other programs are not loaded. */
@@ -211,11 +211,12 @@ static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur
 
 /*
  * Whether task @t, leaving the CPU (it is current), gets sched rows, and
- * its container: the traced ones. The one place a later flag would widen.
+ * its container: the traced ones, and while host_rows is set the rest of
+ * the host (bpf/host.bpf.h).
  */
 static __always_inline bool sched_traced(struct task_struct *t, __u64 *key)
 {
-	return current_container(t, key);
+	return current_container(t, key) || host_task(t, key);
 }
 
 /* @prev leaves the CPU at @now (@preempt: still runnable). */
@@ -263,21 +264,47 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	st->state = letter;
 }
 
+/*
+ * Host rows: @next, a host task, gets the CPU and was not seen leaving it:
+ * it left before host rows began (or while it was not a host task) and
+ * has waited for a CPU since, without a wake seen. Its interval from
+ * host_rows_since, preempted (R). Not an exiting task: its last
+ * switches are never traced (sched_out()).
+ */
+static __always_inline bool host_unseen_in(struct task_struct *next, struct bt_sched_task *fresh)
+{
+	__u64 key, since = READ_ONCE(host_rows_since);
+
+	if (!since || (next->flags & BT_PF_EXITING) || !host_task_of(next, &key))
+		return false;
+	__builtin_memset(fresh, 0, sizeof(*fresh));
+	fresh->key = key;
+	fresh->out_ts = since;
+	fresh->state = 'R';
+	fresh->wake.ts = since;
+	fresh->wake.kind = BT_WAKE_NONE;
+	return true;
+}
+
 /* @next gets the CPU at @now, from @prev (the holder). */
 static __always_inline void sched_in(struct task_struct *prev, struct task_struct *next, __u64 now)
 {
 	__u32 tid = next->pid;
-	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
+	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid), fresh;
 	struct bt_sched_event *e;
-	__u64 out;
+	__u64 out = 0;
 
-	if (!st)
-		return;
-	st->early.ts = 0;
-	out = st->out_ts;
-	if (!out)
-		return;
-	st->out_ts = 0;
+	if (st) {
+		st->early.ts = 0;
+		out = st->out_ts;
+		st->out_ts = 0;
+	}
+	if (!st || !out) {
+		if (!READ_ONCE(host_rows) || !host_unseen_in(next, &fresh))
+			return;
+		st = &fresh;
+		out = fresh.out_ts;
+	}
 	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
@@ -311,6 +338,43 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 	sched_in(prev, next, now);
 }
 
+/*
+ * Host rows: @p, a host task off its CPU (neither on a CPU nor queued),
+ * wakes and was not seen leaving: it left before host rows began. Its
+ * interval from host_rows_since, in the state it sleeps in, woken now by
+ * @cur's context. Into @st, its stale state, or a new entry.
+ */
+static __always_inline void host_unseen_waking(struct task_struct *p, struct task_struct *cur,
+					       struct bt_sched_task *st)
+{
+	__u64 key, since = READ_ONCE(host_rows_since);
+	struct bt_sched_task fresh;
+	__u32 tid = p->pid;
+	__u8 letter;
+
+	if (!since || p->on_rq || p->on_cpu || !host_task_of(p, &key))
+		return;
+	letter = state_letter(task_state(p) & ~BT_TASK_WAKING);
+	if (!letter)
+		return;
+	if (!st) {
+		__builtin_memset(&fresh, 0, sizeof(fresh));
+		if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
+			count_lost();
+			return;
+		}
+		st = bpf_map_lookup_elem(&sched_states, &tid);
+		if (!st)
+			return;
+	}
+	st->key = key;
+	st->state = letter;
+	st->early.ts = 0;
+	wake_fill(&st->wake, cur, wake_context(cur), bpf_ktime_get_ns());
+	/* last: sched_in takes out_ts as the sign of an interval */
+	WRITE_ONCE(st->out_ts, since);
+}
+
 SEC("tp_btf/sched_waking")
 int BPF_PROG(bt_sched_waking, struct task_struct *p)
 {
@@ -319,8 +383,11 @@ int BPF_PROG(bt_sched_waking, struct task_struct *p)
 	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
 	__u8 letter;
 
-	if (!st)
+	if (!st || (!st->out_ts && !p->on_cpu)) {
+		if (READ_ONCE(host_rows))
+			host_unseen_waking(p, cur, st);
 		return 0;
+	}
 	if (st->out_ts) {
 		if (st->wake.kind == BT_WAKE_UNSEEN)
 			wake_fill(&st->wake, cur, wake_context(cur), bpf_ktime_get_ns());
@@ -344,10 +411,11 @@ int BPF_PROG(bt_sched_waking, struct task_struct *p)
 
 /*
  * A new task is runnable: its first interval (name R, wake=new) starts
- * now and its parent, the current task, woke it. Traced as the child is:
- * cgroup mode, the child's own cgroup (CLONE_INTO_CGROUP puts a
- * container's first task there from an untraced parent); pidtree mode,
- * its key, set at fork.
+ * now and its parent, the current task, woke it. Traced as the child is
+ * (task_container()): cgroup mode, the child's own cgroup
+ * (CLONE_INTO_CGROUP puts a container's first task there from an
+ * untraced parent); pidtree mode, its key, set at fork; else a host task
+ * while host rows are on.
  */
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(bt_sched_wakeup_new, struct task_struct *p)
@@ -356,12 +424,8 @@ int BPF_PROG(bt_sched_wakeup_new, struct task_struct *p)
 	__u32 tid = p->pid;
 	__u64 key;
 
-	if (pidtree) {
-		if (!pidtree_container(p, &key))
-			return 0;
-	} else if (!cgroup_container(BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id), &key)) {
+	if (!task_container(p, &key) && !host_task(p, &key))
 		return 0;
-	}
 	__builtin_memset(&fresh, 0, sizeof(fresh));
 	fresh.key = key;
 	fresh.out_ts = bpf_ktime_get_ns();

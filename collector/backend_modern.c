@@ -161,6 +161,16 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 	free(val);
 }
 
+static void modern_host_rows(struct backend *b, bool on)
+{
+	struct modern *m = to_modern(b);
+
+	/* since before on: the kernel reads them in that order */
+	if (on)
+		__atomic_store_n(&m->skel->bss->host_rows_since, mono_ns(), __ATOMIC_SEQ_CST);
+	__atomic_store_n(&m->skel->bss->host_rows, on, __ATOMIC_SEQ_CST);
+}
+
 static unsigned long long modern_lost(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -188,6 +198,7 @@ static const struct backend_ops modern_ops = {
 	.untrack_cgroup = modern_untrack_cgroup,
 	.track_task = modern_track_task,
 	.untrack_task = modern_untrack_task,
+	.host_rows = modern_host_rows,
 	.lost = modern_lost,
 	.destroy = modern_destroy,
 };
@@ -220,6 +231,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
+	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
 	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));

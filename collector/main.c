@@ -183,6 +183,9 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	rows_write_header(&c);
+	/* --sched host: every task outside the containers, from now on */
+	if (c.opt.sched == SCHED_HOST && c.be->ops->host_rows)
+		c.be->ops->host_rows(c.be, true);
 
 	/* 5. trace */
 	if (c.opt.command)
