@@ -41,7 +41,7 @@ static size_t slot_of(const struct tl_index *ix, uint32_t ctr, int64_t tid)
 
 static int index_grow(struct tl_index *ix)
 {
-	size_t cap = ix->cap ? ix->cap * 2 : 1024, i;
+	size_t cap = ix->cap ? ix->cap * 2 : 1024, old_cap = ix->cap, i;
 	struct tl_slot *old = ix->s, *s = malloc(cap * sizeof(*s));
 
 	if (!s)
@@ -49,7 +49,9 @@ static int index_grow(struct tl_index *ix)
 	for (i = 0; i < cap; i++)
 		s[i].ctr = UINT32_MAX;
 	ix->s = s;
-	for (i = 0; i < ix->cap; i++) {
+	/* before the rehash: slot_of() masks with the new size, as look-ups will */
+	ix->cap = cap;
+	for (i = 0; i < old_cap; i++) {
 		size_t k;
 
 		if (old[i].ctr == UINT32_MAX)
@@ -58,7 +60,6 @@ static int index_grow(struct tl_index *ix)
 			;
 		s[k] = old[i];
 	}
-	ix->cap = cap;
 	free(old);
 	return 0;
 }
