@@ -219,10 +219,31 @@ static __always_inline bool sched_traced(struct task_struct *t, __u64 *key)
 	return current_container(t, key) || host_task(t, key);
 }
 
+/*
+ * The state of task @tid: @st if it has one (looked up already), else a
+ * new one, zeroed. NULL when the map is full (counted as lost: the row
+ * will not be written).
+ */
+static __always_inline struct bt_sched_task *state_of(__u32 tid, struct bt_sched_task *st)
+{
+	struct bt_sched_task fresh;
+
+	if (!st)
+		st = bpf_map_lookup_elem(&sched_states, &tid);
+	if (st)
+		return st;
+	__builtin_memset(&fresh, 0, sizeof(fresh));
+	if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
+		count_lost();
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&sched_states, &tid);
+}
+
 /* @prev leaves the CPU at @now (@preempt: still runnable). */
 static __always_inline void sched_out(struct task_struct *prev, bool preempt, __u64 now)
 {
-	struct bt_sched_task *st, fresh;
+	struct bt_sched_task *st;
 	__u32 tid = prev->pid, s;
 	__u64 key;
 	__u8 letter;
@@ -233,17 +254,9 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	/* an exiting task's last intervals: it never comes back, or its row would come after its exit */
 	if (prev->flags & BT_PF_EXITING)
 		return;
-	st = bpf_map_lookup_elem(&sched_states, &tid);
-	if (!st) {
-		__builtin_memset(&fresh, 0, sizeof(fresh));
-		if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
-			count_lost();
-			return;
-		}
-		st = bpf_map_lookup_elem(&sched_states, &tid);
-		if (!st)
-			return;
-	}
+	st = state_of(tid, NULL);
+	if (!st)
+		return;
 	st->key = key;
 	st->out_ts = now;
 	st->wake.ts = 0;
@@ -348,7 +361,6 @@ static __always_inline void host_unseen_waking(struct task_struct *p, struct tas
 					       struct bt_sched_task *st)
 {
 	__u64 key, since = READ_ONCE(host_rows_since);
-	struct bt_sched_task fresh;
 	__u32 tid = p->pid;
 	__u8 letter;
 
@@ -357,16 +369,9 @@ static __always_inline void host_unseen_waking(struct task_struct *p, struct tas
 	letter = state_letter(task_state(p) & ~BT_TASK_WAKING);
 	if (!letter)
 		return;
-	if (!st) {
-		__builtin_memset(&fresh, 0, sizeof(fresh));
-		if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
-			count_lost();
-			return;
-		}
-		st = bpf_map_lookup_elem(&sched_states, &tid);
-		if (!st)
-			return;
-	}
+	st = state_of(tid, st);
+	if (!st)
+		return;
 	st->key = key;
 	st->state = letter;
 	st->early.ts = 0;

@@ -95,20 +95,31 @@ host_rows_ok() {
 		miss "$1: a host row not fork, exec, exit or sched"
 }
 
+# boot_twice NAME GLOB ERE WRAPPER CLIENT...: the collector times CLIENT
+# twice in client mode (-c GLOB --until listen) into $TMP/NAME.tsv; two
+# containers named as ERE says, host rows that make none, and each path
+# as check_paths WRAPPER says.
+boot_twice() {
+	local name=$1 glob=$2 ere=$3 wrapper=$4 f=$TMP/$1.tsv m=$misses what
+	shift 4
+	"$COLLECTOR" -c "$glob" --runs 2 --until listen -o "$f" -- "$@" > /dev/null 2> "$f.err" ||
+		miss "$name: collector exited $?: $(head -3 "$f.err")"
+	check_tsv "$f"
+	expect_client_runs "$f" 2 "$ere"
+	host_rows_ok "$f" "$ere"
+	check_paths "$f" "$name" "$wrapper"
+	what="<= 5% unknown+runtime"
+	[ "$wrapper" = 1 ] && what="the sleep blocked, the burn running, $what"
+	[ "$misses" -eq "$m" ] && ok "$name: $what"
+}
+# the container's command: httpd on a free port, 60 s unless --until stops it
+probe() { echo "httpd -f -p 127.0.0.1:$(rt_free_port) & sleep 60; kill %1"; }
+
 # docker, through slowrunc
 RT_DOCKERD_ARGS=(--add-runtime "slowrunc=$SLOW")
 start_docker
-port=$(rt_free_port) || fail "no free port"
-"$COLLECTOR" -c '/docker/*' --runs 2 --until listen -o "$TMP/d.tsv" -- \
-	"${DOCKER[@]}" run --rm --network host --runtime slowrunc "$RT_IMAGE" \
-	sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1" > /dev/null 2> "$TMP/d.err" ||
-	miss "docker: collector exited $?: $(head -3 "$TMP/d.err")"
-check_tsv "$TMP/d.tsv"
-expect_client_runs "$TMP/d.tsv" 2 'docker-[0-9a-f]{12}'
-host_rows_ok "$TMP/d.tsv" 'docker-[0-9a-f]{12}'
-m=$misses
-check_paths "$TMP/d.tsv" docker 1
-[ "$misses" -eq "$m" ] && ok "docker through slowrunc: the sleep blocked, the burn running, <= 5% unknown+runtime"
+boot_twice docker '/docker/*' 'docker-[0-9a-f]{12}' 1 \
+	"${DOCKER[@]}" run --rm --network host --runtime slowrunc "$RT_IMAGE" sh -c "$(probe)"
 dockerd_stop
 
 # podman, its runtime slowrunc
@@ -116,33 +127,14 @@ start_podman
 for i in "${!PODMAN[@]}"; do
 	[ "${PODMAN[$i]}" = --runtime ] && PODMAN[$((i + 1))]=$SLOW
 done
-port=$(rt_free_port) || fail "no free port"
-"$COLLECTOR" -c '/libpod_parent/*' --runs 2 --until listen -o "$TMP/p.tsv" -- \
-	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE" \
-	sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1" > /dev/null 2> "$TMP/p.err" ||
-	miss "podman: collector exited $?: $(head -3 "$TMP/p.err")"
-check_tsv "$TMP/p.tsv"
-expect_client_runs "$TMP/p.tsv" 2 'podman-[0-9a-f]{12}'
-host_rows_ok "$TMP/p.tsv" 'podman-[0-9a-f]{12}'
-m=$misses
-check_paths "$TMP/p.tsv" podman 1
-[ "$misses" -eq "$m" ] && ok "podman through slowrunc: the sleep blocked, the burn running, <= 5% unknown+runtime"
+boot_twice podman '/libpod_parent/*' 'podman-[0-9a-f]{12}' 1 \
+	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE" sh -c "$(probe)"
 podman_stop
 
 # runc run, no daemon
 start_runc
-port=$(rt_free_port) || fail "no free port"
-runc_bundle "$TMP/b" "$RT_PARENT/h" sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1" ||
-	fail "cannot write the bundle"
-"$COLLECTOR" -c "$RT_PARENT/*" --runs 2 --until listen -o "$TMP/r.tsv" -- \
-	"${RUNC[@]}" run -b "$TMP/b" "bt-$$-h" > /dev/null 2> "$TMP/r.err" ||
-	miss "runc: collector exited $?: $(head -3 "$TMP/r.err")"
-check_tsv "$TMP/r.tsv"
-expect_client_runs "$TMP/r.tsv" 2 'h.*'
-host_rows_ok "$TMP/r.tsv" 'h.*'
-m=$misses
-check_paths "$TMP/r.tsv" runc 0
-[ "$misses" -eq "$m" ] && ok "runc run: <= 5% unknown+runtime"
+runc_bundle "$TMP/b" "$RT_PARENT/h" sh -c "$(probe)" || fail "cannot write the bundle"
+boot_twice runc "$RT_PARENT/*" 'h.*' 0 "${RUNC[@]}" run -b "$TMP/b" "bt-$$-h"
 
 cleanup_checked
 misses_done
