@@ -14,6 +14,8 @@
 #    most 5% unknown or runtime on each path.
 # Host rows never make a container: the TSV's containers are the runs'.
 # Each path's figures are printed (% unknown+runtime, the time by state).
+# The containers go under a --cgroup-parent of the test's own: a glob on
+# /docker/* would match any other test's container that starts meanwhile.
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$(dirname "$0")/runtimes.sh"
@@ -118,8 +120,9 @@ probe() { echo "httpd -f -p 127.0.0.1:$(rt_free_port) & sleep 60; kill %1"; }
 # docker, through slowrunc
 RT_DOCKERD_ARGS=(--add-runtime "slowrunc=$SLOW")
 start_docker
-boot_twice docker '/docker/*' 'docker-[0-9a-f]{12}' 1 \
-	"${DOCKER[@]}" run --rm --network host --runtime slowrunc "$RT_IMAGE" sh -c "$(probe)"
+boot_twice docker "$RT_PARENT/d/*" 'docker-[0-9a-f]{12}' 1 \
+	"${DOCKER[@]}" run --rm --network host --runtime slowrunc --cgroup-parent "$RT_PARENT/d" \
+	"$RT_IMAGE" sh -c "$(probe)"
 dockerd_stop
 
 # podman, its runtime slowrunc
@@ -127,8 +130,9 @@ start_podman
 for i in "${!PODMAN[@]}"; do
 	[ "${PODMAN[$i]}" = --runtime ] && PODMAN[$((i + 1))]=$SLOW
 done
-boot_twice podman '/libpod_parent/*' 'podman-[0-9a-f]{12}' 1 \
-	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" "localhost/$RT_IMAGE" sh -c "$(probe)"
+boot_twice podman "$RT_PARENT/p/*" 'podman-[0-9a-f]{12}' 1 \
+	"${PODMAN[@]}" run --rm --network host "${PODMAN_RUN_OPTS[@]}" --cgroup-parent "$RT_PARENT/p" \
+	"localhost/$RT_IMAGE" sh -c "$(probe)"
 podman_stop
 
 # runc run, no daemon
