@@ -23,8 +23,9 @@ if perf_object; then
 	sleep 0.1
 	watch_stop "$TMP/w.tsv"
 	grep -qx '# host_rows=off' "$TMP/w.tsv" || fail "the $BT_MODE object claims host rows"
+	grep -q 'writes no host rows' "$TMP/w.tsv.err" || fail "--sched host: nothing said on stderr: $(cat "$TMP/w.tsv.err")"
 	[ -z "$(awk -F'\t' '!/^#/ && NR > 1 && $2 == "\\N"' "$TMP/w.tsv")" ] || fail "host rows from the $BT_MODE object"
-	ok "the $BT_MODE object: no host rows (# host_rows=off)"
+	ok "the $BT_MODE object: no host rows (# host_rows=off), said on stderr"
 	exit 0
 fi
 
