@@ -162,6 +162,25 @@ static void test_command_and_defaults(void **state)
 	assert_int_equal(o.duration_ns, 0);
 }
 
+/* --sched: on by default, off, host (host rows all the time); nothing else. */
+static void test_sched(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_ON);
+	assert_int_equal(parse(&o, "--sched", "off", NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_OFF);
+	assert_int_equal(parse(&o, "--sched", "host", NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_HOST);
+	assert_int_equal(parse(&o, "--sched", "host", "-c", "/docker/*", "--", "docker", NULL),
+			 OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_HOST);
+	assert_int_equal(parse(&o, "--sched", "hosts", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--sched", "", NULL), OPTIONS_USAGE);
+}
+
 static void test_long_names(void **state)
 {
 	const char *const *names = options_long_names();
@@ -187,6 +206,7 @@ int main(void)
 		cmocka_unit_test(test_exclusions),
 		cmocka_unit_test(test_command_and_defaults),
 		cmocka_unit_test(test_long_names),
+		cmocka_unit_test(test_sched),
 	};
 
 	return cmocka_run_group_tests_name("collector_options", tests, NULL, NULL);
