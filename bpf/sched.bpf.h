@@ -172,26 +172,16 @@ static __always_inline int hardirq_set(__u8 on)
 	return 0;
 }
 
-SEC("tp_btf/local_timer_entry")
-int BPF_PROG(bt_timer_entry, int vector) { return hardirq_set(1); }
-SEC("tp_btf/local_timer_exit")
-int BPF_PROG(bt_timer_exit, int vector) { return hardirq_set(0); }
-SEC("tp_btf/irq_work_entry")
-int BPF_PROG(bt_irq_work_entry, int vector) { return hardirq_set(1); }
-SEC("tp_btf/irq_work_exit")
-int BPF_PROG(bt_irq_work_exit, int vector) { return hardirq_set(0); }
-SEC("tp_btf/call_function_entry")
-int BPF_PROG(bt_call_entry, int vector) { return hardirq_set(1); }
-SEC("tp_btf/call_function_exit")
-int BPF_PROG(bt_call_exit, int vector) { return hardirq_set(0); }
-SEC("tp_btf/call_function_single_entry")
-int BPF_PROG(bt_call_single_entry, int vector) { return hardirq_set(1); }
-SEC("tp_btf/call_function_single_exit")
-int BPF_PROG(bt_call_single_exit, int vector) { return hardirq_set(0); }
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(bt_irq_entry, int irq, struct irqaction *action) { return hardirq_set(1); }
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(bt_irq_exit, int irq, struct irqaction *action, int ret) { return hardirq_set(0); }
+/* bt_NAME_entry and bt_NAME_exit on tracepoints TP_entry and TP_exit */
+#define BT_HARDIRQ(name, tp)								\
+	SEC("tp_btf/" tp "_entry") int BPF_PROG(bt_##name##_entry) { return hardirq_set(1); }	\
+	SEC("tp_btf/" tp "_exit") int BPF_PROG(bt_##name##_exit) { return hardirq_set(0); }
+
+BT_HARDIRQ(timer, "local_timer")
+BT_HARDIRQ(irq_work, "irq_work")
+BT_HARDIRQ(call, "call_function")
+BT_HARDIRQ(call_single, "call_function_single")
+BT_HARDIRQ(irq, "irq_handler")
 
 /* Wake @w: now, from the current task @cur's context (@kind unknown: @cur as cur=). */
 static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur, __u8 kind,
