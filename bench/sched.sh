@@ -11,7 +11,10 @@
 # each). Prints ns per round trip, the ratio to untraced and the lost
 # events of each; each figure is the median of 3 runs. Then the getppid
 # loop of bench/collector.sh with --sched on and off (it must not slow).
-# Needs root.
+# Then host rows (--sched host, and client mode during each boot): the
+# same ping-pong and the getppid loop run OUTSIDE any container while a
+# watching collector (modern object) records the host's tasks, against
+# --sched on (no host rows) and untraced. Needs root.
 set -u
 cd "$(dirname "$0")/.."
 OUTPUT=${OUTPUT:-build}
@@ -87,4 +90,31 @@ for s in off on; do
 		runs+=("$(ns ns/call "$TMP/g$i")")
 	done
 	echo "  --sched $s: $(med "${runs[@]}")"
+done
+
+# host rows: the ping-pong and the loop outside every container, the
+# collector watching (nothing matches its -c: only host rows, with host)
+echo
+echo "outside every container, a watching collector (modern), ns, median of 3:"
+watch() { # watch SCHED CMD...: CMD's stderr in $TMP/w, the TSV in $TMP/w.tsv
+	local s=$1 c
+	shift
+	rm -f "$TMP/w.tsv"
+	"$COLLECTOR" --sched "$s" -c '/boottrace-bench-none/*' -o "$TMP/w.tsv" 2> /dev/null & c=$!
+	until grep -q '^ts_ns' "$TMP/w.tsv" 2> /dev/null; do sleep 0.05; done
+	"$@" 2> "$TMP/w" > /dev/null
+	kill -INT $c; wait $c 2>/dev/null
+}
+for what in "pingpong $N:ns/round-trip" "getppid 2000000:ns/call"; do
+	cmd=${what%%:*} unit=${what#*:}
+	[ "${cmd%% *}" = pingpong ] && argv=("$PROBE" pingpong "${cmd#* }") || argv=("$LOOP" "${cmd#* }")
+	runs=()
+	for i in 1 2 3; do "${argv[@]}" 2> "$TMP/x" > /dev/null; runs+=("$(ns "$unit" "$TMP/x")"); done
+	hbase=$(med "${runs[@]}")
+	echo "  ${cmd%% *} untraced: $hbase $unit"
+	for s in on host; do
+		runs=()
+		for i in 1 2 3; do watch $s "${argv[@]}"; runs+=("$(ns "$unit" "$TMP/w")"); done
+		echo "  ${cmd%% *} --sched $s: $(med "${runs[@]}") $unit ($(awk -v a="$(med "${runs[@]}")" -v b="$hbase" 'BEGIN { printf "%.2fx", a / b }')), lost $(lost "$TMP/w.tsv"), $(awk -F'\t' '$2 == "\\N"' "$TMP/w.tsv" | wc -l) host rows"
+	done
 done

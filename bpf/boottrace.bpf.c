@@ -362,6 +362,9 @@ static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 	return cgroup_container(bpf_get_current_cgroup_id(), key);
 }
 
+/* Host rows: their own file. */
+#include "bpf/host.bpf.h"
+
 /* current_container() for sys_enter, which every syscall of the host runs. */
 static __always_inline bool current_container_direct(struct task_struct *t, __u64 *key)
 {
@@ -660,19 +663,23 @@ int BPF_PROG(bt_fork, struct task_struct *parent, struct task_struct *child)
 	__u64 cgid, ns = 0;
 
 	if (!current_container(bpf_get_current_task_btf(), &cgid)) {
-		if (!watch_roots || child->tgid == parent->tgid)
+		if (watch_roots && child->tgid != parent->tgid) {
+			if (BPF_CORE_READ(child, thread_pid, level) !=
+			    BPF_CORE_READ(parent, thread_pid, level))
+				ns |= CLONE_NEWPID;
+			if (!same_mnt_ns(child, parent))
+				ns |= CLONE_NEWNS;
+			if (ns) {
+				pidtree_root(parent, child, ns);
+				return 0;
+			}
+		}
+		if (!host_task_of(child, &cgid))
 			return 0;
-		if (BPF_CORE_READ(child, thread_pid, level) != BPF_CORE_READ(parent, thread_pid, level))
-			ns |= CLONE_NEWPID;
-		if (!same_mnt_ns(child, parent))
-			ns |= CLONE_NEWNS;
-		if (ns)
-			pidtree_root(parent, child, ns);
-		return 0;
-	}
-	/* Before the child can run: it is traced from its first instruction. */
-	if (pidtree)
+	} else if (pidtree) {
+		/* Before the child can run: it is traced from its first instruction. */
 		pidtree_adopt(child, cgid);
+	}
 	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
@@ -728,10 +735,9 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 
 	if (!current_container(t, &cgid)) {
 		/* `unshare --mount CMD`: the namespace came without a fork */
-		if (!watch_roots || same_mnt_ns(t, t->real_parent))
-			return 0;
-		pidtree_root(t->real_parent, t, CLONE_NEWNS);
-		if (!current_container(t, &cgid))
+		if (watch_roots && !same_mnt_ns(t, t->real_parent))
+			pidtree_root(t->real_parent, t, CLONE_NEWNS);
+		if (!current_container(t, &cgid) && !host_task(t, &cgid))
 			return 0;
 	}
 	e = reserve(sizeof(*e));
@@ -766,7 +772,7 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 	 */
 	if (f->regs == id)
 		WRITE_ONCE(f->regs, 0);
-	if (!current_container(t, &cgid))
+	if (!current_container(t, &cgid) && !host_task(t, &cgid))
 		goto drop;
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
@@ -779,7 +785,7 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 	e->exit_code = BPF_CORE_READ(p, exit_code);
 	submit(e);
 out:
-	if (pidtree)
+	if (pidtree && cgid != BT_KEY_HOST)
 		pidtree_exit(t, cgid);
 drop:
 	/* last: the look-ups above would cache the task again */

@@ -251,6 +251,13 @@ _Static_assert(sizeof(struct bt_mark_start) == 16, "bt_mark_start layout");
  */
 #define BT_KEY_KERNEL (1ULL << 62)
 
+/*
+ * Host rows (every object, both modes): hdr.cgroup_id of a fork, exec,
+ * exit or sched record of a task outside every traced container, written
+ * while user space asks for them (bpf/host.bpf.h): no cgroup id, no key.
+ */
+#define BT_KEY_HOST (~0ULL)
+
 struct bt_root_event {
 	struct bt_event_hdr hdr;
 	__u64 ns_flags;

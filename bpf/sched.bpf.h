@@ -20,8 +20,8 @@
  * where creating task storage allocates (GFP_ATOMIC before 6.4, which
  * may wake kswapd: a wake-up under a runqueue lock); a preallocated
  * entry is taken from a free list. Who is traced is decided when a task
- * leaves the CPU (sched_traced()): a later flag can widen it to every
- * task for a while without touching the rest.
+ * leaves the CPU (sched_traced()): host_rows widens it to every task
+ * for a while (bpf/host.bpf.h) without touching the rest.
  */
 
 /* --sched on. Off: bt_sched_switch only flushes; the other programs are not loaded. */
@@ -101,6 +101,12 @@ static __always_inline __u8 state_letter(__u32 s)
  * kernels without CONFIG_KALLSYMS_ALL (this project's CI host) refuse the
  * program. So, on every kernel:
  *
+ *  - irq: this CPU is inside the handler of an interrupt whose entry and
+ *    exit are traced (hardirq_on): the local APIC timer (hrtimers: a
+ *    nanosleep's end, every timeout), irq_work (deferred wakes, a ring
+ *    buffer's reader), function-call IPIs and the device interrupts'
+ *    handlers. Needed for an interrupt that came in user mode: x86-64 runs
+ *    it on the interrupted task's own stack, as if from the task;
  *  - softirq: this CPU is between softirq_entry and softirq_exit (served
  *    on the interrupt stack, or by ksoftirqd, or, PREEMPT_RT, by the task
  *    that enabled bottom halves): in_serving_softirq();
@@ -109,18 +115,21 @@ static __always_inline __u8 state_letter(__u32 s)
  *    stack, where x86-64 runs an interrupt that came in kernel mode;
  *  - unknown: on the task's stack, and the task (a user task) entered the
  *    kernel by an interrupt or an exception without error code
- *    (pt_regs.orig_ax -1, not a syscall's number): an interrupt that came
- *    in user mode runs there, on the task's stack, and so does the task's
- *    own way back to user space after one (signals, task work, exit);
+ *    (pt_regs.orig_ax -1, not a syscall's number), outside the traced
+ *    handlers: the rest of an interrupt that came in user mode (a
+ *    threaded handler's wake, after the handler returned; the vectors
+ *    not traced), or the task's own way back to user space after one
+ *    (signals, task work, exit);
  *  - task: the rest (a syscall, a page fault, a kernel thread).
  *
- * A hard interrupt that comes in while a softirq is served, and wakes a
- * task, is taken for the softirq. A threaded interrupt handler is a task
- * (irq/N-name): the waker. The pointer difference is a number to the
- * verifier for a CAP_PERFMON program (as regs_id()).
+ * A threaded interrupt handler is a task (irq/N-name): the waker. The
+ * pointer difference is a number to the verifier for a CAP_PERFMON
+ * program (as regs_id()).
  */
 #define BT_SOFTIRQ_CPUS 1024
 __u8 softirq_on[BT_SOFTIRQ_CPUS];
+/* Inside a traced interrupt handler, per CPU (x86: handlers do not nest, NMIs aside). */
+__u8 hardirq_on[BT_SOFTIRQ_CPUS];
 /* the smallest kernel stack (x86-64 THREAD_SIZE without KASAN) */
 #define BT_TASK_STACK (16 << 10)
 #define BT_PF_KTHREAD 0x00200000
@@ -129,8 +138,11 @@ static __always_inline __u8 wake_context(struct task_struct *cur)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(cur);
 	volatile char here = 0;
+	__u32 cpu = bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1);
 
-	if (softirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)])
+	if (hardirq_on[cpu])
+		return BT_WAKE_IRQ;
+	if (softirq_on[cpu])
 		return BT_WAKE_SOFTIRQ;
 	if ((__u64)((const char *)regs - (const char *)&here) >= BT_TASK_STACK)
 		return BT_WAKE_IRQ;
@@ -153,6 +165,24 @@ int BPF_PROG(bt_softirq_exit, unsigned int vec)
 	return 0;
 }
 
+/* The traced interrupt handlers (see wake_context()): their entries and exits. */
+static __always_inline int hardirq_set(__u8 on)
+{
+	hardirq_on[bpf_get_smp_processor_id() & (BT_SOFTIRQ_CPUS - 1)] = on;
+	return 0;
+}
+
+/* bt_NAME_entry and bt_NAME_exit on tracepoints TP_entry and TP_exit */
+#define BT_HARDIRQ(name, tp)								\
+	SEC("tp_btf/" tp "_entry") int BPF_PROG(bt_##name##_entry) { return hardirq_set(1); }	\
+	SEC("tp_btf/" tp "_exit") int BPF_PROG(bt_##name##_exit) { return hardirq_set(0); }
+
+BT_HARDIRQ(timer, "local_timer")
+BT_HARDIRQ(irq_work, "irq_work")
+BT_HARDIRQ(call, "call_function")
+BT_HARDIRQ(call_single, "call_function_single")
+BT_HARDIRQ(irq, "irq_handler")
+
 /* Wake @w: now, from the current task @cur's context (@kind unknown: @cur as cur=). */
 static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur, __u8 kind,
 				      __u64 now)
@@ -171,17 +201,39 @@ static __always_inline void wake_fill(struct bt_wake *w, struct task_struct *cur
 
 /*
  * Whether task @t, leaving the CPU (it is current), gets sched rows, and
- * its container: the traced ones. The one place a later flag would widen.
+ * its container: the traced ones, and while host_rows is set the rest of
+ * the host (bpf/host.bpf.h).
  */
 static __always_inline bool sched_traced(struct task_struct *t, __u64 *key)
 {
-	return current_container(t, key);
+	return current_container(t, key) || host_task(t, key);
+}
+
+/*
+ * The state of task @tid: @st if it has one (looked up already), else a
+ * new one, zeroed. NULL when the map is full (counted as lost: the row
+ * will not be written).
+ */
+static __always_inline struct bt_sched_task *state_of(__u32 tid, struct bt_sched_task *st)
+{
+	struct bt_sched_task fresh;
+
+	if (!st)
+		st = bpf_map_lookup_elem(&sched_states, &tid);
+	if (st)
+		return st;
+	__builtin_memset(&fresh, 0, sizeof(fresh));
+	if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
+		count_lost();
+		return NULL;
+	}
+	return bpf_map_lookup_elem(&sched_states, &tid);
 }
 
 /* @prev leaves the CPU at @now (@preempt: still runnable). */
 static __always_inline void sched_out(struct task_struct *prev, bool preempt, __u64 now)
 {
-	struct bt_sched_task *st, fresh;
+	struct bt_sched_task *st;
 	__u32 tid = prev->pid, s;
 	__u64 key;
 	__u8 letter;
@@ -192,17 +244,9 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	/* an exiting task's last intervals: it never comes back, or its row would come after its exit */
 	if (prev->flags & BT_PF_EXITING)
 		return;
-	st = bpf_map_lookup_elem(&sched_states, &tid);
-	if (!st) {
-		__builtin_memset(&fresh, 0, sizeof(fresh));
-		if (bpf_map_update_elem(&sched_states, &tid, &fresh, BPF_ANY)) {
-			count_lost();
-			return;
-		}
-		st = bpf_map_lookup_elem(&sched_states, &tid);
-		if (!st)
-			return;
-	}
+	st = state_of(tid, NULL);
+	if (!st)
+		return;
 	st->key = key;
 	st->out_ts = now;
 	st->wake.ts = 0;
@@ -223,21 +267,47 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	st->state = letter;
 }
 
+/*
+ * Host rows: @next, a host task, gets the CPU and was not seen leaving it:
+ * it left before host rows began (or while it was not a host task) and
+ * has waited for a CPU since, without a wake seen. Its interval from
+ * host_rows_since, preempted (R). Not an exiting task: its last
+ * switches are never traced (sched_out()).
+ */
+static __always_inline bool host_unseen_in(struct task_struct *next, struct bt_sched_task *fresh)
+{
+	__u64 key, since = READ_ONCE(host_rows_since);
+
+	if (!since || (next->flags & BT_PF_EXITING) || !host_task_of(next, &key))
+		return false;
+	__builtin_memset(fresh, 0, sizeof(*fresh));
+	fresh->key = key;
+	fresh->out_ts = since;
+	fresh->state = 'R';
+	fresh->wake.ts = since;
+	fresh->wake.kind = BT_WAKE_NONE;
+	return true;
+}
+
 /* @next gets the CPU at @now, from @prev (the holder). */
 static __always_inline void sched_in(struct task_struct *prev, struct task_struct *next, __u64 now)
 {
 	__u32 tid = next->pid;
-	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
+	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid), fresh;
 	struct bt_sched_event *e;
-	__u64 out;
+	__u64 out = 0;
 
-	if (!st)
-		return;
-	st->early.ts = 0;
-	out = st->out_ts;
-	if (!out)
-		return;
-	st->out_ts = 0;
+	if (st) {
+		st->early.ts = 0;
+		out = st->out_ts;
+		st->out_ts = 0;
+	}
+	if (!st || !out) {
+		if (!READ_ONCE(host_rows) || !host_unseen_in(next, &fresh))
+			return;
+		st = &fresh;
+		out = fresh.out_ts;
+	}
 	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
@@ -271,6 +341,35 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 	sched_in(prev, next, now);
 }
 
+/*
+ * Host rows: @p, a host task off its CPU (neither on a CPU nor queued),
+ * wakes and was not seen leaving: it left before host rows began. Its
+ * interval from host_rows_since, in the state it sleeps in, woken now by
+ * @cur's context. Into @st, its stale state, or a new entry.
+ */
+static __always_inline void host_unseen_waking(struct task_struct *p, struct task_struct *cur,
+					       struct bt_sched_task *st)
+{
+	__u64 key, since = READ_ONCE(host_rows_since);
+	__u32 tid = p->pid;
+	__u8 letter;
+
+	if (!since || p->on_rq || p->on_cpu || !host_task_of(p, &key))
+		return;
+	letter = state_letter(task_state(p) & ~BT_TASK_WAKING);
+	if (!letter)
+		return;
+	st = state_of(tid, st);
+	if (!st)
+		return;
+	st->key = key;
+	st->state = letter;
+	st->early.ts = 0;
+	wake_fill(&st->wake, cur, wake_context(cur), bpf_ktime_get_ns());
+	/* last: sched_in takes out_ts as the sign of an interval */
+	WRITE_ONCE(st->out_ts, since);
+}
+
 SEC("tp_btf/sched_waking")
 int BPF_PROG(bt_sched_waking, struct task_struct *p)
 {
@@ -279,8 +378,11 @@ int BPF_PROG(bt_sched_waking, struct task_struct *p)
 	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
 	__u8 letter;
 
-	if (!st)
+	if (!st || (!st->out_ts && !p->on_cpu)) {
+		if (READ_ONCE(host_rows))
+			host_unseen_waking(p, cur, st);
 		return 0;
+	}
 	if (st->out_ts) {
 		if (st->wake.kind == BT_WAKE_UNSEEN)
 			wake_fill(&st->wake, cur, wake_context(cur), bpf_ktime_get_ns());
@@ -304,10 +406,11 @@ int BPF_PROG(bt_sched_waking, struct task_struct *p)
 
 /*
  * A new task is runnable: its first interval (name R, wake=new) starts
- * now and its parent, the current task, woke it. Traced as the child is:
- * cgroup mode, the child's own cgroup (CLONE_INTO_CGROUP puts a
- * container's first task there from an untraced parent); pidtree mode,
- * its key, set at fork.
+ * now and its parent, the current task, woke it. Traced as the child is
+ * (task_container()): cgroup mode, the child's own cgroup
+ * (CLONE_INTO_CGROUP puts a container's first task there from an
+ * untraced parent); pidtree mode, its key, set at fork; else a host task
+ * while host rows are on.
  */
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(bt_sched_wakeup_new, struct task_struct *p)
@@ -316,12 +419,8 @@ int BPF_PROG(bt_sched_wakeup_new, struct task_struct *p)
 	__u32 tid = p->pid;
 	__u64 key;
 
-	if (pidtree) {
-		if (!pidtree_container(p, &key))
-			return 0;
-	} else if (!cgroup_container(BPF_CORE_READ(p, cgroups, dfl_cgrp, kn, id), &key)) {
+	if (!task_container(p, &key) && !host_task(p, &key))
 		return 0;
-	}
 	__builtin_memset(&fresh, 0, sizeof(fresh));
 	fresh.key = key;
 	fresh.out_ts = bpf_ktime_get_ns();

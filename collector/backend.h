@@ -80,6 +80,12 @@ struct backend_ops {
 	 */
 	int (*track_task)(struct backend *b, pid_t tid, __u64 key);
 	void (*untrack_task)(struct backend *b, pid_t tid);
+	/*
+	 * Host rows (BT_KEY_HOST records: fork, exec, exit and, with sched,
+	 * sched of every task outside the traced containers but the
+	 * collector's own) from now on, or no more.
+	 */
+	void (*host_rows)(struct backend *b, bool on);
 	/* Records dropped because the buffer was full, counted exactly. */
 	unsigned long long (*lost)(struct backend *b);
 	void (*destroy)(struct backend *b);

@@ -161,6 +161,16 @@ static void modern_untrack_task(struct backend *b, pid_t tid)
 	free(val);
 }
 
+static void modern_host_rows(struct backend *b, bool on)
+{
+	struct modern *m = to_modern(b);
+
+	/* since before on: the kernel reads them in that order */
+	if (on)
+		__atomic_store_n(&m->skel->bss->host_rows_since, mono_ns(), __ATOMIC_SEQ_CST);
+	__atomic_store_n(&m->skel->bss->host_rows, on, __ATOMIC_SEQ_CST);
+}
+
 static unsigned long long modern_lost(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -188,6 +198,7 @@ static const struct backend_ops modern_ops = {
 	.untrack_cgroup = modern_untrack_cgroup,
 	.track_task = modern_track_task,
 	.untrack_task = modern_untrack_task,
+	.host_rows = modern_host_rows,
 	.lost = modern_lost,
 	.destroy = modern_destroy,
 };
@@ -220,6 +231,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
+	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
 	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
@@ -251,11 +263,23 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	}
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_waking, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_wakeup_new, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_sched_free, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_softirq_entry, cfg->sched);
-	bpf_program__set_autoload(m->skel->progs.bt_softirq_exit, cfg->sched);
+	{
+		/* bpf/sched.bpf.h's, but bt_sched_switch (it flushes batches) */
+		struct bpf_program *sched[] = {
+			m->skel->progs.bt_sched_waking, m->skel->progs.bt_sched_wakeup_new,
+			m->skel->progs.bt_sched_free, m->skel->progs.bt_softirq_entry,
+			m->skel->progs.bt_softirq_exit, m->skel->progs.bt_timer_entry,
+			m->skel->progs.bt_timer_exit, m->skel->progs.bt_irq_work_entry,
+			m->skel->progs.bt_irq_work_exit, m->skel->progs.bt_call_entry,
+			m->skel->progs.bt_call_exit, m->skel->progs.bt_call_single_entry,
+			m->skel->progs.bt_call_single_exit, m->skel->progs.bt_irq_entry,
+			m->skel->progs.bt_irq_exit,
+		};
+		size_t i;
+
+		for (i = 0; i < sizeof(sched) / sizeof(sched[0]); i++)
+			bpf_program__set_autoload(sched[i], cfg->sched);
+	}
 
 	if (cfg->verbose)
 		fprintf(stderr, "collector: opened in %.1f ms\n", ms_since(cfg->started_ns));

@@ -65,6 +65,18 @@ void client_claim(struct collector *c, struct container *k, const char *path, pi
 			      base ? base + 1 : c->opt.command[0], cmd);
 }
 
+/*
+ * Host rows during the boot (--sched on): every task outside the
+ * containers, from the client's spawn to the --until event or the run's
+ * end, for the critical path through the runtime. --sched host has them
+ * all the time (main.c).
+ */
+static void boot_host_rows(struct collector *c, bool on)
+{
+	if (c->opt.sched == SCHED_ON && c->be->ops->host_rows)
+		c->be->ops->host_rows(c->be, on);
+}
+
 /* Kill the run's container: its cgroup's tasks, or its pid namespace's init. */
 static void kill_container(struct collector *c, int sig)
 {
@@ -103,7 +115,7 @@ static int client_one(struct collector *c, int n, int *status)
 {
 	struct client_run *run = &c->client;
 	unsigned long long now, kill_at = 0, client_kill_at = 0;
-	int st = 0, reaped = 0, err = 0, stopped = 0;
+	int st = 0, reaped = 0, err = 0, stopped = 0, host_on = 1;
 
 	memset(run, 0, sizeof(*run));
 	run->n = n;
@@ -111,15 +123,22 @@ static int client_one(struct collector *c, int n, int *status)
 	c->spawned_gone = 0;
 	c->until_at = 0;
 	c->start_written = 1;
+	boot_host_rows(c, true);
 	run->spawn_ts = mono_ns();
 	run->live = 1;
 	if (child_start(c, -1, NULL, NULL, &run->ch) < 0) {
+		boot_host_rows(c, false);
 		run->live = 0;
 		return -1;
 	}
 	for (;;) {
 		if ((err = loop_poll_once(c, 10)) < 0)
 			break;
+		/* the boot is over at --until's event: what follows is teardown */
+		if (c->until_at && host_on) {
+			boot_host_rows(c, false);
+			host_on = 0;
+		}
 		if (!reaped && waitpid(run->ch.pid, &st, WNOHANG) == run->ch.pid) {
 			reaped = 1;
 			/* a container may still come: its mkdir read after the exit */
@@ -161,6 +180,8 @@ static int client_one(struct collector *c, int n, int *status)
 		if (reaped && container_over(c))
 			break;
 	}
+	if (host_on)
+		boot_host_rows(c, false);
 	if (!reaped) {
 		kill(-run->ch.pid, SIGKILL);
 		while (waitpid(run->ch.pid, &st, 0) < 0 && errno == EINTR)

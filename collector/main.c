@@ -286,6 +286,12 @@ int main(int argc, char **argv)
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGPIPE, &sa, NULL);
 	rows_write_header(&c);
+	/* --sched host: every task outside the containers, from now on */
+	if (c.opt.sched == SCHED_HOST && c.be->ops->host_rows)
+		c.be->ops->host_rows(c.be, true);
+	else if (c.opt.sched == SCHED_HOST)
+		fprintf(stderr, "collector: --sched host: the %s BPF object writes no host rows "
+			"(# host_rows=off); scheduler rows as --sched on\n", c.be->ops->name);
 
 	/* 5. trace */
 	if (c.opt.command)

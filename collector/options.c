@@ -72,9 +72,13 @@ void options_usage(FILE *f)
 "        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
 "                               auto: modern if it loads, else compat in cgroup\n"
 "                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
-"        --sched <on|off>       scheduler rows (default on): one `sched` row per\n"
+"        --sched <on|off|host>  scheduler rows (default on): one `sched` row per\n"
 "                               off-CPU interval of a traced task, with its state,\n"
-"                               the wait for a CPU, the waker and the CPU's holder\n"
+"                               the wait for a CPU, the waker and the CPU's holder;\n"
+"                               client mode: and host rows (fork, exec, exit, sched\n"
+"                               of every task outside the containers) during each\n"
+"                               boot; host: host rows for the whole trace (a busy\n"
+"                               host pays for every task switch)\n"
 "        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
 "                               64K at least): -o <file> is renamed <file>.<n>;\n"
 "                               SIGHUP begins a new <file> too (logrotate)\n"
@@ -317,9 +321,14 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 		break;
 	case 'X': o->root_exec = arg; break;
 	case 'C':
-		if (strcmp(arg, "on") && strcmp(arg, "off"))
-			return usage_error("--sched takes on or off, not '%s'", arg);
-		o->sched = !strcmp(arg, "on");
+		if (!strcmp(arg, "off"))
+			o->sched = SCHED_OFF;
+		else if (!strcmp(arg, "on"))
+			o->sched = SCHED_ON;
+		else if (!strcmp(arg, "host"))
+			o->sched = SCHED_HOST;
+		else
+			return usage_error("--sched takes on, off or host, not '%s'", arg);
 		break;
 	case 'W': o->user = arg; break;
 	case 'K':
@@ -373,7 +382,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->runs = 1;
 	o->ringbuf_mb = 8;
 	o->object = "auto";
-	o->sched = 1;
+	o->sched = SCHED_ON;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
 		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)

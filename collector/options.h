@@ -13,6 +13,13 @@
 
 enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
 
+/*
+ * --sched: no scheduler rows; those of the traced tasks (and in client
+ * mode, during each boot, the host rows of every other task); the host
+ * rows for the whole trace besides (docs/tsv-format.md, Host rows).
+ */
+enum sched_rows { SCHED_OFF, SCHED_ON, SCHED_HOST };
+
 struct marks;
 
 struct options {
@@ -28,7 +35,7 @@ struct options {
 	int unshare_flags;
 	unsigned long ringbuf_mb;
 	const char *object;	/* auto, modern, compat, legacy */
-	int sched;		/* --sched on (default) or off: scheduler rows */
+	enum sched_rows sched;	/* --sched: on (default), off or host */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
 	struct marks *marks;	/* --mark and --start probes */

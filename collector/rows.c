@@ -23,13 +23,14 @@
 #include "common/sched_detail.h"
 #include "common/tsv.h"
 
+/* The row of @h, of container @k; @k NULL: a host row (container and cgroup_id \N). */
 static void row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
 			 const struct container *k, const char *event)
 {
 	memset(r, 0, sizeof(*r));
 	r->ts_ns = h->ts_ns;
-	r->container = field_str(k->top->name);
-	r->cgroup_id = c->mode == BT_MODE_CGROUP ? h->cgroup_id : 0;
+	r->container = field_str(k ? k->top->name : NULL);
+	r->cgroup_id = c->mode == BT_MODE_CGROUP && k ? h->cgroup_id : 0;
 	r->pid = h->pid;
 	r->tid = h->tid;
 	r->ppid = h->ppid;
@@ -122,7 +123,7 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
  */
 static struct progress *run_progress(const struct collector *c, const struct container *k)
 {
-	return c->progress && c->spawned && k->top == c->spawned ? c->progress : NULL;
+	return c->progress && c->spawned && k && k->top == c->spawned ? c->progress : NULL;
 }
 
 /*
@@ -191,14 +192,27 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		lifecycle_on_gone(c, h);
 		return 0;
 	}
-	k = containers_find(&c->containers, h->cgroup_id);
-	if (!k) {
-		c->stray++;
-		return 0;
-	}
-	if (k->cand && !(k = lifecycle_decide(c, k))) {
-		c->stray++;
-		return 0;
+	if (h->cgroup_id == BT_KEY_HOST) {
+		/*
+		 * A task outside every container (bpf/host.bpf.h): its row and
+		 * nothing else. It makes no container, and its exec is no
+		 * container's entrypoint (nor the progress line's).
+		 */
+		if (h->type == BT_EV_FORK || h->type == BT_EV_EXEC || h->type == BT_EV_EXIT ||
+		    h->type == BT_EV_SCHED)
+			k = NULL;
+		else
+			return 0;
+	} else {
+		k = containers_find(&c->containers, h->cgroup_id);
+		if (!k) {
+			c->stray++;
+			return 0;
+		}
+		if (k->cand && !(k = lifecycle_decide(c, k))) {
+			c->stray++;
+			return 0;
+		}
 	}
 	switch (h->type) {
 	case BT_EV_SYSCALL:
@@ -249,6 +263,9 @@ int rows_on_event(void *ctx, void *data, size_t size)
 
 		row_from_hdr(c, &r, h, k, "fork");
 		r.name = field_str(e->is_thread ? "thread" : "process");
+		/* the thread that forked it: a host row has no clone row to tell */
+		snprintf(num, sizeof(num), "parent=%u", e->parent_tid);
+		r.detail = field_str(num);
 		output_row(c->out, &r);
 		break;
 	}
@@ -268,7 +285,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		if ((p = run_progress(c, k)))
 			progress_exec(p, h->ts_ns, e->flags & BT_EXEC_NS_INIT,
 				      entrypoint_is_runtime(r.detail.s, r.detail.n));
-		lifecycle_until_reached(c, k, UNTIL_EXEC);
+		if (k)
+			lifecycle_until_reached(c, k, UNTIL_EXEC);
 		break;
 	}
 	case BT_EV_EXIT: {
@@ -296,6 +314,19 @@ int rows_on_event(void *ctx, void *data, size_t size)
 
 /* --- set-up ------------------------------------------------------------------ */
 
+/*
+ * Which host rows the file has: all (--sched host), boots (client mode
+ * with scheduler rows, during each boot), off.
+ */
+static const char *host_rows_meta(const struct collector *c)
+{
+	if (!c->be->ops->host_rows || c->opt.sched == SCHED_OFF)
+		return "off";
+	if (c->opt.sched == SCHED_HOST)
+		return "all";
+	return c->opt.command && c->opt.cgroup_glob ? "boots" : "off";
+}
+
 void rows_write_header(struct collector *c)
 {
 	struct utsname u;
@@ -321,7 +352,8 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "collector", BOOTTRACE_VERSION);
 	output_meta(c->out, "cgroup2", c->cg2);
 	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
-	output_meta(c->out, "sched", c->opt.sched ? "on" : "off");
+	output_meta(c->out, "sched", c->opt.sched != SCHED_OFF ? "on" : "off");
+	output_meta(c->out, "host_rows", host_rows_meta(c));
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	/* the run's files: analyze joins a container across them (collector/rotate.h) */

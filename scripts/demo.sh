@@ -10,10 +10,12 @@
 # installed, a real runtime: 10 boots of a busybox httpd container through
 # `docker run` (podman run without docker), timed from the client's start by
 # `collector -c GLOB --runs N -- CLIENT`, with a daemon of its own that is
-# removed at the end (scripts/runtimes.sh). Run by `make demo` (DIR: its
-# DEMO_OUT, demo-out by default). The daemon's state goes in a directory of
-# its own under $TMPDIR (/tmp). Every report is named on a line
-# "demo: [WHAT ]report in DIR/: FILE..." (tests/integration/test_demo.sh
+# removed at the end (scripts/runtimes.sh): where each boot's time went,
+# through the client, the daemons and runc (the collector records the
+# host's tasks during each boot), by state and by process. Run by `make
+# demo` (DIR: its DEMO_OUT, demo-out by default). The daemon's state goes in
+# a directory of its own under $TMPDIR (/tmp). Every report is named on a
+# line "demo: [WHAT ]report in DIR/: FILE..." (tests/integration/test_demo.sh
 # checks each). It leaves no daemon, cgroup, mount or state behind.
 # pipefail: a report whose analyze failed fails the demo (not hidden by tee)
 set -euo pipefail
@@ -29,6 +31,13 @@ mkdir -p "$out"
 where_the_time_went() {
 	echo "demo: where the time went (analyze --critical-path; each boot's path in $1):"
 	sed -n '/^top of the critical paths/,$p' "$1" | sed 's/^/  /'
+}
+
+# by_process FILE: each boot's path by process (analyze --critical-path's
+# "by task on the path" line): the client, the daemons, runc, the container
+by_process() {
+	echo "demo: each boot's path by process (the runtime's too: client mode records the host's tasks):"
+	awk '/^critical path of / { c = $4 } /^  by task on the path: / { sub(/^  by task on the path: /, ""); print "  " c ": " $0 }' "$1"
 }
 
 echo "demo: booting samples/webapp $runs times as a container (until its worker listens)"
@@ -116,8 +125,12 @@ if rt_have docker || rt_have podman; then
 		"$OUTPUT/analyze" "$out/$rt.tsv" --hist > "$out/$rt-hist.txt"
 		"$OUTPUT/analyze" "$out/$rt.tsv" --critical-path > "$out/$rt-critical-path.txt"
 		"$OUTPUT/analyze" "$out/$rt.tsv" --plot "$out/$rt-plots" > /dev/null
+		"$OUTPUT/analyze" "$out/$rt.tsv" --by state > "$out/$rt-states.txt"
 		where_the_time_went "$out/$rt-critical-path.txt"
-		echo "demo: $rt report in $out/: $rt.tsv $rt-phases.txt $rt-hist.txt $rt-critical-path.txt $rt-plots/index.html"
+		by_process "$out/$rt-critical-path.txt"
+		echo "demo: the containers' own tasks by state (analyze --by state):"
+		sed -n '/^time by scheduler state/,$p' "$out/$rt-states.txt" | sed 's/^/  /'
+		echo "demo: $rt report in $out/: $rt.tsv $rt-phases.txt $rt-hist.txt $rt-critical-path.txt $rt-states.txt $rt-plots/index.html"
 	else
 		echo "demo: collector -c '$glob' --runs $runs -- $rt run ... failed; $out/$rt.log:" >&2
 		tail -5 "$out/$rt.log" >&2

@@ -564,8 +564,21 @@ static int walk_back(struct walk *w, uint32_t ti, uint64_t cur)
 }
 
 /*
+ * Whether @t is a kernel thread: kthreadd (tid 2) or one it made (all of
+ * them). Only host rows bring them into a container's tasks.
+ */
+static bool kernel_thread(const struct tl_task *t)
+{
+	return t->tid == 2 || t->ppid == 2;
+}
+
+/*
  * The waker of off-CPU interval @o to follow at its wake @at: a task of
- * the container begun before it, not @self; TL_NOTASK when none.
+ * the container begun before it, not @self; TL_NOTASK when none. Not a
+ * kernel thread (a kworker, rcu's, ksoftirqd): a service of the whole
+ * host, woken by whichever task queued work first, seldom the one that
+ * waits; the wake is left named on the blocked segment, as an
+ * interrupt's.
  */
 static uint32_t waker_task(const struct tl_container *c, uint32_t self, const struct tl_off *o,
 			   uint64_t at)
@@ -577,7 +590,7 @@ static uint32_t waker_task(const struct tl_container *c, uint32_t self, const st
 	    !o->waker)
 		return TL_NOTASK;
 	x = timeline_find_task(c, o->waker);
-	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at)
+	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]))
 		return TL_NOTASK;
 	return x;
 }

@@ -16,7 +16,8 @@
  *     "unknown" instead when the collector lost events in that file (a gap
  *     may hide rows);
  *   - at the task's creation (its fork row): on in the task that created it
- *     (the thread in clone/fork/vfork at that moment), at that moment;
+ *     (the thread the row names, parent=; else the thread in
+ *     clone/fork/vfork at that moment), at that moment;
  *   - a task with no creator in the container: "runtime" back to the start
  *     (the start row's task: the runtime or the spawner, before the
  *     container's first task).
@@ -60,7 +61,9 @@
  *     the task that had the CPU before it got it back (by, by_comm);
  *   - blocked: off CPU, from when it left to its wake-up. When a task of
  *     the container woke it (wake=task or new, the waker begun before the
- *     wake), the walk goes on in that task at the wake (match
+ *     wake, not a kernel thread: a kworker serves the whole host, woken
+ *     by whoever queued work first), the walk goes on in that task at the
+ *     wake (match
  *     CP_MATCH_WAKE on the segment after it: the runnable one, or the
  *     running one when the CPU came at once), and no blocked segment is
  *     left; otherwise the segment says what woke it: an interrupt, a

@@ -108,6 +108,7 @@ static int merge(struct tl_task *t, const struct tl_task *h, uint64_t lo, uint64
 		t->has_fork = true;
 		t->is_thread = h->is_thread;
 		t->ppid = h->ppid;
+		t->parent_tid = h->parent_tid;
 		seen(t, h->fork_ts, h->fork_ts);
 	}
 	if (h->exit_ts != TL_NONE && h->exit_ts >= lo && h->exit_ts <= hi &&
@@ -170,6 +171,13 @@ int host_tasks_import(struct tl_container *c, const struct tl_container *h)
 				free(t->comms);
 				continue;
 			}
+			/*
+			 * Not made in the window: it was there when it began
+			 * (its first row there may be the end of a time on a
+			 * CPU, or a fork it made), as far as the walk goes.
+			 */
+			if (!t->has_fork && lo < t->first_ts)
+				t->first_ts = lo;
 			c->ntasks++;
 		} else if (merge(t, ht, lo, hi) < 0) {
 			return -1;

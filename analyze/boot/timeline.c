@@ -42,7 +42,7 @@ static size_t slot_of(const struct tl_index *ix, uint32_t ctr, int64_t tid)
 
 static int index_grow(struct tl_index *ix)
 {
-	size_t cap = ix->cap ? ix->cap * 2 : 1024, i;
+	size_t cap = ix->cap ? ix->cap * 2 : 1024, old_cap = ix->cap, i;
 	struct tl_slot *old = ix->s, *s = malloc(cap * sizeof(*s));
 
 	if (!s)
@@ -50,7 +50,9 @@ static int index_grow(struct tl_index *ix)
 	for (i = 0; i < cap; i++)
 		s[i].ctr = UINT32_MAX;
 	ix->s = s;
-	for (i = 0; i < ix->cap; i++) {
+	/* before the rehash: slot_of() masks with the new size, as look-ups will */
+	ix->cap = cap;
+	for (i = 0; i < old_cap; i++) {
 		size_t k;
 
 		if (old[i].ctr == UINT32_MAX)
@@ -59,7 +61,6 @@ static int index_grow(struct tl_index *ix)
 			;
 		s[k] = old[i];
 	}
-	ix->cap = cap;
 	free(old);
 	return 0;
 }
@@ -396,6 +397,22 @@ static int add_mark(struct timeline *tl, struct tl_container *c, uint32_t task,
 	return 0;
 }
 
+/* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */
+static int64_t fork_parent_tid(const struct tsv_field *f)
+{
+	int64_t tid = 0;
+	uint32_t i;
+
+	if (f->n <= 7 || memcmp(f->p, "parent=", 7) != 0)
+		return 0;
+	for (i = 7; i < f->n; i++) {
+		if (f->p[i] < '0' || f->p[i] > '9' || tid > INT64_MAX / 10 - 1)
+			return 0;
+		tid = tid * 10 + (f->p[i] - '0');
+	}
+	return tid;
+}
+
 int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 {
 	const struct tsv_field *ev = &r->f[TSV_EVENT];
@@ -452,6 +469,7 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 			t->fork_ts = r->ts_ns;
 			t->is_thread = field_is(&r->f[TSV_NAME], "thread", 6);
 			t->ppid = r->ppid;
+			t->parent_tid = fork_parent_tid(&r->f[TSV_DETAIL]);
 		}
 		t->has_fork = true;
 		return 0;
@@ -685,19 +703,25 @@ static int cmp_pid(const void *x, const void *y)
 }
 
 /*
- * The task that created @t: a thread of the fork row's process (@t's own
- * for a thread, its ppid for a process) whose clone/clone3/fork/vfork row
- * holds the fork's time (the fork tracepoint fires inside that syscall);
- * else that process's main thread; else none. @bp: the tasks by pid.
+ * The task that created @t: the thread its fork row names (parent=);
+ * else a thread of the fork row's process (@t's own for a thread, its
+ * ppid for a process) whose clone/clone3/fork/vfork row holds the fork's
+ * time (the fork tracepoint fires inside that syscall); else that
+ * process's main thread; else none. @bp: the tasks by pid.
  */
 static uint32_t find_parent(const struct tl_container *c, uint32_t ti, const long *clone_ids,
 			    const struct by_pid *bp)
 {
 	const struct tl_task *t = &c->tasks[ti];
 	int64_t proc = t->is_thread ? t->pid : t->ppid;
-	uint32_t leader = TL_NOTASK;
+	uint32_t leader = TL_NOTASK, p;
 	size_t lo = 0, hi = c->ntasks;
 
+	if (t->parent_tid > 0) {
+		p = timeline_find_task(c, t->parent_tid);
+		if (p != TL_NOTASK && p != ti && c->tasks[p].begin <= t->fork_ts)
+			return p;
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 

@@ -115,7 +115,10 @@ struct tl_task {
 	bool has_fork;		/* it has a fork row */
 	bool host;		/* a task outside the container (host_tasks.h), in its window */
 	uint64_t fork_ts;	/* its fork row, or TL_NONE (created before the trace) */
-	uint32_t parent;	/* the task that created it: the thread of the fork
+	int64_t parent_tid;	/* the fork row's parent=: the thread that forked
+				 * it; 0 when the row has none (older files) */
+	uint32_t parent;	/* the task that created it: the fork row's
+				 * parent= thread, else the thread of the fork
 				 * row's process in a clone/fork/vfork syscall at
 				 * fork_ts, else that process's main thread; or
 				 * TL_NOTASK (no fork row, or the parent is not in

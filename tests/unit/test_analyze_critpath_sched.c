@@ -235,7 +235,8 @@ static void test_states_of(void **state)
 }
 
 /*
- * A client-mode boot with the hosts' rows: `docker` (50, exec'd at 1.1 ms)
+ * A client-mode boot with the hosts' rows: `docker` (50, forked by the
+ * collector at 1.05 ms, which has no rows of its own, exec'd at 1.1 ms)
  * wakes dockerd (60) at 2 ms, which wakes containerd (65) at 3.5 ms, which
  * burns to 10 ms and wakes the shim (70), which forks runc (80) at 20 ms;
  * runc sleeps 21 -> 30 ms (a timer) and forks the container's init (90),
@@ -246,6 +247,7 @@ static const char client[] = HEAD_SCHED
 	R("1000000", "50", "50", "1", "collector", "start", "client", "\\N", "\\N", "docker run x")
 	RH("500000", "70", "70", "1", "containerd-shim", "sched", "S", "0", "100000",
 	   "wake=irq cpu=0")
+	RH("1050000", "50", "50", "40", "collector", "fork", "process", "\\N", "\\N", "parent=40")
 	RH("1100000", "50", "50", "40", "docker", "exec", "\\N", "\\N", "\\N", "/usr/bin/docker")
 	RH("1200000", "60", "60", "1", "dockerd", "sched", "S", "0", "800000",
 	   "wake=task waker=50 wpid=50 wcomm=6:docker cpu=1")
@@ -263,7 +265,7 @@ static const char client[] = HEAD_SCHED
 static void test_client_through_daemons(void **state)
 {
 	static const struct { int64_t tid; uint64_t running; } want[] = {
-		{ 50, 2000000 - 1100000 }, { 60, 3500000 - 2000000 }, { 65, 10000000 - 3500000 },
+		{ 50, 2000000 - 1050000 }, { 60, 3500000 - 2000000 }, { 65, 10000000 - 3500000 },
 		{ 70, 20000000 - 10000000 }, { 80, 21000000 - 20000000 },
 		{ 90, 40020000 - 30000000 },
 	};
@@ -282,8 +284,8 @@ static void test_client_through_daemons(void **state)
 	while (s->state != CP_ST_BLOCKED)
 		s++;
 	assert_int_equal(s->wake, TL_WAKE_IRQ);
-	/* only the client's exec before its first row is the runtime's: 0.1 ms */
-	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 100000);
+	/* only the collector's fork of the client is the runtime's: 0.05 ms */
+	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 50000);
 	assert_int_equal(fx.p.segs[0].kind, CP_RUNTIME);
 	assert_int_equal(fx.p.followed, 3);
 	/* the hosts' tasks are in the container's window, marked host; the
@@ -298,6 +300,56 @@ static void test_client_through_daemons(void **state)
 	release(&fx);
 }
 
+/*
+ * Host rows of a runtime with threads: the shim's leader (70) sleeps
+ * throughout; its thread 71, asleep since before the window, is woken at
+ * 10 ms by containerd (65) and forks runc (80) at 20 ms (parent=71);
+ * containerd was woken at 2 ms by a kworker (99, a child of kthreadd),
+ * which a bystander (123) had woken; runc forks the container's init
+ * (90, a fork row of the old format: no parent=) at 30 ms, which listens
+ * at 40 ms.
+ */
+static const char threads[] = HEAD_SCHED
+	R("1000000", "50", "50", "1", "collector", "start", "client", "\\N", "\\N", "docker run x")
+	RH("500000", "70", "70", "1", "containerd-shim", "sched", "S", "0", "40000000", "wake=irq cpu=0")
+	RH("800000", "65", "65", "1", "containerd", "sched", "S", "0", "1200000",
+	   "wake=task waker=99 wpid=99 wcomm=11:kworker/0:1 cpu=0")
+	RH("1200000", "123", "123", "1", "noise", "sched", "R", "100000", "100000", "wake=none cpu=1")
+	RH("1500000", "99", "99", "2", "kworker/0:1", "sched", "S", "0", "300000",
+	   "wake=task waker=123 wpid=123 wcomm=5:noise cpu=1")
+	RH("3000000", "70", "71", "1", "containerd-shim", "sched", "S", "0", "7000000",
+	   "wake=task waker=65 wpid=65 wcomm=10:containerd cpu=1")
+	RH("20000000", "80", "80", "70", "containerd-shim", "fork", "process", "\\N", "\\N", "parent=71")
+	FORK("30000000", "90", "90", "80", "runc", "process")
+	SYS("40000000", "90", "90", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_fork_thread_and_kworker(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+
+	(void)state;
+	path_of(threads, "listen", &fx);
+	/* the fork's own thread (71, woken by containerd), not the shim's sleeping leader */
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 71), 20000000 - 10000000);
+	assert_int_equal(time_of(&fx, 70), 0);
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 80), 30000000 - 20000000);
+	/* a task of the window without a fork row there was there from its start */
+	assert_int_equal(state_time(&fx, CP_ST_RUNNING, 65), 10000000 - 2000000);
+	/* the kworker's wake is not followed: containerd blocked, naming it */
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 65), 2000000 - 1000000);
+	s = seg(&fx, CP_CPU, NULL, 65);
+	assert_non_null(s);
+	assert_int_equal(s->state, CP_ST_BLOCKED);
+	assert_int_equal(s->wake, TL_WAKE_TASK);
+	assert_int_equal(s->by, 99);
+	assert_int_equal(time_of(&fx, 99) + time_of(&fx, 123), 0);
+	assert_int_equal(state_time(&fx, CP_ST_UNKNOWN, 0), 0);
+	assert_int_equal(fx.p.followed, 1);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_sched_on_no_rows),
 		cmocka_unit_test(test_states_of),
 		cmocka_unit_test(test_client_through_daemons),
+		cmocka_unit_test(test_fork_thread_and_kworker),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -346,6 +346,37 @@ static void test_api_alone(void **state)
 	timeline__free(NULL);
 }
 
+/*
+ * Many tasks: 3000 tids (the index of tasks grows past its first sizes
+ * while they come), each with a row before and a row after all the others:
+ * the second finds the task the first made, 3000 tasks in all.
+ */
+static void test_many_tasks_one_each(void **state)
+{
+	struct analyze_opts o = { .timeline = true };
+	const size_t n = 3000, cap = 200 + 2 * n * 128;
+	char *tsv = malloc(cap), line[128];
+	struct analysis *a;
+	size_t len, i, pass;
+
+	(void)state;
+	assert_non_null(tsv);
+	len = (size_t)snprintf(tsv, cap, "%s", HEAD);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < n; i++) {
+			snprintf(line, sizeof(line),
+				 R("%zu", "many", "%zu", "%zu", "1", "t", "syscall", "getpid", "1", "1", "\\N"),
+				 1000 + pass * n + i, 100 + i, 100 + i);
+			len += (size_t)snprintf(tsv + len, cap - len, "%s", line);
+		}
+	a = load(tsv, &o);
+	assert_int_equal(a->tl->ctrs[0].ntasks, n);
+	for (i = 0; i < n; i += 250)
+		assert_int_equal(task(&a->tl->ctrs[0], (int64_t)(100 + i))->nrows, 2);
+	analysis__free(a);
+	free(tsv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_exec_phase_is_init),
 		cmocka_unit_test(test_files_and_glob),
 		cmocka_unit_test(test_api_alone),
+		cmocka_unit_test(test_many_tasks_one_each),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,6 +162,25 @@ static void test_command_and_defaults(void **state)
 	assert_int_equal(o.duration_ns, 0);
 }
 
+/* --sched: on by default, off, host (host rows all the time); nothing else. */
+static void test_sched(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_ON);
+	assert_int_equal(parse(&o, "--sched", "off", NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_OFF);
+	assert_int_equal(parse(&o, "--sched", "host", NULL), OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_HOST);
+	assert_int_equal(parse(&o, "--sched", "host", "-c", "/docker/*", "--", "docker", NULL),
+			 OPTIONS_OK);
+	assert_int_equal(o.sched, SCHED_HOST);
+	assert_int_equal(parse(&o, "--sched", "hosts", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--sched", "", NULL), OPTIONS_USAGE);
+}
+
 /* --metrics, --metrics-label, --rotate: their values and what they need */
 static void test_service_options(void **state)
 {
@@ -218,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_exclusions),
 		cmocka_unit_test(test_command_and_defaults),
 		cmocka_unit_test(test_service_options),
+		cmocka_unit_test(test_sched),
 		cmocka_unit_test(test_long_names),
 	};
 
