@@ -11,15 +11,22 @@
  *              1) spins for 400 ms; the parent (2) sleeps 100 ms, then
  *              burns 100 ms of CPU while the child waits for it
  *                                                    spinner=TID fifo=TID
+ *   condvar    the main thread waits on a condition variable that its
+ *              second thread signals after burning 120 ms of CPU, then
+ *              listens on a loopback port the kernel chooses
+ *                                                    waiter=TID burner=TID
  *   pingpong N two processes on one CPU pass one byte back and forth
  *              through two pipes, N round trips; prints the ns per round
  *              trip on stderr
  */
 #include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -153,6 +160,46 @@ static int do_pingpong(long n)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static int cv_ready;
+
+static void *burner(void *arg)
+{
+	(void)arg;
+	printf("burner=%d\n", tid());
+	fflush(stdout);
+	burn(120000000);
+	pthread_mutex_lock(&cv_lock);
+	cv_ready = 1;
+	pthread_cond_signal(&cv);
+	pthread_mutex_unlock(&cv_lock);
+	return NULL;
+}
+
+/* condvar: the main thread's listen is gated by the other thread's CPU */
+static int do_condvar(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	pthread_t th;
+	int fd;
+
+	printf("waiter=%d\n", tid());
+	fflush(stdout);
+	if (pthread_create(&th, NULL, burner, NULL) != 0)
+		return 1;
+	pthread_mutex_lock(&cv_lock);
+	while (!cv_ready)
+		pthread_cond_wait(&cv, &cv_lock);
+	pthread_mutex_unlock(&cv_lock);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0)
+		return 1;
+	pthread_join(th, NULL);
+	close(fd);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -167,8 +214,10 @@ int main(int argc, char **argv)
 		return do_pipe();
 	if (!strcmp(mode, "fifo"))
 		return do_fifo();
+	if (!strcmp(mode, "condvar"))
+		return do_condvar();
 	if (!strcmp(mode, "pingpong"))
 		return do_pingpong(argc > 2 ? atol(argv[2]) : 10000);
-	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|pingpong [N]\n");
+	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]\n");
 	return 2;
 }

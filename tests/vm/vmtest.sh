@@ -41,7 +41,7 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 # would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
 test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup
-test_collector_sched}
+test_collector_sched test_analyze_critpath_sched}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 
