@@ -19,6 +19,9 @@ struct {
 	__type(value, __s64);
 } live SEC(".maps");
 
+/* task_struct::flags: do_exit() has begun (include/linux/sched.h) */
+#define BT_PF_EXITING 0x4
+
 /* pidtree watch mode: keys for the roots the kernel finds. */
 __u64 next_root_key;
 
@@ -105,7 +108,15 @@ static __always_inline bool pidtree_container(struct task_struct *t, __u64 *key)
 	if (!st || !st->key)
 		return false;
 	*key = st->key;
-	taskcache_put(id, st->key, gen);
+	/*
+	 * Not an exiting task: bt_exit frees its slot, and a look-up after
+	 * that (its last sched_switch, a wake of it) would cache it again,
+	 * for a new task that gets its address once it is freed: that task
+	 * then counted as this one's container (a spawned boot's exec, a
+	 * runtime's next container's root, lost).
+	 */
+	if (!(BPF_CORE_READ(t, flags) & BT_PF_EXITING))
+		taskcache_put(id, st->key, gen);
 	return true;
 }
 

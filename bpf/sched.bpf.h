@@ -67,7 +67,6 @@ struct task_struct___o {
 #define BT_TASK_UNINTERRUPTIBLE	0x2	/* TASK_IDLE and TASK_KILLABLE include it */
 #define BT_TASK_STOPPED_TRACED	0xc	/* __TASK_STOPPED | __TASK_TRACED */
 #define BT_TASK_WAKING		0x200	/* 4.14+ */
-#define BT_PF_EXITING		0x4
 
 /* The task's state word. */
 static __always_inline __u32 task_state(struct task_struct *t)
@@ -238,12 +237,12 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	__u64 key;
 	__u8 letter;
 
-	if (!sched_traced(prev, &key))
-		return;
-	s = task_state(prev);
 	/* an exiting task's last intervals: it never comes back, or its row would come after its exit */
 	if (prev->flags & BT_PF_EXITING)
 		return;
+	if (!sched_traced(prev, &key))
+		return;
+	s = task_state(prev);
 	st = state_of(tid, NULL);
 	if (!st)
 		return;
