@@ -143,7 +143,7 @@ static void plot_states(FILE *f, const char *dat, bool runtime_row, size_t nstat
 	if (nstates)
 		fprintf(f, ", \\\n     '' index 4 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):"
 			"($4 == 1 ? 0x%s : $4 == 2 ? 0x%s : 0x%s) with boxxyerror lc rgb variable "
-			"notitle", COL_ST_RUNNABLE + 1, COL_ST_BLOCKED + 1, COL_ST_BLOCKED_D + 1);
+			"notitle", &COL_ST_RUNNABLE[1], &COL_ST_BLOCKED[1], &COL_ST_BLOCKED_D[1]);
 	if (nblocks)
 		fprintf(f, ", \\\n     '' index 1 using ($2+$3)/2:($1+0.37):2:3:($1+0.32):($1+0.42) "
 			"with boxxyerror lc rgb '%s' title 'syscall (1 percent+)'", COL_ST_SYSCALL);

@@ -70,12 +70,19 @@ out=$TMP/libc.tsv
 	"$TOOLS/getppid_loop" 3 2> "$TMP/err" || fail "collector --mark uprobe:libc:syscall exited $?: $(cat "$TMP/err")"
 check_tsv "$out"
 n=$(rows "$out" mark sys | wc -l); m=$(rows "$out" mark sysret | wc -l)
-[ "$n" -ge 3 ] && [ "$n" -eq "$m" ] || fail "$n syscall() entries and $m returns, not 3+ each"
+asan=$(ldd "$OUTPUT/collector" 2>/dev/null | grep libasan)
+# (one return more in an ASan build: there the spawn's clone3 goes through
+# libc's syscall(), entered by the collector before the container had a
+# task and returned from in the container's first one)
+[ "$n" -ge 3 ] && { [ "$n" -eq "$m" ] || { [ -n "$asan" ] && [ "$m" -eq $((n + 1)) ]; }; } ||
+	fail "$n syscall() entries and $m returns, not 3+ each"
 rows "$out" mark sys | head -1 | cut -f12 | grep -Eq '^uprobe:/.*/libc\.so\.6:syscall$' ||
 	fail "libc not resolved to a path: $(rows "$out" mark sys | head -1 | cut -f12)"
 rows "$out" mark sysret | head -1 | cut -f12 | grep -Eq '^uretprobe:/.*/libc\.so\.6:syscall$' ||
 	fail "uretprobe detail wrong"
 # rows are in time order per CPU only (the legacy object's perf rings): sort
-a=$(rows "$out" mark sys | cut -f1 | sort -n | head -1); b=$(rows "$out" mark sysret | cut -f1 | sort -n | head -1)
+# (the ASan build's extra return, the clone3's in the first task, comes first)
+a=$(rows "$out" mark sys | cut -f1 | sort -n | head -1)
+b=$(rows "$out" mark sysret | cut -f1 | sort -n | sed -n "$((m - n + 1))p")
 [ "$a" -lt "$b" ] || fail "the first return $b is not after the first entry $a"
 ok "uprobe and uretprobe on libc:syscall, resolved and counted"
