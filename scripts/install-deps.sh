@@ -34,12 +34,15 @@ set -eu
 # systemd's systemd-analyze verifies dist/boottrace-collector.service, and
 # strace shows that its system call filter refuses nothing the collector
 # calls.
+# profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
+# symbolizes the samples' user frames by build id; nodejs is the JIT'd
+# program whose perf map (node --perf-basic-prof) a test reads.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace $*"
+prometheus systemd strace libdw-dev nodejs $*"
 
 missing=
 for p in $pkgs; do
