@@ -365,6 +365,9 @@ static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 /* Host rows: their own file. */
 #include "bpf/host.bpf.h"
 
+/* Profile samples (--profile): their own file, same maps. */
+#include "bpf/profile.bpf.h"
+
 /* current_container() for sys_enter, which every syscall of the host runs. */
 static __always_inline bool current_container_direct(struct task_struct *t, __u64 *key)
 {

@@ -36,6 +36,7 @@ enum bt_event_type {
 	BT_EV_GONE,		/* struct bt_event_hdr (pidtree mode) */
 	BT_EV_BATCH,		/* struct bt_batch */
 	BT_EV_SCHED,		/* struct bt_sched_event */
+	BT_EV_SAMPLE,		/* struct bt_sample_event */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -297,6 +298,44 @@ struct bt_sched_event {
 	char holder_comm[BT_COMM_LEN];
 };
 _Static_assert(sizeof(struct bt_sched_event) == 120, "bt_sched_event layout");
+
+/*
+ * Profile samples (--profile): the stacks of a traced task that was on a
+ * CPU when that CPU's clock event fired (bpf/profile.bpf.h). hdr describes
+ * the task; hdr.ts_ns is the sample's time. kstack holds kstack_bytes / 8
+ * kernel addresses, innermost first; ustack ustack_bytes / 32 user frames
+ * as the kernel's struct bpf_stack_build_id: a build id and a file offset
+ * (status BT_STACK_BUILD_ID_VALID), or the address (BT_STACK_BUILD_ID_IP:
+ * the kernel could not read the file's build id, or no file is mapped
+ * there). A negative size is bpf_get_stack()'s error: no frames.
+ */
+#define BT_STACK_MAX 64
+#define BT_BUILD_ID_SIZE 20
+#define BT_STACK_BUILD_ID_EMPTY 0
+#define BT_STACK_BUILD_ID_VALID 1
+#define BT_STACK_BUILD_ID_IP 2
+
+struct bt_stack_build_id {	/* struct bpf_stack_build_id's layout (the UAPI fixes it) */
+	__s32 status;
+	unsigned char build_id[BT_BUILD_ID_SIZE];
+	union {
+		__u64 offset;
+		__u64 ip;
+	};
+};
+_Static_assert(sizeof(struct bt_stack_build_id) == 32, "bt_stack_build_id layout");
+
+struct bt_sample_event {
+	struct bt_event_hdr hdr;
+	__u32 cpu;
+	__u32 period_ns;	/* the CPU time one sample stands for */
+	__s32 kstack_bytes;
+	__s32 ustack_bytes;
+	__u64 kstack[BT_STACK_MAX];
+	struct bt_stack_build_id ustack[BT_STACK_MAX];
+};
+_Static_assert(sizeof(struct bt_sample_event) == 64 + 64 * 8 + 64 * 32,
+	       "bt_sample_event layout");
 
 /*
  * What the pidtree programs keep per tracked task: the container key, and

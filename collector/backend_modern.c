@@ -19,6 +19,7 @@
 #include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/backend.h"
+#include "collector/profile.h"
 #include "collector/batch.h"
 #include "collector/clock.h"
 #include "collector/bpfmap.h"
@@ -32,6 +33,7 @@ struct modern {
 	struct boottrace_bpf *skel;
 	struct ring_buffer *rb;
 	struct batches pending;	/* the per-CPU batches (a visit is a task switch) */
+	struct profile *profile;	/* --profile's perf events */
 };
 
 static struct modern *to_modern(struct backend *b)
@@ -184,6 +186,7 @@ static void modern_destroy(struct backend *b)
 
 	if (!m)
 		return;
+	profile__stop(m->profile);
 	ring_buffer__free(m->rb);
 	boottrace_bpf__destroy(m->skel);
 	batches_free(&m->pending);
@@ -231,6 +234,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
+	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
@@ -262,6 +266,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		}
 	}
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
+	bpf_program__set_autoload(m->skel->progs.bt_profile, cfg->profile_hz > 0);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);
 	{
 		/* bpf/sched.bpf.h's, but bt_sched_switch (it flushes batches) */
@@ -296,6 +301,9 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		fprintf(stderr, "collector: cannot attach the BPF programs: %s\n", strerror(-err));
 		goto fail;
 	}
+	if (cfg->profile_hz &&
+	    (err = profile__start(m->skel->progs.bt_profile, cfg->profile_hz, &m->profile)) < 0)
+		goto fail;
 	if (cfg->verbose)
 		fprintf(stderr, "collector: attached in %.1f ms\n", ms_since(cfg->started_ns));
 	m->rb = ring_buffer__new(bpf_map__fd(m->skel->maps.events), on_record, m, NULL);

@@ -21,6 +21,9 @@
  *   exporter.c    --metrics: boots.c (phases from the rows), metrics.c (the
  *                 registry), http.c (the server, served from loop.c)
  *   rotate.c      a run in several files: SIGHUP, --rotate
+ *   samples.c     --profile: a sample's stack id and frames (frames.c,
+ *                 from ksyms.c, umaps.c; stacks.c), rows.c writes them;
+ *                 profile.c the perf events (the modern backend's)
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
  * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
@@ -87,6 +90,7 @@ struct collector {
 	unsigned part;			/* this file's, from 1 */
 	unsigned long long lost_base;	/* events lost before this file */
 	int output_file;		/* -o is a regular file: SIGHUP reopens it */
+	struct samples *samples;	/* --profile with the modern object, else NULL */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */

@@ -29,6 +29,7 @@
 #include "collector/marks.h"
 #include "collector/progress.h"
 #include "collector/rotate.h"
+#include "collector/samples.h"
 
 static void on_signal(int sig)
 {
@@ -263,6 +264,14 @@ int main(int argc, char **argv)
 			ret = 2;
 		goto cleanup;
 	}
+	/* --profile: the modern object's; the others have no sampling program */
+	if (c.opt.profile_hz && !backend_modern_skel(c.be))
+		fprintf(stderr, "collector: --profile: the %s BPF object cannot sample stacks "
+			"(# profile=off)\n", c.be->ops->name);
+	else if (c.opt.profile_hz && !(c.samples = samples__new())) {
+		fprintf(stderr, "collector: out of memory\n");
+		goto cleanup;
+	}
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
 	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
@@ -310,6 +319,7 @@ cleanup:
 	if (c.be)
 		c.be->ops->destroy(c.be);
 	containers_free(&c.containers);
+	samples__free(c.samples);
 	free(c.opt.groups);
 	free(c.opt.exec_path);
 	if (fd >= 0 && fd != STDOUT_FILENO)

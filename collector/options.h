@@ -50,6 +50,7 @@ struct options {
 	const char *metrics;	/* --metrics [ADDR:]PORT */
 	const char *metrics_label;	/* --metrics-label entrypoint */
 	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
+	unsigned profile_hz;	/* --profile[=HZ]: samples per second of CPU, 0: off */
 	char **command;
 };
 

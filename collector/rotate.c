@@ -11,6 +11,7 @@
 
 #include "collector/collector.h"
 #include "collector/rotate.h"
+#include "collector/samples.h"
 
 volatile sig_atomic_t rotate_hup;
 
@@ -85,6 +86,7 @@ static void next_file(struct collector *c, int moved)
 	c->lost_base = lost;
 	/* the names of the containers that ended may be given again (rotate.h) */
 	containers_forget_names(&c->containers);
+	samples_new_file(c->samples);	/* a file is complete: its stacks in it */
 	rows_write_header(c);
 	if (c->opt.verbose)
 		fprintf(stderr, "collector: %s: part %u of run %s\n", path, c->part, c->run_id);

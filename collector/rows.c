@@ -18,6 +18,7 @@
 #include "collector/marks.h"
 #include "collector/names.h"
 #include "collector/progress.h"
+#include "collector/samples.h"
 #include "collector/sockport.h"
 #include "common/entrypoint.h"
 #include "common/sched_detail.h"
@@ -118,6 +119,38 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 }
 
 /*
+ * A profile sample (bt_sample_event): its stack row the first time this
+ * file sees the stack, then the sample row (docs/tsv-format.md, Profile
+ * rows).
+ */
+static void on_sample(struct collector *c, struct container *k, const struct bt_sample_event *e)
+{
+	char id[24], cpu[24];
+	const char *frames;
+	size_t n;
+	int fresh;
+	struct row r;
+
+	if (!c->samples)
+		return;
+	snprintf(id, sizeof(id), "%llu",
+		 (unsigned long long)samples_stack(c->samples, e, &frames, &n, &fresh));
+	if (fresh) {
+		row_from_hdr(c, &r, &e->hdr, k, "stack");
+		r.name = field_str(id);
+		r.detail = field_strn(frames, n);
+		output_row(c->out, &r);
+	}
+	row_from_hdr(c, &r, &e->hdr, k, "sample");
+	r.name = field_str(id);
+	r.has_dur = true;
+	r.dur_ns = e->period_ns;
+	snprintf(cpu, sizeof(cpu), "cpu=%u", e->cpu);
+	r.detail = field_str(cpu);
+	output_row(c->out, &r);
+}
+
+/*
  * The progress line's record of the run in progress, when @k is (a part
  * of) its container; else NULL.
  */
@@ -199,7 +232,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		 * container's entrypoint (nor the progress line's).
 		 */
 		if (h->type == BT_EV_FORK || h->type == BT_EV_EXEC || h->type == BT_EV_EXIT ||
-		    h->type == BT_EV_SCHED)
+		    h->type == BT_EV_SCHED || h->type == BT_EV_SAMPLE)
 			k = NULL;
 		else
 			return 0;
@@ -273,6 +306,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		const struct bt_exec_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exec");
+		samples_forget(c->samples, (pid_t)h->pid);	/* new mappings */
 		/* the container's init, not a runtime's re-exec of itself (issue 13) */
 		if (e->flags & BT_EXEC_NS_INIT)
 			r.name = field_str("init");
@@ -293,6 +327,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		const struct bt_exit_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exit");
+		samples_forget(c->samples, (pid_t)h->pid);
 		r.has_ret = true;
 		/* as a shell reports it: the exit status, or 128 + signal */
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
@@ -307,6 +342,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 	case BT_EV_SCHED:
 		if (size >= sizeof(struct bt_sched_event))
 			on_sched(c, k, data);
+		break;
+	case BT_EV_SAMPLE:
+		if (size >= sizeof(struct bt_sample_event))
+			on_sample(c, k, data);
 		break;
 	}
 	return 0;
@@ -354,6 +393,8 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "cgroup_layout", cgroup_host_layout(c->cg2));
 	output_meta(c->out, "sched", c->opt.sched != SCHED_OFF ? "on" : "off");
 	output_meta(c->out, "host_rows", host_rows_meta(c));
+	snprintf(buf, sizeof(buf), "%u", c->opt.profile_hz);
+	output_meta(c->out, "profile", c->samples ? buf : "off");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	/* the run's files: analyze joins a container across them (collector/rotate.h) */

@@ -264,6 +264,7 @@ int setup_config(struct collector *c, struct backend_config *cfg)
 	cfg->watch = (!c->opt.command || c->opt.cgroup_glob) && c->opt.pid <= 0;
 	cfg->buffer_mb = c->opt.ringbuf_mb;
 	cfg->sched = c->opt.sched != SCHED_OFF;
+	cfg->profile_hz = c->opt.profile_hz;
 	cfg->marks = marks_count(c->opt.marks) > 0;
 	cfg->start_mark = marks_have_start(c->opt.marks);
 	cfg->nmarks = (unsigned int)marks_count(c->opt.marks);
