@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmocka: --profile's user-space side. collector/ksyms.c on a kallsyms
+ * text (types kept and dropped, an address between symbols, before the
+ * first); collector/umaps.c's parsers and its look-ups in a /proc made in
+ * a temporary directory (a file mapping, [vdso], an anonymous mapping
+ * named by a perf map at the pid the process has in its namespace, a
+ * perf map that grows, an address in nothing, a process that is gone);
+ * collector/stacks.c's ids (the same frames, the same id; a new file
+ * starts again from 1); collector/frames.c's text of a sample record.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "collector/frames.h"
+#include "collector/ksyms.h"
+#include "collector/stacks.h"
+#include "collector/umaps.h"
+
+static const char kallsyms[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81001000 t do_one\n"
+	"ffffffff81002000 D some_data\n"
+	"ffffffff81003000 W weak_fn\n"
+	"ffffffffc0100000 t mod_fn\t[mymod]\n"
+	"garbage line\n";
+
+static struct ksyms *load_ksyms(void)
+{
+	FILE *f = fmemopen((void *)kallsyms, sizeof(kallsyms) - 1, "r");
+	struct ksyms *k;
+
+	assert_non_null(f);
+	k = ksyms__load(f);
+	fclose(f);
+	assert_non_null(k);
+	return k;
+}
+
+static void test_ksyms(void **state)
+{
+	struct ksyms *k = load_ksyms();
+	uint64_t off = 0;
+
+	(void)state;
+	assert_int_equal(ksyms_count(k), 4);	/* _stext do_one weak_fn mod_fn */
+	assert_string_equal(ksyms_find(k, 0xffffffff81001010ULL, &off), "do_one");
+	assert_int_equal(off, 0x10);
+	/* data is not a function: the address is in do_one's range, far in */
+	assert_string_equal(ksyms_find(k, 0xffffffff81002010ULL, &off), "do_one");
+	assert_int_equal(off, 0x1010);
+	assert_string_equal(ksyms_find(k, 0xffffffff81003000ULL, &off), "weak_fn");
+	assert_int_equal(off, 0);
+	assert_string_equal(ksyms_find(k, 0xffffffffc0100004ULL, &off), "mod_fn");
+	assert_null(ksyms_find(k, 0xffffffff80000000ULL, &off));
+	ksyms__free(k);
+}
+
+static void test_parse_maps_line(void **state)
+{
+	uint64_t s, e, o;
+	const char *p;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(umaps_parse_maps_line("7f0000001000-7f0000003000 r-xp 00002000 fe:01 1234"
+					       "                       /usr/lib/a b.so\n",
+					       &s, &e, &o, &p, &n), 0);
+	assert_int_equal(s, 0x7f0000001000ULL);
+	assert_int_equal(e, 0x7f0000003000ULL);
+	assert_int_equal(o, 0x2000);
+	assert_int_equal(n, strlen("/usr/lib/a b.so"));
+	assert_memory_equal(p, "/usr/lib/a b.so", n);
+	assert_int_equal(umaps_parse_maps_line("1000-2000 rw-p 00000000 00:00 0 \n", &s, &e, &o, &p, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(umaps_parse_maps_line("1000-2000 rw-p 00000000 00:00 0   [heap]\n",
+					       &s, &e, &o, &p, &n), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(umaps_parse_maps_line("1000-2000 r-xp 00000000 00:00 0   [vdso]\n",
+					       &s, &e, &o, &p, &n), 0);
+	assert_int_equal(n, 6);
+	assert_int_equal(umaps_parse_maps_line("2000-1000 r-xp 0 0 0\n", &s, &e, &o, &p, &n), -1);
+	assert_int_equal(umaps_parse_maps_line("nonsense", &s, &e, &o, &p, &n), -1);
+}
+
+static void test_parse_perfmap_line(void **state)
+{
+	uint64_t s, z;
+	const char *p;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(umaps_parse_perfmap_line("3a0c1840 1c0 JS:*burnJs /x.js:1:16\n",
+						  &s, &z, &p, &n), 0);
+	assert_int_equal(s, 0x3a0c1840);
+	assert_int_equal(z, 0x1c0);
+	assert_int_equal(n, strlen("JS:*burnJs /x.js:1:16"));
+	assert_int_equal(umaps_parse_perfmap_line("10 0 empty\n", &s, &z, &p, &n), -1);
+	assert_int_equal(umaps_parse_perfmap_line("10 5\n", &s, &z, &p, &n), -1);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* A /proc with process 4242, which is pid 7 in its namespace. */
+static char *fake_proc(void)
+{
+	static char dir[] = "/tmp/bt-umaps-XXXXXX";
+	char p[256];
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(p, sizeof(p), "%s/4242", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4242/root", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4242/root/tmp", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4242/maps", dir);
+	write_file(p, "400000-401000 r-xp 00001000 fe:01 77 /opt/app/server\n"
+		      "7f0000000000-7f0000100000 rwxp 00000000 00:00 0 \n"
+		      "7fff00000000-7fff00002000 r-xp 00000000 00:00 0 [vdso]\n");
+	snprintf(p, sizeof(p), "%s/4242/status", dir);
+	write_file(p, "Name:\tnode\nNSpid:\t4242\t7\n");
+	snprintf(p, sizeof(p), "%s/4242/root/tmp/perf-7.map", dir);
+	write_file(p, "7f0000000100 100 JS:*hot fn\n");
+	return dir;
+}
+
+static void test_umaps_frame(void **state)
+{
+	char *dir = fake_proc(), buf[256], p[256];
+	struct umaps *u = umaps__new(dir);
+	size_t n;
+
+	(void)state;
+	assert_non_null(u);
+	n = umaps_frame(u, 4242, 0x400010, buf, sizeof(buf));
+	assert_string_equal(buf, "f:15:/opt/app/server+0x1010");
+	assert_int_equal(n, strlen(buf));
+	umaps_frame(u, 4242, 0x7fff00000c01ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "f:6:[vdso]+0xc01");
+	umaps_frame(u, 4242, 0x7f0000000180ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "j:10:JS:*hot fn");
+	/* past the perf map's entry: nothing names it, until the map grows */
+	umaps_frame(u, 4242, 0x7f0000000300ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "u:0x7f0000000300");
+	snprintf(p, sizeof(p), "%s/4242/root/tmp/perf-7.map", dir);
+	write_file(p, "7f0000000100 100 JS:*hot fn\n7f0000000200 200 JS:~later\n");
+	umaps_frame(u, 4242, 0x7f0000000300ULL, buf, sizeof(buf));
+	assert_string_equal(buf, "j:9:JS:~later");
+	/* a process that is gone: addresses only */
+	umaps_frame(u, 999999, 0x400010, buf, sizeof(buf));
+	assert_string_equal(buf, "u:0x400010");
+	/* too small a buffer: nothing, never half a frame */
+	assert_int_equal(umaps_frame(u, 4242, 0x400010, buf, 10), 0);
+	umaps_forget(u, 4242);
+	umaps_forget(u, 4242);
+	umaps_frame(u, 4242, 0x400010, buf, sizeof(buf));
+	assert_string_equal(buf, "f:15:/opt/app/server+0x1010");
+	umaps__free(u);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
+/* Many processes in and out: the table stays consistent past its bound. */
+static void test_umaps_many(void **state)
+{
+	struct umaps *u = umaps__new("/nonexistent");
+	char buf[64];
+	int i;
+
+	(void)state;
+	for (i = 1; i < UMAPS_MAX * 3; i++) {
+		umaps_frame(u, i, 0x1234, buf, sizeof(buf));
+		assert_string_equal(buf, "u:0x1234");
+		if (i % 3 == 0)
+			umaps_forget(u, i - 1);
+	}
+	umaps__free(u);
+}
+
+static void test_stacks(void **state)
+{
+	struct stacks *s = stacks__new();
+	int fresh;
+
+	(void)state;
+	assert_int_equal(stacks_id(s, "k:a+0x1", 7, &fresh), 1);
+	assert_true(fresh);
+	assert_int_equal(stacks_id(s, "k:b+0x1", 7, &fresh), 2);
+	assert_true(fresh);
+	assert_int_equal(stacks_id(s, "k:a+0x1", 7, &fresh), 1);
+	assert_false(fresh);
+	/* a prefix is another stack */
+	assert_int_equal(stacks_id(s, "k:a+0x", 6, &fresh), 3);
+	assert_true(fresh);
+	assert_int_equal(stacks_id(s, "", 0, &fresh), 4);
+	assert_int_equal(stacks_id(s, "", 0, &fresh), 4);
+	assert_false(fresh);
+	stacks_reset(s);
+	assert_int_equal(stacks_id(s, "k:b+0x1", 7, &fresh), 1);
+	assert_true(fresh);
+	stacks__free(s);
+}
+
+/* Past STACKS_MAX stacks the table starts over; the ids go on, unique. */
+static void test_stacks_bound(void **state)
+{
+	struct stacks *s = stacks__new();
+	char f[32];
+	uint64_t i, id;
+	int fresh;
+
+	(void)state;
+	for (i = 0; i < STACKS_MAX + 10; i++) {
+		snprintf(f, sizeof(f), "u:0x%llx", (unsigned long long)i);
+		id = stacks_id(s, f, strlen(f), &fresh);
+		assert_int_equal(id, i + 1);
+		assert_true(fresh);
+	}
+	/* the first one was forgotten: a new id, written again */
+	id = stacks_id(s, "u:0x0", 5, &fresh);
+	assert_true(fresh);
+	assert_int_equal(id, STACKS_MAX + 11);
+	stacks__free(s);
+}
+
+static void test_frames(void **state)
+{
+	struct ksyms *k = load_ksyms();
+	struct umaps *u = umaps__new("/nonexistent");
+	struct bt_sample_event *e = calloc(1, sizeof(*e));
+	char buf[1024];
+	size_t n;
+
+	(void)state;
+	e->hdr.pid = 4242;
+	e->kstack[0] = 0xffffffff81001010ULL;
+	e->kstack[1] = 0xffffffff81003008ULL;
+	e->kstack[2] = 0xffffffff00000000ULL;	/* below every symbol */
+	e->kstack_bytes = 3 * 8;
+	e->ustack[0].status = BT_STACK_BUILD_ID_VALID;
+	memset(e->ustack[0].build_id, 0xab, BT_BUILD_ID_SIZE);
+	e->ustack[0].build_id[19] = 0x01;
+	e->ustack[0].offset = 0x1199;
+	e->ustack[1].status = BT_STACK_BUILD_ID_IP;
+	e->ustack[1].ip = 0x5000;
+	e->ustack[2].status = BT_STACK_BUILD_ID_EMPTY;	/* the end */
+	e->ustack[3].status = BT_STACK_BUILD_ID_IP;
+	e->ustack[3].ip = 0x6000;
+	e->ustack_bytes = 4 * 32;
+	n = frames_format(k, u, e, buf, sizeof(buf));
+	assert_string_equal(buf, "k:do_one+0x10 k:weak_fn+0x8 k:0xffffffff00000000 "
+			    "b:" "ababababababababababababababababababab" "01+0x1199 u:0x5000");
+	assert_int_equal(n, strlen(buf));
+	/* a buffer that holds the first two frames only: those */
+	n = frames_format(k, u, e, buf, 30);
+	assert_string_equal(buf, "k:do_one+0x10 k:weak_fn+0x8");
+	/* an error from bpf_get_stack: no frames of that kind */
+	e->kstack_bytes = -14;
+	e->ustack_bytes = -14;
+	assert_int_equal(frames_format(k, u, e, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	/* without kallsyms: addresses */
+	e->kstack_bytes = 8;
+	frames_format(NULL, u, e, buf, sizeof(buf));
+	assert_string_equal(buf, "k:0xffffffff81001010");
+	free(e);
+	umaps__free(u);
+	ksyms__free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ksyms),
+		cmocka_unit_test(test_parse_maps_line),
+		cmocka_unit_test(test_parse_perfmap_line),
+		cmocka_unit_test(test_umaps_frame),
+		cmocka_unit_test(test_umaps_many),
+		cmocka_unit_test(test_stacks),
+		cmocka_unit_test(test_stacks_bound),
+		cmocka_unit_test(test_frames),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
