@@ -239,6 +239,12 @@ test: deps
 # runs the host rows' code), test_collector_prometheus (test_collector_metrics
 # runs the exporter's) and test_analyze_html (Chromium's screenshot of a page
 # test_analyze_plot writes under ASan too).
+# A test with modes runs in two of them (TESTS_MODES): cgroup (the modern
+# backend, the cgroup lifecycle) and legacy (backend_perf.c, the pidtree
+# lifecycle) run every user-space path between them; compat is
+# backend_perf.c in cgroup mode and modern pidtree the modern backend in
+# pidtree mode, the same code in other pairs (the kernel sides differ, and
+# the first stage and the matrix run them all).
 # The traced workloads (tests/tools, samples) run without LeakSanitizer: its
 # exit-time tracer thread calls getppid(2), which the tests count exactly
 # (options per binary name, through include_if_exists=DIR/%b).
@@ -251,7 +257,7 @@ test-asan:
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
 	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_soak_containers test_dist test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
-	FAULT_ITERATIONS=3 \
+	TESTS_MODES='cgroup legacy' FAULT_ITERATIONS=3 \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \
 	UBSAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/ubsan:print_stacktrace=1:halt_on_error=1 \

@@ -11,7 +11,10 @@
 # TESTS_EXCLUDE='GLOB...': integration tests not to run at all (make
 # test-asan leaves out the valgrind and soak ones). TESTS_ONLY='GLOB...':
 # the only integration tests to run (make vmtest's set, tests/vm/vmtest.sh);
-# GLOB:MODE,MODE runs those of its modes only.
+# GLOB:MODE,MODE runs those of its modes only. TESTS_MODES='MODE...': a
+# test with modes runs those of them only (its first mode when it has none
+# of them): make test-asan's 'cgroup legacy', the two that between them run
+# every user-space path (below).
 # After the integration tests, one more: suite_leaves_nothing fails when
 # they left a cgroup, a mount, a process or a temp directory of theirs
 # behind (what it counts and what it leaves to other runs on the host:
@@ -83,6 +86,7 @@ run_integration() {
 		excluded "$name" && { echo "=== $name: not run here (TESTS_EXCLUDE)"; continue; }
 		[ -n "${TESTS_ONLY:-}" ] && ! matches "$name" "$TESTS_ONLY" && continue
 		modes=$(sed -n 's/^# modes: //p' "$t")
+		[ -n "$modes" ] && [ -n "${TESTS_MODES:-}" ] && modes=$(modes_kept "$modes")
 		if [ -z "$modes" ]; then
 			run_one "$t" "$name"
 			continue
@@ -111,6 +115,14 @@ suite_leaves_nothing() {
 }
 
 excluded() { matches "$1" "${TESTS_EXCLUDE:-}"; }
+
+modes_kept() { # modes_kept 'MODE...': those in $TESTS_MODES, else the first
+	local m kept=
+	for m in $1; do
+		[[ " $TESTS_MODES " == *" $m "* ]] && kept="$kept $m"
+	done
+	echo "${kept:-${1%% *}}"
+}
 
 matches() { # matches NAME 'GLOB[:MODE,...]...': NAME matches one of the globs
 	local g
