@@ -345,8 +345,9 @@ static void put_colour(FILE *f, const char *name)
 		g = 128 + (int)(32 * v1);
 		b = (int)(30 * v2);
 	} else {
-		r = 205 + (int)(50 * v3);		/* red to yellow, past orange */
-		g = v1 < 0.5 ? (int)(190 * v1) : 175 + (int)(110 * (v1 - 0.5));
+		/* red (g under 60) or yellow (g 185 up): orange is the kernel's */
+		r = 205 + (int)(50 * v3);
+		g = v1 < 0.5 ? (int)(120 * v1) : 185 + (int)(90 * (v1 - 0.5));
 		b = (int)(55 * v2);
 	}
 	fprintf(f, "rgb(%d,%d,%d)", r, g, b);
@@ -366,7 +367,8 @@ static void put_ms(FILE *f, uint64_t samples, uint64_t unit_ns)
 static const char script[] =
 "<script type=\"text/ecmascript\"><![CDATA[\n"
 "\"use strict\";\n"
-"var W = " "%d" ", XPAD = " "%d" ", CW = " "%g" ", frames = [], zoomed = null;\n"
+"var W = %d, XPAD = %d, CW = %g, frames = [], zoomed = null;\n"
+"var E = 0.03; /* x and widths are rounded to 0.01 px */\n"
 "function $(id) { return document.getElementById(id); }\n"
 "function fname(g) { var t = g.firstElementChild.textContent; return t.slice(0, t.lastIndexOf(' (')); }\n"
 "function fit(f, w) {\n"
@@ -383,8 +385,8 @@ static const char script[] =
 "  $('unzoom').setAttribute('class', zoomed ? 'ctl' : 'ctl hidden');\n"
 "  frames.forEach(function (f) {\n"
 "    if (!zoomed) { place(f, f.x, f.w, 'f'); return; }\n"
-"    var inside = f.x >= z.x - 1e-6 && f.x + f.w <= z.x + z.w + 1e-6;\n"
-"    var under = f.x <= z.x + 1e-6 && f.x + f.w >= z.x + z.w - 1e-6;\n"
+"    var inside = f.x >= z.x - E && f.x + f.w <= z.x + z.w + E;\n"
+"    var under = f.x <= z.x + E && f.x + f.w >= z.x + z.w - E;\n"
 "    if (f.y < z.y && inside) place(f, XPAD + (f.x - z.x) * W / z.w, f.w * W / z.w, 'f');\n"
 "    else if (f.y >= z.y && under) place(f, XPAD, W, f === z ? 'f' : 'f parent');\n"
 "    else f.g.setAttribute('class', 'f hidden');\n"
@@ -436,7 +438,7 @@ static const char style[] =
 "#title { font-size: %dpx; }\n"
 "#totals, #details, #matched { fill: #333; }\n"
 ".ctl { cursor: pointer; fill: #555; } .ctl.on { fill: rgb(230,0,230); }\n"
-".hidden { display: none; } .parent { opacity: 0.5; }\n"
+".hidden { display: none; } .parent rect { fill-opacity: 0.5; } .parent text { fill-opacity: 0.6; }\n"
 "g.f { cursor: pointer; } g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
 "g.f text { pointer-events: none; }\n"
 "</style>\n";

@@ -289,7 +289,7 @@ static void test_colours(void **state)
 			assert_true(r >= 240 && g >= 128 && g < 160 && bl < 30);
 		} else {	/* red to yellow, never orange */
 			assert_true(r >= 205 && bl <= 55);
-			assert_true(g < 96 || g >= 175);
+			assert_true(g < 60 || g >= 185);
 		}
 	}
 	assert_true(find_box(svg, "[unknown]", &b));
