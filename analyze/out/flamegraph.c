@@ -372,8 +372,8 @@ static const char script[] =
 "function $(id) { return document.getElementById(id); }\n"
 "function fname(g) { var t = g.firstElementChild.textContent; return t.slice(0, t.lastIndexOf(' (')); }\n"
 "function fit(f, w) {\n"
-"  var n = Math.floor((w - 3) / CW), s = f.name;\n"
-"  f.text.textContent = n < 3 ? '' : s.length <= n ? s : s.slice(0, n - 2) + '..';\n"
+"  var n = Math.floor((w - 3) / CW), c = Array.from(f.name); /* code points */\n"
+"  f.text.textContent = n < 3 ? '' : c.length <= n ? f.name : c.slice(0, n - 2).join('') + '..';\n"
 "}\n"
 "function place(f, x, w, cls) {\n"
 "  f.rect.setAttribute('x', x.toFixed(2)); f.rect.setAttribute('width', w.toFixed(2));\n"
@@ -479,6 +479,8 @@ int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stack
 
 	if (!title)
 		title = "";
+	if (!stacks)
+		n = 0;
 	if (merge(&t, stacks, n))
 		goto oom;
 	total = t.nodes[0].total;
