@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * burn [-x SCALE] [-n COMM] [-p PORT-FILE]: a known truth for profiles.
+ * main() calls burn_all(), which calls burn_long() and then burn_short():
+ * each spins on the CPU until its thread has used 200 ms and 100 ms of CPU
+ * time (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a CPU does not
+ * count), times SCALE (default 1). Built with frame pointers (Makefile),
+ * so a sampled user stack reads burn_long <- burn_all <- main.
+ * -n COMM: set the comm (prctl PR_SET_NAME) first: hostile bytes welcome.
+ * -p PORT-FILE: after burning, listen on TCP 127.0.0.1:0 (the boot's
+ * listen phase), write the port to PORT-FILE, and exit.
+ * Prints "burn tid=TID" on stdout. Exit 1 with a message when a call fails.
+ */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static double scale = 1.0;
+
+static long long cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* spin until this thread has used @ms (times scale) more of CPU time */
+static void __attribute__((noinline)) spin(double ms)
+{
+	long long end = cpu_ns() + (long long)(ms * scale * 1e6);
+	volatile unsigned long x = 0;
+
+	/* clock_gettime of a thread clock is a syscall (no vDSO): one per
+	 * ~100 us of spinning, not a trace full of them */
+	while (cpu_ns() < end)
+		for (int i = 0; i < 200000; i++)
+			x++;
+}
+
+/* not static, noinline: each its own symbol and frame in every stack */
+void __attribute__((noinline)) burn_long(void)
+{
+	spin(200);
+	__asm__ volatile("" ::: "memory");	/* no tail call: burn_long stays a frame */
+}
+
+void __attribute__((noinline)) burn_short(void)
+{
+	spin(100);
+	__asm__ volatile("" ::: "memory");
+}
+
+void __attribute__((noinline)) burn_all(void)
+{
+	burn_long();
+	burn_short();
+	__asm__ volatile("" ::: "memory");
+}
+
+static int listen_port(const char *path)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	FILE *f;
+	int fd;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&a, &len) < 0) {
+		perror("burn: listen");
+		return -1;
+	}
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "%u\n", ntohs(a.sin_port)) < 0 || fclose(f) != 0) {
+		perror("burn: port file");
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *port_file = NULL;
+	int c;
+
+	while ((c = getopt(argc, argv, "x:n:p:")) != -1) {
+		switch (c) {
+		case 'x':
+			scale = atof(optarg);
+			break;
+		case 'n':
+			if (prctl(PR_SET_NAME, optarg) < 0) {
+				perror("burn: prctl");
+				return 1;
+			}
+			break;
+		case 'p':
+			port_file = optarg;
+			break;
+		default:
+			fprintf(stderr, "usage: burn [-x SCALE] [-n COMM] [-p PORT-FILE]\n");
+			return 1;
+		}
+	}
+	if (scale <= 0) {
+		fprintf(stderr, "burn: bad scale\n");
+		return 1;
+	}
+	printf("burn tid=%d\n", (int)getpid());
+	fflush(stdout);
+	burn_all();
+	if (port_file && listen_port(port_file) < 0)
+		return 1;
+	return 0;
+}
