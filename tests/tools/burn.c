@@ -31,8 +31,9 @@ static long long cpu_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* spin until this thread has used @ms (times scale) more of CPU time */
-static void __attribute__((noinline)) spin(double ms)
+/* spin until this thread has used @ms (times scale) more of CPU time;
+ * inlined: the CPU time is burn_long's and burn_short's own (self) */
+static inline __attribute__((always_inline)) void spin(double ms)
 {
 	long long end = cpu_ns() + (long long)(ms * scale * 1e6);
 	volatile unsigned long x = 0;
