@@ -301,7 +301,7 @@ static int64_t ctr_phase(const struct analysis *a, const struct ctr_result *c,
 
 static void fig_timeline(struct plot *p, const struct analysis *a)
 {
-	size_t n = a->nctrs < MAX_TIMELINE ? a->nctrs : MAX_TIMELINE, i, k, marks = 0;
+	size_t n = a->nctrs < MAX_TIMELINE ? a->nctrs : MAX_TIMELINE, i, k, marks = 0, points = 0;
 	int64_t scale;
 	const char *unit = units_pick(max_phase_value(a), &scale);
 	char s1[NAME_MAX_PLOT + 1];
@@ -309,7 +309,10 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 
 	if (!f)
 		return;
-	fprintf(f, "# y\tcontainer\texec_%s\tlisten_%s\n", unit, unit);
+	/* listen_from: where the listen bar begins, the exec, or the start
+	 * when the container listened without an exec row (a process the
+	 * collector found already running: the bar is start to listen) */
+	fprintf(f, "# y\tcontainer\texec_%s\tlisten_%s\tlisten_from_%s\n", unit, unit, unit);
 	for (i = 0; i < n; i++) {
 		const struct ctr_result *c = &a->ctrs[i];
 		bool fe, fl;
@@ -321,9 +324,11 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 		else
 			fprintf(f, "-\t");
 		if (fl)
-			fprintf(f, "%.6f\n", (double)l / (double)scale);
+			fprintf(f, "%.6f\t%.6f\n", (double)l / (double)scale,
+				fe ? (double)e / (double)scale : 0.0);
 		else
-			fprintf(f, "-\n");
+			fprintf(f, "-\t-\n");
+		points += fe || fl;
 	}
 	/* second block: marks (y, time) */
 	fprintf(f, "\n\n# y\tmark_%s\n", unit);
@@ -346,14 +351,16 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 		"set xlabel 'time from container start (%s)'\n"
 		"set ylabel 'container'\n"
 		"set yrange [%zu:-1]\n"
-		"set xrange [0:*]\n"
+		"set xrange [0:%s]\n"
 		"set style fill solid 0.8 border -1\n"
 		"set key outside top center horizontal\n"
 		"plot 'timeline.dat' index 0 using (0):1:(0):3:($1-0.35):($1+0.35):ytic(2) "
 		"with boxxyerror lc rgb '#4e79a7' title 'start to exec', \\\n"
-		"     '' index 0 using 3:1:3:4:($1-0.35):($1+0.35) with boxxyerror "
+		"     '' index 0 using 5:1:5:4:($1-0.35):($1+0.35) with boxxyerror "
 		"lc rgb '#f28e2b' title 'exec to listen'%s\n",
 		n, a->nctrs, unit, n,
+		/* no bar at all: gnuplot cannot make a range of nothing */
+		points ? "*" : "1",
 		/* without marks, a plot of none would make gnuplot warn */
 		marks ? ", \\\n     '' index 1 using 2:1 with points pt 7 ps 1.2 "
 			"lc rgb '#e15759' title 'mark'" : "");

@@ -253,6 +253,18 @@ for f in bootchart bootchart-1 bootchart-2 bootchart-3; do
 done
 [ -e "$tmp/twice/bootchart-4.dat" ] && { echo "FAIL: a chart for a container --plot-container does not match"; fail=1; }
 
+# A container that listened with no exec row (a process already running
+# when the collector found it): its timeline bar runs from its start to the
+# listen (gnuplot once refused the timeline: "x range is invalid", exit 1).
+printf '# boottrace-tsv 1\n# mode=pidtree\n%s\n%s\n%s\n' \
+	"$(printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail')" \
+	"$(printf '1000000000\tc1\t\\N\t10\t10\t9\tx\tstart\tmkdir\t\\N\t\\N\t\\N')" \
+	"$(printf '1005000000\tc1\t\\N\t10\t10\t9\tx\tsyscall\tlisten\t0\t1000\t0.0.0.0:80')" > "$tmp/noexec.tsv"
+"$A" "$tmp/noexec.tsv" --plot "$tmp/noexec" > /dev/null 2>&1 || { echo "FAIL: --plot of a boot without exec exit $?"; fail=1; }
+check_pngs "$tmp/noexec" timeline
+grep -q '^0	"c1"	-	5001.000000	0.000000$' "$tmp/noexec/timeline.dat" ||
+	{ echo "FAIL: the bar of a boot without exec is not start to listen (5001 us)"; cat "$tmp/noexec/timeline.dat"; fail=1; }
+
 # gnuplot missing: the message says how to render later
 PATH=/nonexistent "$A" samples/boot-small.tsv --plot "$tmp/nognuplot" > /dev/null 2> "$tmp/err"
 if [ $? -ne 0 ] || ! grep -q "gnuplot not found; render with: cd $tmp/nognuplot && gnuplot \*.gp" "$tmp/err"; then
