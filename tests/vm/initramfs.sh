@@ -69,7 +69,7 @@ copy_path() { # copy_path PATH: PATH (and what its links lead to) into the root
 host_cmds="bash dash awk mawk grep sed cat cut sort head tail wc seq tr od
 timeout mktemp realpath readlink sleep mkdir rmdir rm cp mv ln touch date id
 printf env dirname basename chmod ls tee uname stat unshare kill xargs find
-true false test expr nproc"
+true false test expr nproc readelf"
 paths=()
 for c in $host_cmds; do
 	p=$(type -P "$c") || die "no $c on the host"

@@ -34,6 +34,8 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 #   nsinit   an exec's pid in its namespace (task->thread_pid, CO-RE)
 #   pipes    the file behind an fd (files->fdt, CO-RE; bpf_rdonly_cast from
 #            6.2, helper reads before: 6.1 takes the other path)
+#   profile_kernel  --profile: perf events of the CPU clock, a
+#            perf_event program, stacks with build ids (BPF_F_USER_BUILD_ID)
 # NAME:MODE,...: those modes only. tree's forks are pidtree's to follow
 # (cgroup mode has the task's cgroup id); nsinit and pipes are the modern
 # object's (the others write \N), the same code in both its modes.
@@ -41,7 +43,7 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 # would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
 test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup
-test_collector_sched test_analyze_critpath_sched}
+test_collector_sched test_analyze_critpath_sched test_collector_profile_kernel:cgroup}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 
