@@ -172,7 +172,9 @@ static int add_range(struct uproc *pr, struct ranges *r, uint64_t start, uint64_
 		r->v = v;
 		r->cap = cap;
 	}
-	if (pr->names_len + len > pr->names_cap) {
+	/* an anonymous range has no name: no copy (memcpy from a NULL
+	 * names block is undefined even for 0 bytes; UBSan aborts on it) */
+	if (len && pr->names_len + len > pr->names_cap) {
 		size_t cap = pr->names_cap ? pr->names_cap * 2 : 4096;
 		char *s;
 
@@ -183,7 +185,8 @@ static int add_range(struct uproc *pr, struct ranges *r, uint64_t start, uint64_
 		pr->names = s;
 		pr->names_cap = cap;
 	}
-	memcpy(pr->names + pr->names_len, name, len);
+	if (len)
+		memcpy(pr->names + pr->names_len, name, len);
 	r->v[r->n++] = (struct range){ start, end, pgoff, pr->names_len, len };
 	pr->names_len += len;
 	return 0;
