@@ -231,7 +231,8 @@ static void read_maps(struct umaps *u, struct uproc *p)
 		if (!umaps_parse_maps_line(line, &start, &end, &pgoff, &name, &len))
 			add_range(p, &p->maps, start, end, pgoff, name, len);
 	fclose(f);
-	qsort(p->maps.v, p->maps.n, sizeof(*p->maps.v), by_start);
+	if (p->maps.n > 1)	/* v is NULL while none was added: qsort's is nonnull */
+		qsort(p->maps.v, p->maps.n, sizeof(*p->maps.v), by_start);
 }
 
 /* The pid of @pid in its own (innermost) pid namespace: NSpid's last field. */
@@ -285,7 +286,8 @@ static void read_perfmap(struct umaps *u, struct uproc *p)
 		    start + size > start)
 			add_range(p, &p->jit, start, start + size, 0, name, len);
 	fclose(f);
-	qsort(p->jit.v, p->jit.n, sizeof(*p->jit.v), by_start);
+	if (p->jit.n > 1)	/* an empty perf map (node makes it at start): v is NULL */
+		qsort(p->jit.v, p->jit.n, sizeof(*p->jit.v), by_start);
 }
 
 static struct uproc *get(struct umaps *u, pid_t pid)
