@@ -32,15 +32,21 @@ trap 'rm -rf "$TMP"' EXIT
 export BOOTTRACE_BENCH=1
 scripts/install-deps.sh linux-perf > /dev/null
 PERF=$(command -v perf)
-[ -x "$BURN" ] && [ -x "$COLLECTOR" ] || { echo "bench/profile.sh: no $BURN or $COLLECTOR: make first" >&2; exit 1; }
+if [ ! -x "$BURN" ] || [ ! -x "$COLLECTOR" ]; then
+	echo "bench/profile.sh: no $BURN or $COLLECTOR: make first" >&2
+	exit 1
+fi
 [ -n "$PERF" ] || { echo "bench/profile.sh: no perf (linux-perf)" >&2; exit 1; }
 
 now() { date +%s%N; }
 med() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 rounds() { sed -n 's/^burn rounds=\([0-9]*\)$/\1/p' "$1" | tail -1; }
 # prof_bytes TSV: the bytes of its stack and sample rows
-prof_bytes() { awk -F'\t' '$8 == "stack" || $8 == "sample" { n += length($0) + 1 } END { print n + 0 }' "$1"; }
+prof_bytes() {
+	awk -F'\t' '$8 == "stack" || $8 == "sample" { n += length($0) + 1 } END { print n + 0 }' "$1"
+}
 
+W=("$BURN" -x "$SCALE" -w)
 # one KIND N: run the workload one way, record wall ns, rounds, bytes
 configs=(untraced collector prof99 prof999 perf99 perf999)
 declare -A wall work outb profb nsamp lost
@@ -49,17 +55,20 @@ one() {
 	rm -f "$TMP/o.tsv" "$TMP/perf.data"
 	t0=$(now)
 	case $k in
-	untraced) "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	collector) "$COLLECTOR" -o "$TMP/o.tsv" -- "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	prof99) "$COLLECTOR" --profile=99 -o "$TMP/o.tsv" -- "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	prof999) "$COLLECTOR" --profile=999 -o "$TMP/o.tsv" -- "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	perf99) "$PERF" record -q -g -F 99 -o "$TMP/perf.data" -- "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	perf999) "$PERF" record -q -g -F 999 -o "$TMP/perf.data" -- "$BURN" -x "$SCALE" -w > /dev/null 2> "$TMP/err" ;;
-	esac
+	untraced) "${W[@]}" ;;
+	collector) "$COLLECTOR" -o "$TMP/o.tsv" -- "${W[@]}" ;;
+	prof99) "$COLLECTOR" --profile=99 -o "$TMP/o.tsv" -- "${W[@]}" ;;
+	prof999) "$COLLECTOR" --profile=999 -o "$TMP/o.tsv" -- "${W[@]}" ;;
+	perf99) "$PERF" record -q -g -F 99 -o "$TMP/perf.data" -- "${W[@]}" ;;
+	perf999) "$PERF" record -q -g -F 999 -o "$TMP/perf.data" -- "${W[@]}" ;;
+	esac > /dev/null 2> "$TMP/err"
 	t1=$(now)
 	wall[$k.$i]=$((t1 - t0))
 	work[$k.$i]=$(rounds "$TMP/err")
-	[ -n "${work[$k.$i]}" ] || { echo "bench/profile.sh: $k failed: $(head -3 "$TMP/err")" >&2; exit 1; }
+	if [ -z "${work[$k.$i]}" ]; then
+		echo "bench/profile.sh: $k failed: $(head -3 "$TMP/err")" >&2
+		exit 1
+	fi
 	f=
 	[ -f "$TMP/o.tsv" ] && f=$TMP/o.tsv
 	[ -f "$TMP/perf.data" ] && f=$TMP/perf.data
@@ -100,7 +109,7 @@ for k in "${configs[@]}"; do
 	m[$k.lost]=$(printf '%s\n' "${lost[$k.1]}" "${lost[$k.2]}" "${lost[$k.3]}" | sort -n | tail -1)
 done
 
-echo "burn -x $SCALE ($(awk -v s="$SCALE" 'BEGIN { print 0.3 * s }') s of CPU time), median of 3 runs"
+echo "burn -x $SCALE ($(awk -v s="$SCALE" 'BEGIN { print 0.3 * s }') s of CPU time), median of 3"
 printf '%-24s %9s %7s %7s %12s %12s %8s %5s\n' what wall-ms ratio work out-B/s prof-B/s samples lost
 for k in "${configs[@]}"; do
 	case $k in

@@ -252,7 +252,7 @@ class Elf:
 
 
 def main():
-    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1])
+    ap = argparse.ArgumentParser(usage=__doc__.split("\n\n")[1][len("usage: "):])
     ap.add_argument("--elf")
     ap.add_argument("--tid")
     ap.add_argument("--pid")

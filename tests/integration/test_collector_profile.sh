@@ -71,7 +71,8 @@ within "$total" 255 345 || fail "$total samples in burn's functions, not 300 +-1
 # burn_long : burn_short = 2 +-15%, in hundredths
 ratio=$((100 * long / short))
 within "$ratio" 170 230 || fail "burn_long:burn_short = $long:$short, not 2 +-15%: $in"
-ok "burn_long $long, burn_short $short (ratio $((ratio / 100)).$((ratio % 100 / 10))$((ratio % 10))), $total samples in burn"
+ratio=$(printf '%d.%02d' $((ratio / 100)) $((ratio % 100)))
+ok "burn_long $long, burn_short $short (ratio $ratio), $total samples in burn"
 
 callers=$("${PC[@]}" --elf "$BURN" --tid "$tid" callers "$TMP/p.tsv")
 right=$(awk -F'\t' '$2 == "burn_long burn_all main" { print $1 }' <<< "$callers")

@@ -35,7 +35,8 @@ all=$("${PC[@]}" --tid "$tid" count "$TMP/k.tsv")
 in=$("${PC[@]}" --tid "$tid" kfuncs "$TMP/k.tsv")
 # the entry (exc_page_fault; asm_exc_page_fault is its stub) and the mm's
 # handler: samples name one or both
-faults=$(awk -F'\t' '$2 ~ /^(asm_)?exc_page_fault$|^(__)?handle_mm_fault$|^do_user_addr_fault$/' <<< "$in")
+pf='^(asm_)?exc_page_fault$|^(__)?handle_mm_fault$|^do_user_addr_fault$'
+faults=$(awk -F'\t' -v pf="$pf" '$2 ~ pf' <<< "$in")
 most=$(sort -rn <<< "$faults" | head -1 | cut -f1)
 # most of its CPU time faults (the rest: its loop, munmap); 25% is the floor
 [ "${most:-0}" -ge 30 ] && [ "$((most * 4))" -ge "$all" ] ||

@@ -53,7 +53,9 @@ if [ -s "$TMP/c.tsv" ]; then
 			for (c in a) if (c in e && t[1] >= a[c] && t[1] <= e[c]) in_ = 1
 			if (!in_) print s[i] } }' "$TMP/c.tsv")
 	[ -z "$outside" ] || miss "host samples outside every boot: $(head -5 <<< "$outside")"
-	ok "--profile: samples of the 3 containers, and of the host's $(awk '$2 ~ /^(dockerd|containerd|containerd-shim|runc)$/ { printf "%s%s %s", s, $2, $1; s = ", " }' <<< "$host") during the boots"
+	host=$(awk '$2 ~ /^(dockerd|containerd|containerd-shim|runc)$/ {
+		printf "%s%s %s", s, $2, $1; s = ", " }' <<< "$host")
+	ok "--profile: samples of the 3 containers, and of the host's $host during the boots"
 fi
 [ -z "$("${DOCKER[@]}" ps -aq)" ] || miss "containers left: $("${DOCKER[@]}" ps -a)"
 [ "$misses" -eq 0 ] && ok "docker run timed 3 times: 3 containers with exec and listen, in $took s"
