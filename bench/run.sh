@@ -22,7 +22,7 @@ run collector bench/collector.sh 200000
 run read bench/read.sh 200000
 run sched bench/sched.sh 100000
 run spawn bench/spawn.sh 100
-[ -x bench/profile.sh ] && run profile bench/profile.sh
+run profile bench/profile.sh 10
 RUNS=3 run analyze bench/analyze.sh
 run runtimes bench/runtimes.sh 5
 if [ ${#failed[@]} -gt 0 ]; then

@@ -9,22 +9,27 @@
 
 #include "collector/umaps.h"
 
-/* One mapping, or one perf map entry: a range and a name in the process's names block. */
+/* One mapping, or one perf map entry: a range and a name in its list's names block. */
 struct range {
 	uint64_t start, end, pgoff;
 	size_t name, len;	/* offset in names; len 0: anonymous */
 };
 
+/*
+ * A list and the names of its ranges: each list has its own, emptied with
+ * it when it is read again (a process's maps after a miss, its perf map
+ * when it grew), so a re-read does not pile up the old names.
+ */
 struct ranges {
 	struct range *v;
 	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
 };
 
 struct uproc {
 	pid_t pid;		/* 0: a free slot */
 	struct ranges maps, jit;	/* each sorted by start */
-	char *names;
-	size_t names_len, names_cap;
 	off_t perfmap_size;	/* the perf map as last read; -1: none */
 };
 
@@ -51,8 +56,9 @@ struct umaps *umaps__new(const char *proc)
 static void uproc_clear(struct uproc *p)
 {
 	free(p->maps.v);
+	free(p->maps.names);
 	free(p->jit.v);
-	free(p->names);
+	free(p->jit.names);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -160,8 +166,8 @@ int umaps_parse_perfmap_line(const char *line, uint64_t *start, uint64_t *size,
 	return *name_len ? 0 : -1;
 }
 
-static int add_range(struct uproc *pr, struct ranges *r, uint64_t start, uint64_t end,
-		     uint64_t pgoff, const char *name, size_t len)
+static int add_range(struct ranges *r, uint64_t start, uint64_t end, uint64_t pgoff,
+		     const char *name, size_t len)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? r->cap * 2 : 64;
@@ -172,20 +178,23 @@ static int add_range(struct uproc *pr, struct ranges *r, uint64_t start, uint64_
 		r->v = v;
 		r->cap = cap;
 	}
-	if (pr->names_len + len > pr->names_cap) {
-		size_t cap = pr->names_cap ? pr->names_cap * 2 : 4096;
+	/* an anonymous range has no name: no copy (memcpy from a NULL
+	 * names block is undefined even for 0 bytes; UBSan aborts on it) */
+	if (len && r->names_len + len > r->names_cap) {
+		size_t cap = r->names_cap ? r->names_cap * 2 : 4096;
 		char *s;
 
-		while (cap < pr->names_len + len)
+		while (cap < r->names_len + len)
 			cap *= 2;
-		if (!(s = realloc(pr->names, cap)))
+		if (!(s = realloc(r->names, cap)))
 			return -1;
-		pr->names = s;
-		pr->names_cap = cap;
+		r->names = s;
+		r->names_cap = cap;
 	}
-	memcpy(pr->names + pr->names_len, name, len);
-	r->v[r->n++] = (struct range){ start, end, pgoff, pr->names_len, len };
-	pr->names_len += len;
+	if (len)
+		memcpy(r->names + r->names_len, name, len);
+	r->v[r->n++] = (struct range){ start, end, pgoff, r->names_len, len };
+	r->names_len += len;
 	return 0;
 }
 
@@ -221,14 +230,16 @@ static void read_maps(struct umaps *u, struct uproc *p)
 	FILE *f;
 
 	p->maps.n = 0;
+	p->maps.names_len = 0;
 	snprintf(path, sizeof(path), "%s/%d/maps", u->proc, (int)p->pid);
 	if (!(f = fopen(path, "re")))
 		return;
 	while (fgets(line, sizeof(line), f))
 		if (!umaps_parse_maps_line(line, &start, &end, &pgoff, &name, &len))
-			add_range(p, &p->maps, start, end, pgoff, name, len);
+			add_range(&p->maps, start, end, pgoff, name, len);
 	fclose(f);
-	qsort(p->maps.v, p->maps.n, sizeof(*p->maps.v), by_start);
+	if (p->maps.n > 1)	/* v is NULL while none was added: qsort's is nonnull */
+		qsort(p->maps.v, p->maps.n, sizeof(*p->maps.v), by_start);
 }
 
 /* The pid of @pid in its own (innermost) pid namespace: NSpid's last field. */
@@ -277,12 +288,14 @@ static void read_perfmap(struct umaps *u, struct uproc *p)
 	}
 	p->perfmap_size = st.st_size;
 	p->jit.n = 0;
+	p->jit.names_len = 0;
 	while (fgets(line, sizeof(line), f))
 		if (!umaps_parse_perfmap_line(line, &start, &size, &name, &len) &&
 		    start + size > start)
-			add_range(p, &p->jit, start, start + size, 0, name, len);
+			add_range(&p->jit, start, start + size, 0, name, len);
 	fclose(f);
-	qsort(p->jit.v, p->jit.n, sizeof(*p->jit.v), by_start);
+	if (p->jit.n > 1)	/* an empty perf map (node makes it at start): v is NULL */
+		qsort(p->jit.v, p->jit.n, sizeof(*p->jit.v), by_start);
 }
 
 static struct uproc *get(struct umaps *u, pid_t pid)
@@ -317,7 +330,7 @@ size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n)
 	}
 	if (r && r->len) {
 		len = snprintf(buf, n, "f:%zu:%.*s+0x%llx", r->len, (int)r->len,
-			       p->names + r->name, (unsigned long long)(ip - r->start + r->pgoff));
+			       p->maps.names + r->name, (unsigned long long)(ip - r->start + r->pgoff));
 	} else {
 		const struct range *j = lookup(&p->jit, ip);
 
@@ -326,7 +339,7 @@ size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n)
 			j = lookup(&p->jit, ip);
 		}
 		if (j)
-			len = snprintf(buf, n, "j:%zu:%.*s", j->len, (int)j->len, p->names + j->name);
+			len = snprintf(buf, n, "j:%zu:%.*s", j->len, (int)j->len, p->jit.names + j->name);
 		else
 			len = snprintf(buf, n, "u:0x%llx", (unsigned long long)ip);
 	}

@@ -6,7 +6,10 @@
 # dockerd, containerd and runc, outside the client's process tree), its
 # earliest start row is the client's spawn (then its mkdir), it has exec (the
 # entrypoint's) and listen, and --until listen stops it although it would
-# run 60 s more. Exit 0, three containers, none left running.
+# run 60 s more. Exit 0, three containers, none left running. With
+# --profile=999: sample rows of each container's tasks, and of the
+# runtime's host tasks (dockerd, containerd, containerd-shim, runc) during
+# each boot, none outside.
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$(dirname "$0")/runtimes.sh"
@@ -14,6 +17,10 @@ need_runtime docker
 start_docker
 
 port=$(rt_free_port) || fail "no free port"
+# with --profile=999 (the modern object's; checked below)
+printf '#!/bin/sh\nexec "%s" --profile=999 "$@"\n' "$(realpath "$COLLECTOR")" > "$TMP/collector-profile"
+chmod +x "$TMP/collector-profile"
+COLLECTOR=$TMP/collector-profile
 if client_runs '/docker/*' 'docker-[0-9a-f]{12}' \
 	"${DOCKER[@]}" run --rm --network host "$RT_IMAGE" \
 	sh -c "httpd -f -p 127.0.0.1:$port & sleep 60; kill %1"; then
@@ -22,6 +29,33 @@ if client_runs '/docker/*' 'docker-[0-9a-f]{12}' \
 		awk -F'\t' -v p=$p '$1 == p && $2 == 3 { f = 1 } END { exit !f }' "$TMP/phases" ||
 			miss "phase $p not in 3 containers: $(cat "$TMP/phases")"
 	done
+fi
+# --profile in client mode: samples of the containers' tasks, and of the
+# runtime's host tasks (container \N) during each boot only, from its
+# client's spawn to its end row
+if [ -s "$TMP/c.tsv" ]; then
+	grep -qx '# profile=999' "$TMP/c.tsv" || miss "no '# profile=999' line"
+	out=$(python3 "$(dirname "$0")/profile_check.py" check "$TMP/c.tsv") || miss "profile rows: $out"
+	for c in $(rows "$TMP/c.tsv" start | awk -F'\t' '$9 != "mark" { print $2 }' | sort -u); do
+		[ "$(rows "$TMP/c.tsv" sample | awk -F'\t' -v c="$c" '$2 == c' | wc -l)" -gt 0 ] ||
+			miss "no sample rows of the container $c"
+	done
+	host=$(rows "$TMP/c.tsv" sample | awk -F'\t' '$2 == "\\N" { print $7 }' | sort | uniq -c)
+	for comm in dockerd containerd containerd-shim runc; do
+		awk -v c="$comm" '$2 == c { f = 1 } END { exit !f }' <<< "$host" ||
+			miss "no host sample rows of $comm: $(echo $host)"
+	done
+	outside=$(awk -F'\t' '!/^#/ && NR > 1 && $2 != "\\N" && $8 != "mark" {
+			if (!($2 in a) || $1 < a[$2]) a[$2] = $1
+			if ($8 == "end") e[$2] = $1 }
+		$8 == "sample" && $2 == "\\N" { s[++n] = $1 " " $7 }
+		END { for (i = 1; i <= n; i++) { split(s[i], t, " "); in_ = 0
+			for (c in a) if (c in e && t[1] >= a[c] && t[1] <= e[c]) in_ = 1
+			if (!in_) print s[i] } }' "$TMP/c.tsv")
+	[ -z "$outside" ] || miss "host samples outside every boot: $(head -5 <<< "$outside")"
+	host=$(awk '$2 ~ /^(dockerd|containerd|containerd-shim|runc)$/ {
+		printf "%s%s %s", s, $2, $1; s = ", " }' <<< "$host")
+	ok "--profile: samples of the 3 containers, and of the host's $host during the boots"
 fi
 [ -z "$("${DOCKER[@]}" ps -aq)" ] || miss "containers left: $("${DOCKER[@]}" ps -a)"
 [ "$misses" -eq 0 ] && ok "docker run timed 3 times: 3 containers with exec and listen, in $took s"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * burn [-x SCALE] [-n COMM] [-p PORT-FILE]: a known truth for profiles.
+ * burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w]: a known truth for profiles.
  * main() calls burn_all(), which calls burn_long() and then burn_short():
  * each spins on the CPU until its thread has used 200 ms and 100 ms of CPU
  * time (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a CPU does not
@@ -9,6 +9,11 @@
  * -n COMM: set the comm (prctl PR_SET_NAME) first: hostile bytes welcome.
  * -p PORT-FILE: after burning, listen on TCP 127.0.0.1:0 (the boot's
  * listen phase), write the port to PORT-FILE, and exit.
+ * -w: at the end, print "burn rounds=N" on stderr: the spin loop's rounds
+ * (200000 increments each), the work done in that CPU time. A sampling
+ * interrupt's cost is charged to the task it interrupted (without
+ * CONFIG_IRQ_TIME_ACCOUNTING), so profiling leaves the CPU time the same
+ * and takes from the work: bench/profile.sh's figure.
  * Prints "burn tid=TID" on stdout. Exit 1 with a message when a call fails.
  */
 #include <arpa/inet.h>
@@ -22,6 +27,7 @@
 #include <unistd.h>
 
 static double scale = 1.0;
+static unsigned long rounds;
 
 static long long cpu_ns(void)
 {
@@ -40,9 +46,11 @@ static inline __attribute__((always_inline)) void spin(double ms)
 
 	/* clock_gettime of a thread clock is a syscall (no vDSO): one per
 	 * ~100 us of spinning, not a trace full of them */
-	while (cpu_ns() < end)
+	while (cpu_ns() < end) {
 		for (int i = 0; i < 200000; i++)
 			x++;
+		rounds++;
+	}
 }
 
 /* not static, noinline: each its own symbol and frame in every stack */
@@ -91,9 +99,9 @@ static int listen_port(const char *path)
 int main(int argc, char **argv)
 {
 	const char *port_file = NULL;
-	int c;
+	int c, work = 0;
 
-	while ((c = getopt(argc, argv, "x:n:p:")) != -1) {
+	while ((c = getopt(argc, argv, "x:n:p:w")) != -1) {
 		switch (c) {
 		case 'x':
 			scale = atof(optarg);
@@ -107,8 +115,11 @@ int main(int argc, char **argv)
 		case 'p':
 			port_file = optarg;
 			break;
+		case 'w':
+			work = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: burn [-x SCALE] [-n COMM] [-p PORT-FILE]\n");
+			fprintf(stderr, "usage: burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w]\n");
 			return 1;
 		}
 	}
@@ -119,6 +130,8 @@ int main(int argc, char **argv)
 	printf("burn tid=%d\n", (int)getpid());
 	fflush(stdout);
 	burn_all();
+	if (work)
+		fprintf(stderr, "burn rounds=%lu\n", rounds);
 	if (port_file && listen_port(port_file) < 0)
 		return 1;
 	return 0;

@@ -5,7 +5,8 @@
  * first); collector/umaps.c's parsers and its look-ups in a /proc made in
  * a temporary directory (a file mapping, [vdso], an anonymous mapping
  * named by a perf map at the pid the process has in its namespace, a
- * perf map that grows, an address in nothing, a process that is gone);
+ * perf map that grows, an address in nothing, a process that is gone;
+ * re-reads after misses that keep the heap the same size);
  * collector/stacks.c's ids (the same frames, the same id; a new file
  * starts again from 1); collector/frames.c's text of a sample record.
  */
@@ -15,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <malloc.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -194,6 +196,84 @@ static void test_umaps_many(void **state)
 	umaps__free(u);
 }
 
+/*
+ * The bytes malloc has in use, on the heap and in mmap()ed blocks (0
+ * where a sanitizer's allocator replaces glibc's).
+ */
+static size_t heap_used(void)
+{
+	struct mallinfo2 m = mallinfo2();
+
+	return m.uordblks + m.hblkhd;
+}
+
+/*
+ * Re-reads: an address in no mapping re-reads the maps each time, a perf
+ * map that grew is read again; the names of the old lists are dropped,
+ * not piled up (a long-lived process with such addresses, or a JIT's
+ * growing perf map, kept the collector's memory growing with each one).
+ */
+static void test_umaps_reread(void **state)
+{
+	char dir[] = "/tmp/bt-umaps-XXXXXX", p[256], path[240], *map;
+	struct umaps *u;
+	size_t before, at, cap = 1 << 16;
+	char buf[512];
+	int i;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	memset(path, 'p', sizeof(path) - 1);
+	path[0] = '/';
+	path[sizeof(path) - 1] = '\0';
+	snprintf(p, sizeof(p), "%s/4343", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4343/root", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4343/root/tmp", dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/4343/maps", dir);
+	snprintf(buf, sizeof(buf), "400000-401000 r-xp 00000000 fe:01 77 %s\n"
+		 "7f0000000000-7f0000100000 rwxp 00000000 00:00 0 \n", path);
+	write_file(p, buf);
+	/* a perf map of 100 entries of 100-byte names */
+	assert_non_null(map = malloc(cap));
+	for (i = 0, at = 0; i < 100; i++)
+		at += (size_t)snprintf(map + at, cap - at, "%llx 10 JS:%0*d\n",
+				       0x7f0000000000ULL + (unsigned)i * 0x10, 97, i);
+	snprintf(p, sizeof(p), "%s/4343/root/tmp/perf-4343.map", dir);
+	write_file(p, map);
+
+	assert_non_null(u = umaps__new(dir));
+	umaps_frame(u, 4343, 0x400010, buf, sizeof(buf));
+	umaps_frame(u, 4343, 0x7f0000000005ULL, buf, sizeof(buf));
+	assert_string_equal(buf + strlen(buf) - 3, "000");
+	before = heap_used();
+	for (i = 0; i < 2000; i++) {
+		/* in no mapping: the maps read again */
+		umaps_frame(u, 4343, 0x900000, buf, sizeof(buf));
+		assert_string_equal(buf, "u:0x900000");
+	}
+	for (i = 0; i < 200; i++) {
+		/* past the perf map's end, which grows (in place: the same names) */
+		at += (size_t)snprintf(map + at, cap - at, "%llx 10 JS:n\n",
+				       0x7f0000001000ULL + (unsigned)i * 0x10);
+		write_file(p, map);
+		umaps_frame(u, 4343, 0x7f0000001005ULL + (unsigned)i * 0x10, buf, sizeof(buf));
+		assert_string_equal(buf, "j:4:JS:n");
+	}
+	/* still right, and the heap the same but for the new entries */
+	umaps_frame(u, 4343, 0x400010, buf, sizeof(buf));
+	assert_int_equal(strncmp(buf, "f:239:/ppp", 10), 0);
+	umaps_frame(u, 4343, 0x7f0000000635ULL, buf, sizeof(buf));
+	assert_string_equal(buf + strlen(buf) - 3, "099");
+	assert_true(heap_used() < before + 64 * 1024);
+	umaps__free(u);
+	free(map);
+	snprintf(p, sizeof(p), "rm -rf '%s'", dir);
+	assert_int_equal(system(p), 0);
+}
+
 static void test_stacks(void **state)
 {
 	struct stacks *s = stacks__new();
@@ -293,6 +373,7 @@ int main(void)
 		cmocka_unit_test(test_parse_perfmap_line),
 		cmocka_unit_test(test_umaps_frame),
 		cmocka_unit_test(test_umaps_many),
+		cmocka_unit_test(test_umaps_reread),
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_stacks_bound),
 		cmocka_unit_test(test_frames),

@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# --profile's frames (docs/tsv-format.md, Profile rows), known truths:
+# - k: tests/tools/faulter spends its CPU time faulting pages in: its
+#   samples' kernel frames name the page fault path (exc_page_fault,
+#   handle_mm_fault ...);
+# - f: burn built without a build id (-Wl,--build-id=none) at a path of
+#   spaces, ':', '+0x' and non-ASCII bytes (invalid UTF-8 too): its frames
+#   are f:LEN:PATH+0xOFF with the path's bytes and their count, and those
+#   offsets resolve to burn_long and burn_short, 2:1;
+# - a hostile comm (burn -n: TAB, LF, backslash, bytes not UTF-8) is
+#   escaped: 12 fields a row, and the sample rows' comm unescapes to it;
+# - j: node --perf-basic-prof spinning 300 ms in burnJs: j: frames name it.
+# modes: cgroup pidtree
+. "$(dirname "$0")/lib.sh"
+need_root
+for t in python3 readelf nm; do
+	have "$t" "the profile checks" || skip "needs $t (binutils, python3) to read the stacks"
+done
+
+BURN=$TOOLS/burn
+PC=(python3 "$(dirname "$0")/profile_check.py")
+# n FUNC: its count in the "COUNT<TAB>FUNC" output $in (0 when absent)
+n() { awk -F'\t' -v f="$1" '$2 == f { n = $1 } END { print n + 0 }' <<< "$in"; }
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+tid_of() { sed -n "s/^$1 tid=\([0-9]*\).*/\1/p" "$2"; }
+
+# 1. kernel frames: the page fault path
+"$COLLECTOR" --profile=999 -o "$TMP/k.tsv" -- "$TOOLS/faulter" > "$TMP/k.out" 2> "$TMP/k.err" ||
+	fail "collector exited $?: $(cat "$TMP/k.err")"
+check_tsv "$TMP/k.tsv"
+out=$("${PC[@]}" check "$TMP/k.tsv") || fail "faulter: $out"
+tid=$(tid_of faulter "$TMP/k.out")
+all=$("${PC[@]}" --tid "$tid" count "$TMP/k.tsv")
+in=$("${PC[@]}" --tid "$tid" kfuncs "$TMP/k.tsv")
+# the entry (exc_page_fault; asm_exc_page_fault is its stub) and the mm's
+# handler: samples name one or both
+pf='^(asm_)?exc_page_fault$|^(__)?handle_mm_fault$|^do_user_addr_fault$'
+faults=$(awk -F'\t' -v pf="$pf" '$2 ~ pf' <<< "$in")
+most=$(sort -rn <<< "$faults" | head -1 | cut -f1)
+# most of its CPU time faults (the rest: its loop, munmap); 25% is the floor
+[ "${most:-0}" -ge 30 ] && [ "$((most * 4))" -ge "$all" ] ||
+	fail "faulter: ${most:-0} of $all samples in the page fault path: $(head -20 <<< "$in")"
+ok "k: frames: ${most} of the faulter's $all samples in $(head -1 <<< "$faults" | cut -f2)"
+
+# 2. f: frames of a file without a build id, at a hostile path
+have "${CC:-cc}" "the f: frames check" && {
+	dir=$TMP/$(printf 'dir with spaces: and +0x1 \303\251\377\376')
+	mkdir "$dir" || fail "cannot mkdir $dir"
+	nobid=$dir/burn:nobid
+	"${CC:-cc}" -O2 -fno-omit-frame-pointer -fno-optimize-sibling-calls -Wl,--build-id=none \
+		-o "$nobid" "$(dirname "$0")/../tools/burn.c" || fail "cannot build burn without a build id"
+	! readelf -n "$nobid" | grep -q 'Build ID' || fail "$nobid has a build id"
+	"$COLLECTOR" --profile=999 -o "$TMP/f.tsv" -- "$nobid" > "$TMP/f.out" 2> "$TMP/f.err" ||
+		fail "collector exited $?: $(cat "$TMP/f.err")"
+	check_tsv "$TMP/f.tsv"
+	out=$("${PC[@]}" check "$TMP/f.tsv") || fail "burn without a build id: $out"
+	tid=$(tid_of burn "$TMP/f.out")
+	path=$(realpath "$nobid")
+	hex=$(printf '%s' "$path" | od -An -tx1 -v | tr -d ' \n')
+	len=$(printf '%s' "$path" | wc -c)
+	in=$("${PC[@]}" --tid "$tid" fpaths "$TMP/f.tsv")
+	awk -F'\t' -v h="$hex" -v l="$len" '$2 == h && $3 == l' <<< "$in" | grep -q . ||
+		fail "no f:$len:<the path> frame: $in"
+	in=$("${PC[@]}" --elf "$nobid" --tid "$tid" inner "$TMP/f.tsv")
+	long=$(n burn_long) short=$(n burn_short)
+	[ "$short" -gt 0 ] && within $((100 * long / short)) 170 230 ||
+		fail "f: frames: burn_long:burn_short = $long:$short, not 2 +-15%: $in"
+	ok "f: frames: f:$len:<spaces, :, +0x, non-UTF-8>+0xOFF, burn_long $long, burn_short $short"
+}
+
+# 3. a hostile comm: escaped, every row 12 fields, unescaped it is the comm
+comm=$(printf 'c\tt\nl\\b\377 x:')
+"$COLLECTOR" --profile=999 -o "$TMP/c.tsv" -- "$BURN" -n "$comm" > "$TMP/c.out" 2> "$TMP/c.err" ||
+	fail "collector exited $?: $(cat "$TMP/c.err")"
+check_tsv "$TMP/c.tsv"
+out=$("${PC[@]}" check "$TMP/c.tsv") || fail "hostile comm: $out"
+tid=$(tid_of burn "$TMP/c.out")
+rows "$TMP/c.tsv" sample | cut -f7 | grep -qxF 'c\tt\nl\\b\xff x:' ||
+	fail "hostile comm: no sample row with the comm escaped as c\\tt\\nl\\\\b\\xff x:"
+in=$("${PC[@]}" --elf "$BURN" --tid "$tid" --comm "$comm" inner "$TMP/c.tsv")
+total=$(($(n burn_long) + $(n burn_short) + $(n burn_all)))
+within "$total" 255 345 || fail "hostile comm: $total samples of burn under that comm: $in"
+ok "hostile comm: escaped, 12 fields, $total samples under it"
+
+# 4. JIT frames: node's perf map
+if have node "the j: frames check"; then
+	# node writes its V8 log (isolate-*.log) in its working directory and
+	# its perf map as /tmp/perf-PID.map: both removed
+	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/j.tsv" -- node --perf-basic-prof -e '
+		function burnJs(ms) {
+			const end = Date.now() + ms;
+			let x = 0;
+			while (Date.now() < end)
+				x++;
+			return x;
+		}
+		burnJs(300);' > "$TMP/j.out" 2> "$TMP/j.err")
+	rc=$?
+	for p in $(rows "$TMP/j.tsv" exec | cut -f4 | sort -u); do rm -f "/tmp/perf-$p.map"; done
+	[ "$rc" -eq 0 ] || fail "collector exited $rc: $(cat "$TMP/j.err")"
+	check_tsv "$TMP/j.tsv"
+	out=$("${PC[@]}" check "$TMP/j.tsv") || fail "node: $out"
+	in=$("${PC[@]}" jnames "$TMP/j.tsv")
+	js=$(awk -F'\t' '$2 ~ /burnJs/ { n += $1 } END { print n + 0 }' <<< "$in")
+	# 300 ms of wall time spinning: at most 300 samples, fewer when the
+	# machine is busy; half of them at the least
+	[ "$js" -ge 150 ] || fail "$js samples with a j: frame naming burnJs: $(head <<< "$in")"
+	ok "j: frames: $js samples name burnJs ($(head -1 <<< "$in" | cut -f2))"
+fi
