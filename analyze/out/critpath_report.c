@@ -154,7 +154,7 @@ static const char *seg_profile(struct profile *prof, const struct tl_container *
 	k = profile_task_top(prof, t, s->ts, s->ts + s->dur, top, SEG_PROFILE_TOP, &n);
 	if (k < 0)
 		return NULL;
-	for (i = 0; i < k; i++) {
+	for (i = 0; i < k && top[i].self; i++) {
 		const char *name = profile_fn_name(prof, top[i].fn);
 		size_t len = strlen(name);
 
@@ -162,7 +162,7 @@ static const char *seg_profile(struct profile *prof, const struct tl_container *
 				       100.0 * (double)top[i].self / (double)n);
 		at += tsv_escape(name, len > SEG_PROFILE_NAME ? SEG_PROFILE_NAME : len, buf + at);
 	}
-	if (k)
+	if (i)
 		snprintf(buf + at, SEG_PROFILE_MAX - at, "]");
 	else
 		buf[0] = '\0';
@@ -427,7 +427,21 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
 	fprintf(f, "; ");
 	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
-	fprintf(f, ")\n");
+	fprintf(f, ")");
+	if (pr && fd->cpu) {
+		/* the first segment's task's samples over the fold */
+		struct cp_seg all = *fd->first;
+		char pb[SEG_PROFILE_MAX];
+		const char *prof;
+
+		all.kind = CP_CPU;
+		all.ts = fd->from;
+		all.dur = fd->to - fd->from;
+		prof = seg_profile(pr, c, &all, pb);
+		if (prof && *prof)
+			fprintf(f, " %s", prof);
+	}
+	fprintf(f, "\n");
 	memset(fd, 0, sizeof(*fd));
 }
 
