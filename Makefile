@@ -33,6 +33,8 @@ CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
 LDLIBS := -lbpf -lelf -lz -lcgroup -lm
+# analyze names profile frames with elfutils (analyze/read/symbols.c)
+ANALYZE_LDLIBS := -ldw -lelf
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 
@@ -164,13 +166,13 @@ $(OUTPUT)/collector: $(OUTPUT)/obj/collector/main.o $(OUTPUT)/libcollector.a $(O
 $(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lm -lpthread -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ $(ANALYZE_LDLIBS) -lm -lpthread -o $@
 
 # Unit tests (cmocka) link every library; each is one file tests/unit/test_*.c.
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(LDLIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
@@ -296,12 +298,12 @@ $(OUTPUT)/fuzz/obj/%.o: %.c | $(OUTPUT)
 
 $(OUTPUT)/fuzz/%: $(OUTPUT)/fuzz/obj/fuzz/%.o $(FUZZ_LIB_SRCS:%.c=$(OUTPUT)/fuzz/obj/%.o)
 	$(call msg,LINK,$@)
-	$(Q)$(CLANG) -fsanitize=fuzzer,address,undefined $(FUZZ_LDFLAGS) $^ -lm -lpthread -o $@
+	$(Q)$(CLANG) -fsanitize=fuzzer,address,undefined $(FUZZ_LDFLAGS) $^ $(ANALYZE_LDLIBS) -lm -lpthread -o $@
 
 $(OUTPUT)/fuzz-replay/%: $(OUTPUT)/obj/fuzz/%.o $(OUTPUT)/obj/fuzz/replay.o $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $(FUZZ_LDFLAGS) $^ -lm -lpthread -o $@
+	$(Q)$(CC) $(LDFLAGS) $(FUZZ_LDFLAGS) $^ $(ANALYZE_LDLIBS) -lm -lpthread -o $@
 
 # fuzz_reader cuts read(2) and pread(2) short to play a pipe, and keeps large
 # blocks from one input to the next (see the file).

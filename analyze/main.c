@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "analyze/boot/analysis.h"
+#include "analyze/boot/profile.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
 #include "analyze/out/compare.h"
 #include "analyze/out/plot.h"
+#include "analyze/out/profile_report.h"
 #include "analyze/out/report.h"
 #include "analyze/read/runs.h"
 #include "analyze/units.h"
@@ -33,7 +35,8 @@ static const char usage_text[] =
 "                          trace-event: every row as Chrome/Perfetto Trace Event\n"
 "                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
 "                          container, a thread per task, syscalls as slices, phases\n"
-"                          and the critical path as slices of their own\n"
+"                          and the critical path as slices of their own; folded:\n"
+"                          --profile's collapsed stacks (flamegraph.pl, speedscope)\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
@@ -49,6 +52,14 @@ static const char usage_text[] =
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
+"    --profile             what the CPU did in each boot window (start -> --until's\n"
+"                          phase, default listen), from the collector's --profile\n"
+"                          rows: functions by self and total samples, per container\n"
+"                          and over all; with --critical-path, each cpu segment names\n"
+"                          its top functions; with --plot, a flame graph per container\n"
+"    --top <n>             with --profile: the functions a table lists (default 20)\n"
+"    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
+"                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug)\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
@@ -93,13 +104,15 @@ static const char usage_text[] =
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
+"    analyze --profile boot.tsv                 where the boot's CPU time went\n"
+"    analyze --profile --format folded boot.tsv | flamegraph.pl > boot.svg\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
 
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
-	OPT_FAIL_IF_SLOWER,
+	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -122,6 +135,9 @@ static const struct option long_opts[] = {
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
+	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -247,7 +263,7 @@ static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
  * on failure.
  */
 static struct analysis *read_charted(const struct analyze_opts *ao, const struct analysis *a,
-				     char **files, int nfiles, int *rc)
+				     char **files, int nfiles, bool keep_all, int *rc)
 {
 	struct analyze_opts o = *ao;
 	struct charted ch = { .a = a };
@@ -259,7 +275,7 @@ static struct analysis *read_charted(const struct analyze_opts *ao, const struct
 
 	ch.n = bootchart_pick(a, ch.idx);
 	o.timeline = true;
-	o.tl_keep = keep_charted;
+	o.tl_keep = keep_all ? NULL : keep_charted;
 	o.tl_keep_ctx = &ch;
 	b = err ? analysis__new(&o) : NULL;
 	*rc = b ? 0 : 1;
@@ -307,7 +323,11 @@ int main(int argc, char **argv)
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false;
+	bool compare = false, profile = false;
+	const char **debug_dirs = calloc((size_t)argc + 1, sizeof(*debug_dirs));
+	size_t ndebug = 0, top = PROFILE_TOP;
+	struct profile *prof = NULL, *prof2 = NULL;
+	bool keep_all = false;
 	int c, rc = 0;
 	char *end;
 	long n;
@@ -332,9 +352,11 @@ int main(int argc, char **argv)
 				ro.format = FMT_JSON;
 			else if (strcmp(optarg, "trace-event") == 0)
 				ro.format = FMT_TRACE_EVENT;
+			else if (strcmp(optarg, "folded") == 0)
+				ro.format = FMT_FOLDED;
 			else
-				return usage_error("unknown format '%s' (text, tsv, json or "
-						   "trace-event)", optarg);
+				return usage_error("unknown format '%s' (text, tsv, json, "
+						   "trace-event or folded)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -399,6 +421,22 @@ int main(int argc, char **argv)
 			ao.timeline = true;
 			ao.windowed = true;
 			break;
+		case OPT_PROFILE:
+			profile = true;
+			ao.timeline = true;
+			break;
+		case OPT_TOP:
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || n < 1 || n > 1000000)
+				return usage_error("bad --top '%s' (1 to 1000000)", optarg);
+			top = (size_t)n;
+			break;
+		case OPT_DEBUG_DIR:
+			if (!debug_dirs)
+				return usage_error("%s", "out of memory");
+			debug_dirs[ndebug++] = optarg;
+			break;
 		case OPT_THREADS:
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -416,6 +454,12 @@ int main(int argc, char **argv)
 		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
 				   "and --critical-path");
 
+	if (ro.format == FMT_FOLDED && !profile)
+		return usage_error("%s", "--format folded goes with --profile");
+	if (profile && (ro.hist || ro.by != BY_NONE || critpath || compare ||
+			ro.format == FMT_TRACE_EVENT))
+		return usage_error("%s", "--profile prints its own tables: no --hist, --by, "
+				   "--critical-path, --compare or --format trace-event");
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
 	if (ro.format == FMT_TRACE_EVENT) {
@@ -478,6 +522,8 @@ int main(int argc, char **argv)
 	a = read_all(&ao, files, nfiles, &rc);
 	if (!a)
 		goto cleanup;
+	/* flame graphs of every container: the second reading keeps them all */
+	keep_all = twice && a->samples;
 	if (critpath && phase_id(a, critpath, "--critical-path", &ro.critpath_phase) < 0) {
 		rc = 2;
 		goto cleanup;
@@ -496,7 +542,40 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* 4. report */
+	/* 4. the profile: --profile, and the critical path's and plots' annotations */
+	if (a->tl && (profile || ((critpath || plot_dir) && a->tl->samples))) {
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug };
+		uint32_t ph = UINT32_MAX;	/* a phase no container reached */
+		long k;
+
+		if (critpath)
+			ph = ro.critpath_phase;
+		else if (until)
+			phase_id(a, until, "--until", &ph);
+		else if ((k = strtab_find(a->phase_names, "listen", 6)) >= 0)
+			ph = (uint32_t)k;
+		prof = profile__new(a->tl, ph, &po);
+		if (!prof) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
+		ro.profile = prof;
+	}
+	if (profile) {
+		const char *pname = until ? until : "listen";
+
+		if (profile_print(stdout, prof, pname, (const char *const *)files, (size_t)nfiles,
+				  ro.format, top) < 0) {
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			rc = 1;
+			goto cleanup;
+		}
+		rc = flush_stdout();
+		goto plots;
+	}
+
+	/* 5. report */
 	if (report_print(stdout, a, &ro) < 0) {
 		if (errno == E2BIG)
 			fprintf(stderr, "analyze: histogram needs more than %d buckets; use a "
@@ -508,15 +587,29 @@ int main(int argc, char **argv)
 	}
 	rc = flush_stdout();
 
-	/* 5. plots */
+	/* 6. plots */
+plots:
 	if (!rc && twice) {
-		b = read_charted(&ao, a, files, nfiles, &rc);
+		b = read_charted(&ao, a, files, nfiles, keep_all, &rc);
 		if (!b)
 			goto cleanup;
 	}
+	if (!rc && plot_dir && b && b->tl && b->tl->samples) {
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug };
+		long k = strtab_find(b->phase_names, "listen", 6);
+
+		prof2 = profile__new(b->tl, k >= 0 ? (uint32_t)k : UINT32_MAX, &po);
+		if (!prof2) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+		}
+	}
 	if (!rc && plot_dir)
-		rc = plot_write(plot_dir, b ? b : a, stderr);
+		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
 cleanup:
+	profile__free(prof);
+	profile__free(prof2);
+	free(debug_dirs);
 	analysis__free(a);
 	analysis__free(b);
 	return rc;

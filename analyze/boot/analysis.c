@@ -408,6 +408,8 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		return ph < 0 ? -1 : mark_min(a, (uint32_t)id, (uint32_t)ph, r->ts_ns);
 	} else if (field_is(ev, "end", 3)) {
 		c->ended = 1;
+	} else if (field_is(ev, "sample", 6)) {
+		a->samples++;
 	}
 	return 0;
 }
@@ -682,6 +684,7 @@ static int merge_part(struct analysis *a, const struct analysis *w)
 		if (mark_min(a, cmap[w->fm[i].ctr], map[w->fm[i].phase], w->fm[i].ts) < 0)
 			goto out;
 	a->rows += w->rows;
+	a->samples += w->samples;
 	ret = 0;
 out:
 	free(map);

@@ -138,6 +138,7 @@ struct analysis {
 	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
 	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
+	uint64_t samples;		/* profile sample rows of timed containers */
 	uint32_t nfiles;
 	/* the file being read */
 	struct strtab *fnames;

@@ -97,6 +97,7 @@ static void container_release(struct tl_container *c)
 		free(c->tasks[i].execs);
 		free(c->tasks[i].comms);
 		free(c->tasks[i].offs);
+		free(c->tasks[i].samples);
 	}
 	free(c->tasks);
 	free(c->starts);
@@ -119,6 +120,8 @@ void timeline__free(struct timeline *tl)
 		free(tl->index->s);
 	free(tl->index);
 	strtab__free(tl->fnames);
+	strtab__free(tl->fstacks);
+	free(tl->fstack);
 	free(tl->fmap);
 	free(tl->kc_ctr);
 	free(tl->kc_str);
@@ -135,8 +138,11 @@ int timeline_begin_file(struct timeline *tl)
 	tl->file_sched = false;
 	strtab__free(tl->fnames);
 	tl->fnames = strtab__new();
+	/* stack ids start again from 1 in each file */
+	strtab__free(tl->fstacks);
+	tl->fstacks = strtab__new();
 	memset(tl->kc_ctr, 0, sizeof(*tl->kc_ctr));
-	return tl->fnames ? 0 : -1;
+	return tl->fnames && tl->fstacks ? 0 : -1;
 }
 
 void timeline_end_file(struct timeline *tl, uint64_t lost)
@@ -397,6 +403,44 @@ static int add_mark(struct timeline *tl, struct tl_container *c, uint32_t task,
 	return 0;
 }
 
+/* A stack row: its id in this file names its frames (a later row of the id, anew). */
+static int add_stack(struct timeline *tl, const struct tsv_row *r)
+{
+	const struct tsv_field *id = &r->f[TSV_NAME];
+	long k = strtab_intern(tl->fstacks, id->p, id->n, NULL), frames;
+
+	if (k < 0 || grow((void **)&tl->fstack, &tl->fstack_cap, (size_t)k + 1,
+			  sizeof(*tl->fstack)) < 0)
+		return -1;
+	frames = str_id(tl, &r->f[TSV_DETAIL]);
+	if (frames < 0)
+		return -1;
+	/* \N (no frames) is a stack of its own, the empty one */
+	if (frames == TL_NOSTR && (frames = strtab_intern(tl->strs, "", 0, NULL)) < 0)
+		return -1;
+	tl->fstack[k] = (uint32_t)frames;
+	return 0;
+}
+
+/* A sample row: a sample of @t, of the stack its name says. */
+static int add_sample(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
+{
+	const struct tsv_field *id = &r->f[TSV_NAME];
+	long k = strtab_find(tl->fstacks, id->p, id->n);
+	struct tl_sample *s;
+
+	if (grow((void **)&t->samples, &t->samples_cap, t->nsamples + 1, sizeof(*t->samples)) < 0)
+		return -1;
+	s = &t->samples[t->nsamples++];
+	s->ts = r->ts_ns;
+	s->period = r->null & (1u << TSV_DUR_NS) ? 0 : r->dur_ns;
+	s->stack = k < 0 ? TL_NOSTR : tl->fstack[k];
+	tl->samples++;
+	if (k < 0)
+		tl->orphan_samples++;
+	return 0;
+}
+
 /* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */
 static int64_t fork_parent_tid(const struct tsv_field *f)
 {
@@ -486,6 +530,12 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	}
 	if (field_is(ev, "mark", 4))
 		return add_mark(tl, c, (uint32_t)(t - c->tasks), r);
+	if (field_is(ev, "sample", 6)) {
+		c->has_profile = true;
+		return add_sample(tl, t, r);
+	}
+	if (field_is(ev, "stack", 5))
+		return add_stack(tl, r);
 	return 0; /* an event of a later format version: kept as a sighting only */
 }
 
@@ -613,7 +663,8 @@ uint32_t timeline_find_task(const struct tl_container *c, int64_t tid)
  * uint64_t at offset 0 of each (a row's ts, an interval's out), that is
  * below @ts; -1 when none. Binary search.
  */
-_Static_assert(offsetof(struct tl_row, ts) == 0 && offsetof(struct tl_off, out) == 0,
+_Static_assert(offsetof(struct tl_row, ts) == 0 && offsetof(struct tl_off, out) == 0 &&
+	       offsetof(struct tl_sample, ts) == 0,
 	       "sorted by the uint64_t at offset 0");
 
 static long last_before(const void *a, size_t n, size_t size, uint64_t ts)
@@ -641,6 +692,11 @@ long timeline_row_before(const struct tl_task *t, uint64_t ts)
 long timeline_off_before(const struct tl_task *t, uint64_t ts)
 {
 	return last_before(t->offs, t->noffs, sizeof(*t->offs), ts);
+}
+
+size_t timeline_sample_from(const struct tl_task *t, uint64_t ts)
+{
+	return (size_t)(last_before(t->samples, t->nsamples, sizeof(*t->samples), ts) + 1);
 }
 
 uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)
@@ -764,7 +820,8 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		if (sort_array(t->rows, t->nrows, sizeof(*t->rows)) < 0 ||
 		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
 		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
-		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0)
+		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0 ||
+		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
 		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;
@@ -839,6 +896,11 @@ int timeline_finish(struct timeline *tl)
 	tl->index = NULL;
 	strtab__free(tl->fnames);
 	tl->fnames = NULL;
+	strtab__free(tl->fstacks);
+	tl->fstacks = NULL;
+	free(tl->fstack);
+	tl->fstack = NULL;
+	tl->fstack_cap = 0;
 	tl->finished = true;
 	return 0;
 }

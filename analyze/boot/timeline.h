@@ -14,6 +14,9 @@
  *   - its tasks' off-CPU intervals (sched rows: when it left a CPU, in
  *     which state, when it was woken and by whom, when it got a CPU
  *     back), sorted by time, when the file has them (has_sched);
+ *   - its tasks' profile samples (sample rows) with their stacks (the
+ *     stack rows' frames, kept escaped: read/frames.h parses them), sorted
+ *     by time, when the file has them (has_profile);
  *   - its mark rows, sorted by time;
  *   - its phase times, given by the analysis (timeline_set_phase()): this
  *     module does not decide what a phase is (analysis.h does).
@@ -63,6 +66,18 @@ struct tl_row {
 	int64_t ret;		/* or TL_NORET */
 	uint32_t name;		/* the syscall's name: timeline_str() */
 	uint32_t detail;	/* path, address, pipe:[INO]...: timeline_str(), or TL_NOSTR */
+};
+
+/*
+ * A profile sample of a task (a sample row): when, the CPU time it stands
+ * for (its dur_ns, or 0 when \N), and its stack: the stack row's frames
+ * (escaped, as in the file) as a string id, or TL_NOSTR when the file had
+ * no stack row of that id before it. 24 bytes.
+ */
+struct tl_sample {
+	uint64_t ts;
+	uint64_t period;
+	uint32_t stack;		/* timeline_str(): the frames, innermost first */
 };
 
 /* A comm a task had from @ts on (its rows say when it changed). */
@@ -139,6 +154,8 @@ struct tl_task {
 	size_t nrows, rows_cap;
 	struct tl_off *offs;	/* its off-CPU intervals, by out after timeline_finish() */
 	size_t noffs, offs_cap;
+	struct tl_sample *samples;	/* its profile samples, by ts after timeline_finish() */
+	size_t nsamples, samples_cap;
 	/* internal */
 	uint64_t first_ts, last_ts;	/* of its rows of any kind */
 	uint64_t last_end;	/* the latest end of its off-CPU intervals */
@@ -180,6 +197,7 @@ struct tl_container {
 	bool is_host;		/* the hosts' rows of its file (container \\N): host_tasks.h */
 	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
 				 * a task without off-CPU intervals ran all the time */
+	bool has_profile;	/* its file has profile rows (a sample row) */
 	struct tl_start *starts;	/* by time */
 	size_t nstarts, starts_cap;
 	struct tl_task *tasks;	/* by begin time, then tid, after timeline_finish() */
@@ -200,6 +218,8 @@ struct timeline {
 	size_t nctrs, ctrs_cap;
 	uint64_t rows;		/* rows kept (all kinds) */
 	uint64_t unplaced;	/* rows without a ts_ns or a tid: not kept */
+	uint64_t samples;	/* sample rows kept */
+	uint64_t orphan_samples;	/* of which naming no stack row before them */
 	uint32_t nfiles;
 	bool finished;
 	/* internal: while reading */
@@ -209,6 +229,9 @@ struct timeline {
 	size_t fmap_cap;
 	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
 	bool file_sched;	/* the current file's # sched=on */
+	struct strtab *fstacks;	/* the current file's stack ids (a stack row's name) */
+	uint32_t *fstack;	/* stack id index -> the frames' string id */
+	size_t fstack_cap;
 };
 
 /* timeline__new - an empty timeline, or NULL when out of memory. */
@@ -292,6 +315,12 @@ static inline uint64_t timeline_row_end(const struct tl_row *r)
  * began before @ts (out < @ts), or -1 when none. Binary search.
  */
 long timeline_off_before(const struct tl_task *t, uint64_t ts);
+
+/*
+ * timeline_sample_from - the index of the first sample of @t at or after
+ * @ts (t->nsamples when none). Binary search.
+ */
+size_t timeline_sample_from(const struct tl_task *t, uint64_t ts);
 
 /*
  * timeline_off_wake - when interval @o's task was woken: out + dur -

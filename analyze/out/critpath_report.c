@@ -7,8 +7,10 @@
 
 #include "analyze/array.h"
 #include "analyze/boot/critpath.h"
+#include "analyze/boot/profile.h"
 #include "analyze/out/critpath_report.h"
 #include "analyze/units.h"
+#include "common/tsv.h"
 
 #define BAR_WIDTH 40
 #define DETAIL_MAX 600
@@ -122,6 +124,48 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 			 s->by, timeline_str(tl, s->by_comm),
 			 s->off_state == 'R' ? " (preempted)" : "");
 	}
+	return buf;
+}
+
+/* How many functions a segment's profile names, and how much of each name. */
+#define SEG_PROFILE_TOP 3
+#define SEG_PROFILE_NAME 64
+#define SEG_PROFILE_MAX (SEG_PROFILE_TOP * (TSV_ESCAPED_MAX(SEG_PROFILE_NAME) + 16) + 8)
+
+/*
+ * The top functions of @s's task's samples during @s, when @s is on a CPU
+ * (a cpu segment, or running with scheduler rows), as "[67% burn_long,
+ * 33% burn_short]" (names TSV-escaped, cut to SEG_PROFILE_NAME bytes) in
+ * @buf (SEG_PROFILE_MAX bytes); "" when it has no samples, or there is no
+ * profile. NULL out of memory.
+ */
+static const char *seg_profile(struct profile *prof, const struct tl_container *c,
+			       const struct cp_seg *s, char *buf)
+{
+	const struct tl_task *t = seg_task(c, s);
+	struct prof_count top[SEG_PROFILE_TOP];
+	uint64_t n;
+	size_t at = 0;
+	long k, i;
+
+	buf[0] = '\0';
+	if (!prof || !t || !(s->kind == CP_CPU || (c->has_sched && s->state == CP_ST_RUNNING)))
+		return buf;
+	k = profile_task_top(prof, t, s->ts, s->ts + s->dur, top, SEG_PROFILE_TOP, &n);
+	if (k < 0)
+		return NULL;
+	for (i = 0; i < k && top[i].self; i++) {
+		const char *name = profile_fn_name(prof, top[i].fn);
+		size_t len = strlen(name);
+
+		at += (size_t)snprintf(buf + at, SEG_PROFILE_MAX - at, "%s%.0f%% ", i ? ", " : "[",
+				       100.0 * (double)top[i].self / (double)n);
+		at += tsv_escape(name, len > SEG_PROFILE_NAME ? SEG_PROFILE_NAME : len, buf + at);
+	}
+	if (i)
+		snprintf(buf + at, SEG_PROFILE_MAX - at, "]");
+	else
+		buf[0] = '\0';
 	return buf;
 }
 
@@ -338,11 +382,15 @@ struct fold {
 };
 
 static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
-		     const struct cp_path *p, const struct cp_seg *s)
+		     const struct cp_path *p, const struct cp_seg *s, struct profile *pr)
 {
-	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX];
+	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX], pb[SEG_PROFILE_MAX];
 	const char *d = seg_detail(tl, c, s, det, sizeof(det));
+	const char *prof = seg_profile(pr, c, s, pb);
 	int64_t pid, tid;
+
+	if (!prof)
+		prof = "";	/* out of memory: the path without it */
 
 	seg_ids(c, s, &pid, &tid);
 	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
@@ -353,19 +401,20 @@ static void seg_line(FILE *f, const struct timeline *tl, const struct tl_contain
 
 		fprintf(f, " %-10s", seg_state(s, st, sizeof(st)));
 	}
-	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
-		*d ? 16 : 0, seg_comm(tl, c, s), *d ? " " : "", d);
+	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
+		*d || *prof ? 16 : 0, seg_comm(tl, c, s), *d || *prof ? " " : "", d,
+		*d && *prof ? " " : "", prof);
 }
 
 static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
-		       const struct tl_container *c, const struct cp_path *p)
+		       const struct tl_container *c, const struct cp_path *p, struct profile *pr)
 {
 	char b[4][UNITS_BUFSZ];
 
 	if (!fd->n)
 		return;
 	if (fd->n == 1) {
-		seg_line(f, tl, c, p, fd->first);
+		seg_line(f, tl, c, p, fd->first, pr);
 		memset(fd, 0, sizeof(*fd));
 		return;
 	}
@@ -378,7 +427,21 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
 	fprintf(f, "; ");
 	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
-	fprintf(f, ")\n");
+	fprintf(f, ")");
+	if (pr && fd->cpu) {
+		/* the first segment's task's samples over the fold */
+		struct cp_seg all = *fd->first;
+		char pb[SEG_PROFILE_MAX];
+		const char *prof;
+
+		all.kind = CP_CPU;
+		all.ts = fd->from;
+		all.dur = fd->to - fd->from;
+		prof = seg_profile(pr, c, &all, pb);
+		if (prof && *prof)
+			fprintf(f, " %s", prof);
+	}
+	fprintf(f, "\n");
 	memset(fd, 0, sizeof(*fd));
 }
 
@@ -387,7 +450,8 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
  * their own after the fold so far: where a shim hands over to the program.
  */
 static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
-		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd)
+		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd,
+		       struct profile *pr)
 {
 	const struct tl_task *t = seg_task(c, s);
 	char b[UNITS_BUFSZ];
@@ -396,7 +460,7 @@ static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_conta
 	for (k = 0; t && k < t->nexecs; k++) {
 		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
 			continue;
-		fold_flush(f, fd, tl, c, p);
+		fold_flush(f, fd, tl, c, p, pr);
 		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
 			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
 			timeline_str(tl, t->execs[k].filename), t->tid);
@@ -417,7 +481,7 @@ static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
 }
 
 static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
-		     const char *phase)
+		     const char *phase, struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
@@ -462,15 +526,15 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.sys += s->dur;
 			else
 				fd.other += s->dur;
-			exec_lines(f, tl, c, p, s, &fd);
+			exec_lines(f, tl, c, p, s, &fd, pr);
 			continue;
 		}
-		fold_flush(f, &fd, tl, c, p);
-		seg_line(f, tl, c, p, s);
-		exec_lines(f, tl, c, p, s, &fd);
+		fold_flush(f, &fd, tl, c, p, pr);
+		seg_line(f, tl, c, p, s, pr);
+		exec_lines(f, tl, c, p, s, &fd, pr);
 		continue;
 	}
-	fold_flush(f, &fd, tl, c, p);
+	fold_flush(f, &fd, tl, c, p, pr);
 	fprintf(f, "  by task on the path: ");
 	tally_print(f, &all, tl, c, total);
 	fprintf(f, "\n");
@@ -487,7 +551,7 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 }
 
 static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
-		    const char *phase)
+		    const char *phase, struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
@@ -502,10 +566,22 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		char st[16];
 
 		seg_ids(c, s, &pid, &tid);
-		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s\n",
+		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s",
 			timeline_str(tl, c->name), phase, pid, tid, seg_comm(tl, c, s),
 			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
 			seg_state(s, st, sizeof(st)));
+		/* the column only when the input has profile rows: older outputs stay as they were */
+		if (pr && pr->any) {
+			char pb[SEG_PROFILE_MAX];
+			const char *prof = seg_profile(pr, c, s, pb);
+
+			if (!prof) {
+				errno = ENOMEM;
+				return -1;
+			}
+			fprintf(f, "\t%s", *prof ? prof : TSV_NULL);
+		}
+		putc('\n', f);
 	}
 	return done(f);
 }
@@ -515,7 +591,8 @@ static void json_str(FILE *f, const char *s)
 	report_json_string(f, s, strlen(s));
 }
 
-static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p, bool first)
+static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p, bool first,
+		     struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
@@ -549,6 +626,20 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 					s->state == CP_ST_BLOCKED ? "waker" : "holder");
 				json_str(f, timeline_str(tl, s->by_comm));
 			}
+		}
+		if (pr && pr->any) {
+			char pb[SEG_PROFILE_MAX];
+			const char *prof = seg_profile(pr, c, s, pb);
+
+			if (!prof) {
+				errno = ENOMEM;
+				return -1;
+			}
+			fprintf(f, ", \"profile\": ");
+			if (*prof)
+				json_str(f, prof);
+			else
+				fprintf(f, "null");
 		}
 		fprintf(f, "}");
 	}
@@ -607,13 +698,14 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 	return done(f);
 }
 
-int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt)
+int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt,
+		   struct profile *pr)
 {
-	return critpath_print2(f, f, a, phase, fmt);
+	return critpath_print2(f, f, a, phase, fmt, pr);
 }
 
 int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
-		    enum report_format fmt)
+		    enum report_format fmt, struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
@@ -627,7 +719,8 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		return -1;
 	}
 	if (fmt == FMT_TSV)
-		fprintf(f, "container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate\n");
+		fprintf(f, "container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate%s\n",
+			pr && pr->any ? "\tprofile" : "");
 	else if (fmt == FMT_JSON)
 	{
 		fprintf(f, "{\n    \"phase\": ");
@@ -657,11 +750,11 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 				goto out;
 			}
 		if (fmt == FMT_TSV)
-			got = tsv_path(f, a, &p, pname);
+			got = tsv_path(f, a, &p, pname, pr);
 		else if (fmt == FMT_JSON)
-			got = json_path(f, a, &p, sm.paths == 1);
+			got = json_path(f, a, &p, sm.paths == 1, pr);
 		else
-			got = text_path(f, a, &p, pname);
+			got = text_path(f, a, &p, pname, pr);
 		critpath_release(&p);
 		if (got < 0)
 			goto out;

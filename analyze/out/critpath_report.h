@@ -13,6 +13,14 @@
  * (path, address), then, for the tail of a syscall that returned because
  * of another task, "<- exit of PID COMM (by pid)" and the like.
  * Strings are printed escaped as in the TSV (text, tsv) or as JSON strings.
+ *
+ * With a profile (boot/profile.h) of an input that has profile rows, each
+ * segment on a CPU (cpu, or running with scheduler rows) names the top 3
+ * functions by self samples of its task's samples during it: "[67%
+ * burn_long, 33% burn_short]" (percentages of those samples), after the
+ * detail in text, in a last column "profile" in tsv (\N: no samples), a
+ * field "profile" in json (null); without profile rows, neither column
+ * nor field (the output is as before).
  */
 #ifndef ANALYZE_CRITPATH_REPORT_H
 #define ANALYZE_CRITPATH_REPORT_H
@@ -23,22 +31,25 @@
 #include "analyze/boot/analysis.h"
 #include "analyze/out/report.h"
 
+struct profile;
+
 /* How many items the text and json summaries list. */
 #define CRITPATH_TOP 10
 
 /*
  * critpath_print - the critical paths to phase @phase (an id of the
  * analysis' phases) of every timed container of @a (which must have a
- * timeline) in format @fmt. Returns 0, or -1 when writing failed or out of
+ * timeline) in format @fmt, annotated from profile @pr (NULL: none). Returns 0, or -1 when writing failed or out of
  * memory (errno says which).
  */
-int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt);
+int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt,
+		   struct profile *pr);
 
 /*
  * critpath_print2 - the same, each container's path to @f and the summary
  * across them (and, in text, the count of those without a path) to @sf.
  */
 int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
-		    enum report_format fmt);
+		    enum report_format fmt, struct profile *pr);
 
 #endif /* ANALYZE_CRITPATH_REPORT_H */

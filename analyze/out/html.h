@@ -37,6 +37,9 @@ int html_text(FILE *f, const char *s, size_t n);
  * images appear once the scripts are rendered). Failures are said on the
  * plot's stream and mark the run failed.
  */
-void html_write(struct plot *p, const struct analysis *a, char *const *scripts, size_t n);
+/* It also links flame-1.svg .. flame-@nflames.svg, of profile @prof's containers. */
+struct profile;
+void html_write(struct plot *p, const struct analysis *a, char *const *scripts, size_t n,
+		const struct profile *prof, size_t nflames);
 
 #endif /* ANALYZE_HTML_H */

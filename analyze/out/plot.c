@@ -12,6 +12,7 @@
 #include "analyze/out/bootchart.h"
 #include "analyze/out/html.h"
 #include "analyze/out/plot.h"
+#include "analyze/out/profile_flame.h"
 #include "analyze/stats/bins.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
@@ -553,8 +554,9 @@ static int render(struct plot *p)
 	return 0;
 }
 
-int plot_write(const char *dir, const struct analysis *a, FILE *err)
+int plot_write(const char *dir, const struct analysis *a, FILE *err, struct profile *prof)
 {
+	size_t nflames = 0;
 	struct plot p = { .dir = dir, .err = err, .dfd = -1 };
 	size_t i;
 	int rc = 1;
@@ -575,7 +577,8 @@ int plot_write(const char *dir, const struct analysis *a, FILE *err)
 	fig_syscalls(&p, a);
 	if (a->tl)
 		bootchart_figures(&p, a);
-	html_write(&p, a, p.scripts, p.nscripts);
+	nflames = profile_flame_write(&p, prof);
+	html_write(&p, a, p.scripts, p.nscripts, prof, nflames);
 	if (!p.failed)
 		rc = render(&p);
 	for (i = 0; i < p.nscripts; i++)

@@ -15,7 +15,9 @@
 #include "analyze/boot/analysis.h"
 #include "analyze/stats/hist.h"
 
-enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT };
+enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT, FMT_FOLDED };
+
+struct profile;
 
 struct report_opts {
 	enum report_format format;
@@ -25,6 +27,7 @@ struct report_opts {
 	enum by_kind by;
 	bool critpath;			/* --critical-path */
 	uint32_t critpath_phase;	/* its phase id */
+	struct profile *profile;	/* annotates the critical path's cpu segments, or NULL */
 };
 
 /*

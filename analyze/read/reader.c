@@ -15,6 +15,7 @@
 #endif
 
 #include "analyze/read/reader.h"
+#include "analyze/read/frames.h"
 #include "analyze/read/reader_int.h"
 
 #define PAD 64			/* readable bytes past the data (8-byte loads) */
@@ -44,6 +45,7 @@ struct tsv_reader {
 	bool err_at_line;	/* err is "NAME:LINE: " + msg */
 	char msg[400];
 	char err[512];
+	char *scratch;		/* TSV_MAX_LINE bytes, for a stack row's frames */
 };
 
 static const char *const colnames[TSV_NFIELDS] = {
@@ -347,6 +349,7 @@ void tsv_reader__free(struct tsv_reader *r)
 	for (i = 0; i < r->nmeta; i++)
 		free(r->meta[i]);
 	free(r->buf);
+	free(r->scratch);
 	free(r);
 }
 
@@ -544,6 +547,62 @@ int tsv_reader_header(struct tsv_reader *r)
 	return 0;
 }
 
+/* A profile row's name: a stack id, decimal. */
+static bool is_stack_id(const struct tsv_field *f)
+{
+	uint32_t i;
+
+	if (f->n == 0 || f->n > 20)
+		return false;
+	for (i = 0; i < f->n; i++)
+		if (f->p[i] < '0' || f->p[i] > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The checks of profile rows beyond the columns (docs/tsv-format.md,
+ * Profile rows): a stack row's and a sample row's name is a stack id, a
+ * stack row's frames parse (frames.h). 0, -1 malformed (r->msg says why),
+ * -2 out of memory.
+ */
+static int profile_check(struct tsv_reader *r, const struct tsv_row *row)
+{
+	const struct tsv_field *ev = &row->f[TSV_EVENT], *d = &row->f[TSV_DETAIL];
+	bool stack = field_is(ev, "stack", 5);
+
+	if (!stack && !field_is(ev, "sample", 6))
+		return 0;
+	if (!is_stack_id(&row->f[TSV_NAME]))
+		return fail(r->msg, sizeof(r->msg), "%s row: bad stack id", stack ? "stack" : "sample");
+	if (!stack)
+		return 0;
+	if (!r->scratch && !(r->scratch = malloc(TSV_MAX_LINE + 1)))
+		return -2;
+	if (frames_parse_field(d->p, d->n, r->scratch, NULL, r->msg, sizeof(r->msg)) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Row @row of line r->lineno failed profile_check() with @rc: 1 to skip it
+ * (lenient), else the error to return.
+ */
+static int profile_fail(struct tsv_reader *r, int rc)
+{
+	if (rc == -2) {
+		snprintf(r->err, sizeof(r->err), "%s: out of memory", r->name);
+		return -2;
+	}
+	if (r->flags & TSV_LENIENT) {
+		r->skipped++;
+		return 1;
+	}
+	r->err_at_line = true;
+	format_err(r);
+	return -1;
+}
+
 int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 {
 	const char *line = NULL;
@@ -566,15 +625,26 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 			if (took) {
 				r->pos += took;
 				r->lineno++;
-				return 1;
+				rc = profile_check(r, row);
+				if (rc == 0)
+					return 1;
+				if ((rc = profile_fail(r, rc)) == 1)
+					continue;
+				return rc;
 			}
 		}
 #endif
 		rc = next_line(r, &line, &len);
 		if (rc == LINE_OK && len && line[0] != '#') {
 			r->lineno++;
-			if (parse_row(line, len, row, r->flags, r->msg, sizeof(r->msg)) == 0)
-				return 1;
+			if (parse_row(line, len, row, r->flags, r->msg, sizeof(r->msg)) == 0) {
+				rc = profile_check(r, row);
+				if (rc == 0)
+					return 1;
+				if ((rc = profile_fail(r, rc)) == 1)
+					continue;
+				return rc;
+			}
 			if (r->flags & TSV_LENIENT) {
 				r->skipped++;
 				continue;

@@ -15,7 +15,9 @@
  * then rows of exactly 12 TAB-separated fields, with decimal integers (or
  * \N) in ts_ns, cgroup_id, pid, tid, ppid, ret (may be negative) and dur_ns,
  * no value past 64 bits, escapes that decode (\\ \t \n \r \xHH, \N only as a
- * whole field), no NUL or other control byte but TAB. "#" lines after the
+ * whole field), no NUL or other control byte but TAB; a stack or sample
+ * row's name is a decimal stack id and a stack row's frames parse
+ * (frames.h). "#" lines after the
  * header are comments, except the trailer "# lost=N events=M". A last line
  * without LF is a "truncated line" error: the collector always ends a line.
  *

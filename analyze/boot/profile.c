@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* Each container's boot profile: see profile.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/array.h"
+#include "analyze/boot/profile.h"
+#include "analyze/read/frames.h"
+#include "analyze/read/symbols.h"
+#include "common/tsv.h"
+
+#define UNKNOWN "[unknown]"
+
+const char *profile_fn_name(const struct profile *p, uint32_t fn)
+{
+	return strtab_str(p->fnkeys, fn, NULL);
+}
+
+const char *profile_fn_module(const struct profile *p, uint32_t fn)
+{
+	const char *k = strtab_str(p->fnkeys, fn, NULL);
+
+	return k + strlen(k) + 1;
+}
+
+bool profile_fn_kernel(const struct profile *p, uint32_t fn)
+{
+	return strcmp(profile_fn_module(p, fn), "[kernel]") == 0;
+}
+
+const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix)
+{
+	return &p->stacks[ix];
+}
+
+/* The id of function @name (@n raw bytes; a NUL in it cuts it) in @module. -1 out of memory. */
+static long fn_id(struct profile *p, const char *name, size_t n, const char *module)
+{
+	char key[4200];
+	size_t m = strlen(module);
+	const char *z = memchr(name, '\0', n);
+
+	if (z)
+		n = (size_t)(z - name);
+	if (n > sizeof(key) - m - 2)
+		n = sizeof(key) - m - 2;
+	memcpy(key, name, n);
+	key[n] = '\0';
+	memcpy(key + n + 1, module, m);
+	return strtab_intern(p->fnkeys, key, n + 1 + m, NULL);
+}
+
+/* The base name of the @n bytes at @path, into @out (NUL-terminated). */
+static void base_name(const char *path, size_t n, char *out, size_t outsz)
+{
+	size_t i = n;
+
+	while (i && path[i - 1] != '/')
+		i--;
+	n -= i;
+	if (n >= outsz)
+		n = outsz - 1;
+	memcpy(out, path + i, n);
+	out[n] = '\0';
+	if (memchr(out, '\0', n))
+		out[strlen(out)] = '\0';
+}
+
+/* A user frame's function: @rc, @fn, @mod from symbols_*(); @base the file's when known. */
+static long user_fn(struct profile *p, int rc, const char *fn, const char *mod, const char *base,
+		    uint64_t off)
+{
+	char name[4200];
+
+	if (rc == 1)
+		return fn_id(p, fn, strlen(fn), mod);
+	if (rc == 0 || base) {
+		const char *b = mod ? mod : base;
+
+		snprintf(name, sizeof(name), "[%s+0x%llx]", b, (unsigned long long)off);
+		return fn_id(p, name, strlen(name), b);
+	}
+	return fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+}
+
+/* The function of frame @f. -1 out of memory. */
+static long frame_fn(struct profile *p, const struct frame *f)
+{
+	const char *fn, *mod;
+	char base[4200];
+	int rc;
+
+	switch (f->kind) {
+	case FRAME_KSYM:
+		return fn_id(p, f->name, f->name_len, "[kernel]");
+	case FRAME_KADDR:
+		return fn_id(p, UNKNOWN, strlen(UNKNOWN), "[kernel]");
+	case FRAME_BUILD_ID:
+		rc = symbols_build_id(p->sym, f->build_id, f->off, &fn, &mod);
+		return user_fn(p, rc, fn, mod, NULL, f->off);
+	case FRAME_FILE:
+		/* the kernel's code in the process: [vdso], [vsyscall] */
+		if (f->name[0] == '[')
+			return fn_id(p, f->name, f->name_len, "[kernel]");
+		rc = symbols_path(p->sym, f->name, f->name_len, f->off, &fn, &mod);
+		base_name(f->name, f->name_len, base, sizeof(base));
+		return user_fn(p, rc, fn, mod, base, f->off);
+	case FRAME_JIT:
+		return fn_id(p, f->name, f->name_len, "[jit]");
+	case FRAME_UADDR:
+	default:
+		return fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+	}
+}
+
+/*
+ * The index of the stack of timeline string @id (TL_NOSTR: a sample
+ * without its stack row), its functions resolved the first time. -1 out
+ * of memory.
+ */
+static long stack_get(struct profile *p, uint32_t id, char *scratch, struct frame *fr)
+{
+	int added;
+	long ix = strtab_intern(p->stack_ix, (const char *)&id, sizeof(id), &added);
+	struct prof_stack *s;
+	size_t n = 0, i;
+	int nf = 0;
+
+	if (ix < 0 || !added)
+		return ix;
+	if (array_grow((void **)&p->stacks, &p->stacks_cap, (size_t)ix + 1, sizeof(*p->stacks),
+		       64) < 0)
+		return -1;
+	s = &p->stacks[ix];
+	memset(s, 0, sizeof(*s));
+	if (id != TL_NOSTR) {
+		const char *esc = strtab_str(p->tl->strs, id, &n);
+
+		/* validated by the reader; a failure here is no frames */
+		nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
+		if (nf < 0)
+			nf = 0;
+	}
+	s->fns = malloc((nf ? (size_t)nf : 1) * sizeof(*s->fns));
+	if (!s->fns)
+		return -1;
+	for (i = 0; i < (size_t)nf; i++) {
+		long fn = frame_fn(p, &fr[i]);
+
+		if (fn < 0)
+			return -1;
+		s->fns[i] = (uint32_t)fn;
+	}
+	if (!nf) {
+		long fn = fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+
+		if (fn < 0)
+			return -1;
+		s->fns[0] = (uint32_t)fn;
+		nf = 1;
+	}
+	s->n = (size_t)nf;
+	return ix;
+}
+
+/* Is @name (escaped) a syscall whose detail is a path? */
+static bool path_syscall(const char *name)
+{
+	static const char *const names[] = { "open", "openat", "openat2", "creat", "execve",
+					     "execveat" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Candidate path @id (escaped) for build ids. -1 out of memory. */
+static int add_candidate(struct profile *p, uint32_t id, char *scratch)
+{
+	size_t n;
+	const char *s;
+	long u;
+
+	if (id == TL_NOSTR)
+		return 0;
+	s = strtab_str(p->tl->strs, id, &n);
+	u = tsv_unescape(s, n, scratch);
+	return u > 0 ? symbols_add_path(p->sym, scratch, (size_t)u) : 0;
+}
+
+/* Every path the timeline names, as candidates. -1 out of memory. */
+static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
+{
+	const struct timeline *tl = p->tl;
+	size_t i, k, j;
+
+	for (i = 0; i < tl->nctrs; i++) {
+		const struct tl_container *c = &tl->ctrs[i];
+
+		for (k = 0; k < c->ntasks; k++) {
+			const struct tl_task *t = &c->tasks[k];
+
+			for (j = 0; j < t->nexecs; j++)
+				if (add_candidate(p, t->execs[j].filename, scratch) < 0)
+					return -1;
+			for (j = 0; j < t->nrows; j++)
+				if (t->rows[j].detail != TL_NOSTR &&
+				    path_syscall(timeline_str(tl, t->rows[j].name)) &&
+				    add_candidate(p, t->rows[j].detail, scratch) < 0)
+					return -1;
+		}
+	}
+	/* f: frames' paths, of the stacks of every sample */
+	for (i = 0; i < tl->nctrs; i++) {
+		const struct tl_container *c = &tl->ctrs[i];
+
+		for (k = 0; k < c->ntasks; k++) {
+			const struct tl_task *t = &c->tasks[k];
+			uint32_t last = TL_NOSTR;
+
+			for (j = 0; j < t->nsamples; j++) {
+				uint32_t id = t->samples[j].stack;
+				const char *esc;
+				size_t n;
+				int nf, f;
+
+				if (id == TL_NOSTR || id == last)
+					continue;
+				last = id;
+				esc = strtab_str(tl->strs, id, &n);
+				if (!memmem(esc, n, "f:", 2))
+					continue;
+				nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
+				for (f = 0; f < nf; f++)
+					if (fr[f].kind == FRAME_FILE && fr[f].name[0] != '[' &&
+					    symbols_add_path(p->sym, fr[f].name, fr[f].name_len) < 0)
+						return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Room for @n functions in the scratch counters (3 per function). */
+static int scratch_fit(struct profile *p, size_t n)
+{
+	size_t old = p->scratch_cap;
+
+	if (array_grow((void **)&p->scratch, &p->scratch_cap, 3 * n, sizeof(*p->scratch), 256) < 0)
+		return -1;
+	memset(p->scratch + old, 0, (p->scratch_cap - old) * sizeof(*p->scratch));
+	return 0;
+}
+
+static int cmp_count(const void *x, const void *y, void *arg)
+{
+	const struct prof_count *a = x, *b = y;
+	const struct profile *p = arg;
+
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return strcmp(profile_fn_name(p, a->fn), profile_fn_name(p, b->fn));
+}
+
+/*
+ * Count one sample of stack @ix into the scratch counters (self, total;
+ * @stamp: the sample's number, so that a function counts once in total).
+ */
+static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
+{
+	const struct prof_stack *s = &p->stacks[ix];
+	size_t i;
+
+	p->scratch[3 * s->fns[0]]++;
+	for (i = 0; i < s->n; i++) {
+		uint64_t *c = &p->scratch[3 * s->fns[i]];
+
+		if (c[2] != stamp) {
+			c[2] = stamp;
+			c[1]++;
+		}
+	}
+}
+
+/* The scratch counters into a sorted array (@out, *@n), cleared. -1 out of memory. */
+static int take_counts(struct profile *p, struct prof_count **out, size_t *n)
+{
+	size_t nf = strtab_count(p->fnkeys), i, k = 0;
+	struct prof_count *c = malloc((nf ? nf : 1) * sizeof(*c));
+
+	if (!c)
+		return -1;
+	for (i = 0; i < nf; i++) {
+		uint64_t *s = &p->scratch[3 * i];
+
+		if (s[1]) {
+			c[k].fn = (uint32_t)i;
+			c[k].self = s[0];
+			c[k].total = s[1];
+			k++;
+		}
+		s[0] = s[1] = s[2] = 0;
+	}
+	qsort_r(c, k, sizeof(*c), cmp_count, p);
+	*out = c;
+	*n = k;
+	return 0;
+}
+
+/* Fold @n samples of (@comm, @ix) into @pc's folded stacks, through @keys. */
+static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t comm, uint32_t ix,
+		uint64_t n)
+{
+	uint32_t key[2] = { comm, ix };
+	int added;
+	long k = strtab_intern(keys, (const char *)key, sizeof(key), &added);
+
+	if (k < 0)
+		return -1;
+	if (added) {
+		if (array_grow((void **)&pc->folded, cap, (size_t)k + 1, sizeof(*pc->folded), 64) < 0)
+			return -1;
+		pc->folded[k].comm = comm;
+		pc->folded[k].stack = ix;
+		pc->folded[k].count = 0;
+		pc->nfolded = (size_t)k + 1;
+	}
+	pc->folded[k].count += n;
+	return 0;
+}
+
+/* The profile of container @ci in [@t0, @t1] into @pc. -1 out of memory. */
+static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *scratch,
+		       struct frame *fr, uint64_t *stamp)
+{
+	const struct tl_container *c = &p->tl->ctrs[ci];
+	struct strtab *keys = strtab__new();
+	size_t k, cap = 0;
+
+	if (!keys)
+		return -1;
+	for (k = 0; k < c->ntasks; k++) {
+		const struct tl_task *t = &c->tasks[k];
+		size_t j;
+
+		for (j = timeline_sample_from(t, pc->t0); j < t->nsamples; j++) {
+			const struct tl_sample *s = &t->samples[j];
+			long ix;
+
+			if (s->ts > pc->t1)
+				break;
+			ix = stack_get(p, s->stack, scratch, fr);
+			if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0 ||
+			    fold(pc, &cap, keys, timeline_comm_at(t, s->ts), (uint32_t)ix, 1) < 0)
+				goto oom;
+			count_stack(p, (uint32_t)ix, ++*stamp);
+			if (!pc->samples)
+				pc->period_ns = s->period;
+			pc->samples++;
+			pc->cpu_ns += s->period;
+		}
+	}
+	strtab__free(keys);
+	return take_counts(p, &pc->fns, &pc->nfns);
+oom:
+	strtab__free(keys);
+	return -1;
+}
+
+/* The aggregate: every container's counts and folded stacks summed. -1 out of memory. */
+static int profile_all(struct profile *p)
+{
+	struct prof_ctr *all = &p->all;
+	struct strtab *keys = strtab__new();
+	size_t i, k, cap = 0;
+
+	all->ctr = SIZE_MAX;
+	if (!keys || scratch_fit(p, strtab_count(p->fnkeys)) < 0)
+		goto oom;
+	for (i = 0; i < p->nctrs; i++) {
+		const struct prof_ctr *pc = &p->ctrs[i];
+
+		for (k = 0; k < pc->nfns; k++) {
+			p->scratch[3 * pc->fns[k].fn] += pc->fns[k].self;
+			p->scratch[3 * pc->fns[k].fn + 1] += pc->fns[k].total;
+		}
+		for (k = 0; k < pc->nfolded; k++)
+			if (fold(all, &cap, keys, pc->folded[k].comm, pc->folded[k].stack,
+				 pc->folded[k].count) < 0)
+				goto oom;
+		if (!all->period_ns)
+			all->period_ns = pc->period_ns;
+		all->samples += pc->samples;
+		all->cpu_ns += pc->cpu_ns;
+	}
+	strtab__free(keys);
+	return take_counts(p, &all->fns, &all->nfns);
+oom:
+	strtab__free(keys);
+	return -1;
+}
+
+struct profile *profile__new(const struct timeline *tl, uint32_t phase,
+			     const struct profile_opts *o)
+{
+	struct profile *p = calloc(1, sizeof(*p));
+	struct frame *fr = malloc(FRAMES_MAX * sizeof(*fr));
+	char *scratch = malloc(TSV_MAX_LINE + 1);
+	uint64_t stamp = 0;
+	size_t i;
+
+	if (!p || !fr || !scratch)
+		goto oom;
+	p->tl = tl;
+	p->phase = phase;
+	p->sym = symbols__new();
+	p->fnkeys = strtab__new();
+	p->stack_ix = strtab__new();
+	p->ctrs = calloc(tl->nctrs ? tl->nctrs : 1, sizeof(*p->ctrs));
+	if (!p->sym || !p->fnkeys || !p->stack_ix || !p->ctrs)
+		goto oom;
+	for (i = 0; o && i < o->ndebug_dirs; i++)
+		if (symbols_add_debug_dir(p->sym, o->debug_dirs[i]) < 0)
+			goto oom;
+	if (o && o->no_system)
+		symbols_no_system(p->sym);
+	p->any = tl->samples > 0;
+	if (p->any && add_candidates(p, scratch, fr) < 0)
+		goto oom;
+	for (i = 0; i < tl->nctrs; i++) {
+		const struct tl_container *c = &tl->ctrs[i];
+		struct prof_ctr *pc = &p->ctrs[p->nctrs];
+
+		if (c->is_host || c->t_start == TL_NONE)
+			continue;
+		pc->ctr = i;
+		pc->t0 = c->t_start;
+		pc->t1 = timeline_phase(c, phase);
+		if (pc->t1 == TL_NONE || pc->t1 < pc->t0) {
+			p->not_reached++;
+			continue;
+		}
+		p->nctrs++;
+		if (profile_ctr(p, i, pc, scratch, fr, &stamp) < 0)
+			goto oom;
+	}
+	if (profile_all(p) < 0)
+		goto oom;
+	free(fr);
+	free(scratch);
+	return p;
+oom:
+	free(fr);
+	free(scratch);
+	profile__free(p);
+	return NULL;
+}
+
+void profile__free(struct profile *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nctrs; i++) {
+		free(p->ctrs[i].fns);
+		free(p->ctrs[i].folded);
+	}
+	free(p->ctrs);
+	free(p->all.fns);
+	free(p->all.folded);
+	for (i = 0; p->stack_ix && i < strtab_count(p->stack_ix); i++)
+		free(p->stacks[i].fns);
+	free(p->stacks);
+	free(p->scratch);
+	strtab__free(p->fnkeys);
+	strtab__free(p->stack_ix);
+	symbols__free(p->sym);
+	free(p);
+}
+
+long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,
+		      struct prof_count *top, size_t ntop, uint64_t *nsamples)
+{
+	struct frame *fr = NULL;
+	char *scratch = NULL;
+	struct prof_count *c;
+	uint64_t stamp = 0;
+	size_t j, n;
+	long ret = -1;
+
+	*nsamples = 0;
+	for (j = timeline_sample_from(t, a); j < t->nsamples && t->samples[j].ts < b; j++) {
+		long ix;
+
+		/* stacks seen by profile__new() need no parsing; others do */
+		if (!fr && strtab_find(p->stack_ix, (const char *)&t->samples[j].stack, 4) < 0 &&
+		    (!(fr = malloc(FRAMES_MAX * sizeof(*fr))) ||
+		     !(scratch = malloc(TSV_MAX_LINE + 1))))
+			goto out;
+		ix = stack_get(p, t->samples[j].stack, scratch, fr);
+		if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0)
+			goto out;
+		/* stamps from UINT64_MAX down: never a profile_ctr() stamp */
+		count_stack(p, (uint32_t)ix, UINT64_MAX - stamp++);
+		(*nsamples)++;
+	}
+	if (take_counts(p, &c, &n) < 0)
+		goto out;
+	for (j = 0; j < n && j < ntop; j++)
+		top[j] = c[j];
+	free(c);
+	ret = (long)j;
+out:
+	free(fr);
+	free(scratch);
+	return ret;
+}

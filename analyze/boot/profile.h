@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * profile: what the CPU did during each container's boot, from the
+ * profile rows the timeline kept (its tasks' samples and their stacks).
+ *
+ * A container's window is critpath's and --until's: from its start to the
+ * moment it reached the phase (both ends included); a timed container
+ * that never reached it is left out (counted in not_reached), and so are
+ * the hosts' rows (container \N). Every sample of its tasks with ts in the
+ * window counts once: for its innermost frame's function, "self"; for
+ * each function on its stack, "total" (once per sample, however many
+ * times the function is on it, as perf report --children does).
+ *
+ * A function is a name and a module (the file's base name, "[kernel]",
+ * "[jit]", "[unknown]"): k: frames are named as the TSV names them,
+ * "[unknown]" for a bare kernel address; b: and f: frames through
+ * read/symbols.h — the function, else "[BASENAME+0xOFF]" when the file is
+ * known, else "[unknown]"; j: frames by their JIT name; u: frames
+ * "[unknown]". The candidate files for build ids are the paths the
+ * timeline names: exec filenames, open/openat/openat2/execve/execveat
+ * paths and f: frame paths, in order of first appearance. A sample whose
+ * stack row is missing, or is empty, is one "[unknown]" frame.
+ * Names are raw bytes (hostile): printers escape them.
+ */
+#ifndef ANALYZE_PROFILE_H
+#define ANALYZE_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/boot/timeline.h"
+
+struct profile_opts {
+	const char *const *debug_dirs;	/* --debug-dir, in order */
+	size_t ndebug_dirs;
+	bool no_system;			/* not /usr/lib/debug (tests) */
+};
+
+/* A function's samples: self (innermost) and total (on the stack). */
+struct prof_count {
+	uint32_t fn;
+	uint64_t self, total;
+};
+
+/* Samples of one stack by one comm, for folded stacks and flame graphs. */
+struct prof_folded {
+	uint32_t comm;		/* timeline_str() (escaped) */
+	uint32_t stack;		/* profile_stack() index */
+	uint64_t count;
+};
+
+struct prof_ctr {
+	size_t ctr;		/* index in tl->ctrs; SIZE_MAX for the aggregate */
+	uint64_t t0, t1;	/* its window */
+	uint64_t samples;	/* in the window */
+	uint64_t cpu_ns;	/* their periods, summed */
+	uint64_t period_ns;	/* the period of its first sample (0: none) */
+	struct prof_count *fns;	/* by self, total (descending), then name */
+	size_t nfns;
+	struct prof_folded *folded;	/* in order of first appearance */
+	size_t nfolded;
+};
+
+struct prof_stack {
+	uint32_t *fns;		/* function ids, innermost first */
+	size_t n;
+};
+
+struct symbols;
+
+struct profile {
+	const struct timeline *tl;
+	uint32_t phase;
+	bool any;		/* the timeline has sample rows */
+	struct prof_ctr *ctrs;	/* the containers that reached the phase, in order */
+	size_t nctrs;
+	size_t not_reached;	/* timed containers left out */
+	struct prof_ctr all;	/* every container's window together */
+	/* internal */
+	struct symbols *sym;
+	struct strtab *fnkeys;	/* "name\0module" -> function id */
+	struct strtab *stack_ix;	/* a stack's string id (4 bytes) -> index */
+	struct prof_stack *stacks;
+	size_t stacks_cap;
+	uint64_t *scratch;	/* per function: self, total, stamp (task_top) */
+	size_t scratch_cap;
+};
+
+/*
+ * profile__new - the profiles of @tl's containers (finished) in their
+ * windows up to phase @phase. NULL when out of memory.
+ */
+struct profile *profile__new(const struct timeline *tl, uint32_t phase,
+			     const struct profile_opts *o);
+/* profile__free - accepts NULL. */
+void profile__free(struct profile *p);
+
+/* profile_fn_name - function @fn's name (raw bytes, NUL-terminated). */
+const char *profile_fn_name(const struct profile *p, uint32_t fn);
+/* profile_fn_module - its module: a base name, "[kernel]", "[jit]" or "[unknown]". */
+const char *profile_fn_module(const struct profile *p, uint32_t fn);
+/* profile_fn_kernel - whether it is a kernel function. */
+bool profile_fn_kernel(const struct profile *p, uint32_t fn);
+
+/*
+ * profile_stack - the functions of stack index @ix (a prof_folded's stack),
+ * innermost first.
+ */
+const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix);
+
+/*
+ * profile_task_top - the (at most) @ntop functions of most self samples of
+ * task @t's samples with ts in [@a, @b), into @top by self descending;
+ * *@nsamples gets how many samples there were. Returns how many functions
+ * were written, or -1 out of memory.
+ */
+long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,
+		      struct prof_count *top, size_t ntop, uint64_t *nsamples);
+
+#endif /* ANALYZE_PROFILE_H */

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* --profile: text, tsv, json and folded stacks (profile_report.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/out/profile_report.h"
+#include "analyze/units.h"
+#include "common/tsv.h"
+
+/* The names printed are at most this long (raw bytes), escaped 4 times that. */
+#define NAME_MAX_RAW 1024
+
+size_t profile_folded_name(const char *s, size_t n, char *out)
+{
+	size_t m = tsv_escape(s, n, out), i;
+
+	for (i = 0; i < m; i++)
+		if (out[i] == ';')
+			out[i] = ':';
+	return m;
+}
+
+/* @s raw, TSV-escaped into @out (TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1). */
+static const char *esc(const char *s, char *out)
+{
+	size_t n = strlen(s);
+
+	if (n > NAME_MAX_RAW)
+		n = NAME_MAX_RAW;
+	out[tsv_escape(s, n, out)] = '\0';
+	return out;
+}
+
+static double pct(uint64_t x, uint64_t of)
+{
+	return of ? 100.0 * (double)x / (double)of : 0.0;
+}
+
+static unsigned hz(const struct prof_ctr *pc)
+{
+	return pc->period_ns ? (unsigned)((1000000000ull + pc->period_ns / 2) / pc->period_ns) : 0;
+}
+
+/* A count of samples as time: @n × the average period. */
+static uint64_t ns_of(const struct prof_ctr *pc, uint64_t n)
+{
+	return pc->samples ? (uint64_t)((double)pc->cpu_ns * (double)n / (double)pc->samples) : 0;
+}
+
+static const char *file_name(const char *const *files, size_t nfiles, uint32_t file)
+{
+	return file < nfiles ? files[file] : "?";
+}
+
+static void text_table(FILE *f, const struct profile *p, const struct prof_ctr *pc, size_t top)
+{
+	char e1[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1], e2[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1];
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+	size_t i;
+
+	if (!pc->samples) {
+		fprintf(f, "  no samples\n");
+		return;
+	}
+	fprintf(f, "  %10s %6s %10s %6s  %s  (%s)\n", "self", "self%", "total", "total%", "function",
+		"module");
+	for (i = 0; i < pc->nfns && i < top; i++) {
+		const struct prof_count *c = &pc->fns[i];
+
+		fprintf(f, "  %10s %5.1f%% %10s %5.1f%%  %s  (%s)\n",
+			units_format((int64_t)ns_of(pc, c->self), b1), pct(c->self, pc->samples),
+			units_format((int64_t)ns_of(pc, c->total), b2), pct(c->total, pc->samples),
+			esc(profile_fn_name(p, c->fn), e1), esc(profile_fn_module(p, c->fn), e2));
+	}
+	if (pc->nfns > top)
+		fprintf(f, "  (%zu more functions; --top N)\n", pc->nfns - top);
+}
+
+static void text_heading(FILE *f, const struct prof_ctr *pc, const char *what, const char *phase)
+{
+	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
+
+	fprintf(f, "%s\n  window start -> %s %s, %" PRIu64 " samples, CPU %s at %u Hz\n", what, phase,
+		units_format((int64_t)(pc->t1 - pc->t0), b1), pc->samples,
+		units_format((int64_t)pc->cpu_ns, b2), hz(pc));
+}
+
+static void print_text(FILE *f, const struct profile *p, const char *phase,
+		       const char *const *files, size_t nfiles, size_t top)
+{
+	const struct timeline *tl = p->tl;
+	char head[8192], b[UNITS_BUFSZ];
+	size_t i;
+
+	if (!p->any) {
+		fprintf(f, "no samples (the input has no profile rows: collector --profile)\n");
+		return;
+	}
+	for (i = 0; i < p->nctrs; i++) {
+		const struct prof_ctr *pc = &p->ctrs[i];
+		const struct tl_container *c = &tl->ctrs[pc->ctr];
+
+		snprintf(head, sizeof(head), "%scontainer %s (%s)", i ? "\n" : "",
+			 timeline_str(tl, c->name), file_name(files, nfiles, c->file));
+		text_heading(f, pc, head, phase);
+		text_table(f, p, pc, top);
+	}
+	if (p->nctrs > 1) {
+		fprintf(f, "\nall %zu containers\n  windows start -> %s, %" PRIu64
+			" samples, CPU %s at %u Hz\n", p->nctrs, phase, p->all.samples,
+			units_format((int64_t)p->all.cpu_ns, b), hz(&p->all));
+		text_table(f, p, &p->all, top);
+	}
+	if (p->not_reached)
+		fprintf(f, "\n%zu container%s did not reach %s: left out (--until <phase>)\n",
+			p->not_reached, p->not_reached == 1 ? "" : "s", phase);
+	if (!p->nctrs && !p->not_reached)
+		fprintf(f, "no samples (no timed container)\n");
+}
+
+static void tsv_rows(FILE *f, const struct profile *p, const struct prof_ctr *pc,
+		     const char *ctr, uint32_t file, size_t top)
+{
+	char e1[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1], e2[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1];
+	size_t i;
+
+	for (i = 0; i < pc->nfns && i < top; i++) {
+		const struct prof_count *c = &pc->fns[i];
+
+		fprintf(f, "%s\t%u\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%.2f\t%" PRIu64 "\t%" PRIu64
+			"\t%.2f\n", ctr, file, esc(profile_fn_name(p, c->fn), e1),
+			esc(profile_fn_module(p, c->fn), e2), c->self, ns_of(pc, c->self),
+			pct(c->self, pc->samples), c->total, ns_of(pc, c->total),
+			pct(c->total, pc->samples));
+	}
+}
+
+static void print_tsv(FILE *f, const struct profile *p, size_t top)
+{
+	size_t i;
+
+	fprintf(f, "container\tfile\tfunction\tmodule\tself_samples\tself_ns\tself_pct\t"
+		"total_samples\ttotal_ns\ttotal_pct\n");
+	for (i = 0; i < p->nctrs; i++) {
+		const struct tl_container *c = &p->tl->ctrs[p->ctrs[i].ctr];
+
+		tsv_rows(f, p, &p->ctrs[i], timeline_str(p->tl, c->name), c->file + 1, top);
+	}
+	if (p->nctrs > 1)
+		tsv_rows(f, p, &p->all, TSV_NULL, 0, top);
+}
+
+static void json_raw(FILE *f, const char *s)
+{
+	char e[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1];
+
+	esc(s, e);
+	report_json_string(f, e, strlen(e));
+}
+
+static void json_ctr(FILE *f, const struct profile *p, const struct prof_ctr *pc, size_t top)
+{
+	size_t i;
+
+	fprintf(f, "\"start_ns\": %" PRIu64 ", \"end_ns\": %" PRIu64 ", \"samples\": %" PRIu64
+		", \"cpu_ns\": %" PRIu64 ", \"hz\": %u, \"functions\": [", pc->t0, pc->t1,
+		pc->samples, pc->cpu_ns, hz(pc));
+	for (i = 0; i < pc->nfns && i < top; i++) {
+		const struct prof_count *c = &pc->fns[i];
+
+		fprintf(f, "%s\n      {\"function\": ", i ? "," : "");
+		json_raw(f, profile_fn_name(p, c->fn));
+		fprintf(f, ", \"module\": ");
+		json_raw(f, profile_fn_module(p, c->fn));
+		fprintf(f, ", \"self_samples\": %" PRIu64 ", \"self_ns\": %" PRIu64
+			", \"total_samples\": %" PRIu64 ", \"total_ns\": %" PRIu64 "}",
+			c->self, ns_of(pc, c->self), c->total, ns_of(pc, c->total));
+	}
+	fprintf(f, "%s]}", i ? "\n    " : "");
+}
+
+static void print_json(FILE *f, const struct profile *p, const char *phase, size_t top)
+{
+	size_t i;
+
+	fprintf(f, "{\"phase\": ");
+	report_json_string(f, phase, strlen(phase));
+	fprintf(f, ", \"samples\": %s, \"containers\": [", p->any ? "true" : "false");
+	for (i = 0; i < p->nctrs; i++) {
+		const struct tl_container *c = &p->tl->ctrs[p->ctrs[i].ctr];
+
+		fprintf(f, "%s\n  {\"container\": ", i ? "," : "");
+		report_json_string(f, timeline_str(p->tl, c->name), strlen(timeline_str(p->tl,
+										       c->name)));
+		fprintf(f, ", \"file\": %u, ", c->file + 1);
+		json_ctr(f, p, &p->ctrs[i], top);
+	}
+	fprintf(f, "%s]", p->nctrs ? "\n" : "");
+	if (p->nctrs > 1) {
+		fprintf(f, ",\n \"all\": {");
+		json_ctr(f, p, &p->all, top);
+	}
+	fprintf(f, ", \"not_reached\": %zu}\n", p->not_reached);
+}
+
+static void folded_part(FILE *f, const char *s, size_t n, char *buf)
+{
+	fwrite(buf, 1, profile_folded_name(s, n > NAME_MAX_RAW ? NAME_MAX_RAW : n, buf), f);
+}
+
+static int print_folded(FILE *f, const struct profile *p)
+{
+	char *buf = malloc(TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1), *raw = malloc(TSV_MAX_LINE + 1);
+	size_t i, k;
+
+	if (!buf || !raw) {
+		free(buf);
+		free(raw);
+		errno = ENOMEM;
+		return -1;
+	}
+	for (i = 0; i < p->all.nfolded; i++) {
+		const struct prof_folded *fo = &p->all.folded[i];
+		const struct prof_stack *s = profile_stack(p, fo->stack);
+		const char *comm = timeline_str(p->tl, fo->comm);
+		long n = tsv_unescape(comm, strlen(comm), raw);
+
+		folded_part(f, raw, n < 0 ? 0 : (size_t)n, buf);
+		for (k = s->n; k-- > 0;) {
+			const char *name = profile_fn_name(p, s->fns[k]);
+
+			putc(';', f);
+			folded_part(f, name, strlen(name), buf);
+			if (profile_fn_kernel(p, s->fns[k]))
+				fputs("_[k]", f);
+		}
+		fprintf(f, " %" PRIu64 "\n", fo->count);
+	}
+	free(buf);
+	free(raw);
+	return 0;
+}
+
+int profile_print(FILE *f, const struct profile *p, const char *phase, const char *const *files,
+		  size_t nfiles, enum report_format fmt, size_t top)
+{
+	switch (fmt) {
+	case FMT_TSV:
+		print_tsv(f, p, top);
+		break;
+	case FMT_JSON:
+		print_json(f, p, phase, top);
+		break;
+	case FMT_FOLDED:
+		if (print_folded(f, p) < 0)
+			return -1;
+		break;
+	default:
+		print_text(f, p, phase, files, nfiles, top);
+		break;
+	}
+	if (ferror(f)) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}

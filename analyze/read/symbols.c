@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* User frames named from ELF files, found by build id or path (symbols.h). */
+#include <elfutils/libdwelf.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyze/array.h"
+#include "analyze/read/symbols.h"
+
+#define BID 20
+#define SYSTEM_DEBUG_DIR "/usr/lib/debug"
+
+struct seg {
+	uint64_t off, filesz, vaddr;
+};
+
+struct sym {
+	uint64_t addr, size;
+	size_t name;		/* offset in names */
+};
+
+/* A file whose tables are read: the binary, and its debug file when needed. */
+struct elf_file {
+	uint8_t id[BID];
+	bool has_id;
+	bool loaded;		/* segs and syms read (or tried) */
+	bool finished;		/* file_finish() done */
+	bool ok;		/* the file reads as ELF */
+	char *path;
+	char *base;		/* its base name */
+	struct seg *segs;
+	size_t nsegs;
+	struct sym *syms;
+	size_t nsyms;
+	char *names;
+	size_t names_len, names_cap;
+};
+
+struct cand {
+	char *path;
+	bool scanned;
+};
+
+struct symbols {
+	struct cand *cands;
+	size_t ncands, cands_cap;
+	size_t next_scan;	/* cands before it are scanned */
+	char **dirs;
+	size_t ndirs, dirs_cap;
+	bool no_system;
+	struct elf_file **files;	/* every file opened, by build id or path */
+	size_t nfiles, files_cap;
+	/* build ids found nowhere: not looked for again */
+	uint8_t (*missing)[BID];
+	size_t nmissing, missing_cap;
+};
+
+struct symbols *symbols__new(void)
+{
+	elf_version(EV_CURRENT);
+	return calloc(1, sizeof(struct symbols));
+}
+
+static void file_free(struct elf_file *f)
+{
+	if (!f)
+		return;
+	free(f->path);
+	free(f->segs);
+	free(f->syms);
+	free(f->names);
+	free(f);
+}
+
+void symbols__free(struct symbols *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->ncands; i++)
+		free(s->cands[i].path);
+	for (i = 0; i < s->ndirs; i++)
+		free(s->dirs[i]);
+	for (i = 0; i < s->nfiles; i++)
+		file_free(s->files[i]);
+	free(s->cands);
+	free(s->dirs);
+	free(s->files);
+	free(s->missing);
+	free(s);
+}
+
+int symbols_add_path(struct symbols *s, const char *path, size_t n)
+{
+	size_t i;
+	char *p;
+
+	if (!n || memchr(path, '\0', n))
+		return 0;
+	for (i = 0; i < s->ncands; i++)
+		if (strlen(s->cands[i].path) == n && memcmp(s->cands[i].path, path, n) == 0)
+			return 0;
+	if (array_grow((void **)&s->cands, &s->cands_cap, s->ncands + 1, sizeof(*s->cands), 16) < 0)
+		return -1;
+	p = strndup(path, n);
+	if (!p)
+		return -1;
+	s->cands[s->ncands].path = p;
+	s->cands[s->ncands].scanned = false;
+	s->ncands++;
+	return 0;
+}
+
+int symbols_add_debug_dir(struct symbols *s, const char *dir)
+{
+	char *d;
+
+	if (array_grow((void **)&s->dirs, &s->dirs_cap, s->ndirs + 1, sizeof(*s->dirs), 4) < 0)
+		return -1;
+	d = strdup(dir);
+	if (!d)
+		return -1;
+	s->dirs[s->ndirs++] = d;
+	return 0;
+}
+
+void symbols_no_system(struct symbols *s)
+{
+	s->no_system = true;
+}
+
+/* Open @path read-only when it is a regular file (O_NONBLOCK: a FIFO must not block). */
+static int open_regular(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int add_name(struct elf_file *f, const char *name, size_t *at)
+{
+	size_t n = strlen(name) + 1;
+
+	if (array_grow((void **)&f->names, &f->names_cap, f->names_len + n, 1, 4096) < 0)
+		return -1;
+	memcpy(f->names + f->names_len, name, n);
+	*at = f->names_len;
+	f->names_len += n;
+	return 0;
+}
+
+/* The function symbols of section type @type of @e into @f. 0, or -1 out of memory. */
+static int read_syms(struct elf_file *f, Elf *e, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	size_t cap = 0;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type || !sh.sh_entsize)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sy;
+			const char *name;
+			int t;
+
+			if (!gelf_getsym(d, (int)i, &sy))
+				break;
+			t = GELF_ST_TYPE(sy.st_info);
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || sy.st_shndx == SHN_UNDEF ||
+			    !sy.st_value)
+				continue;
+			name = elf_strptr(e, sh.sh_link, sy.st_name);
+			if (!name || !*name)
+				continue;
+			if (array_grow((void **)&f->syms, &cap, f->nsyms + 1, sizeof(*f->syms), 256) < 0 ||
+			    add_name(f, name, &f->syms[f->nsyms].name) < 0)
+				return -1;
+			f->syms[f->nsyms].addr = sy.st_value;
+			f->syms[f->nsyms].size = sy.st_size;
+			f->nsyms++;
+		}
+	}
+	return 0;
+}
+
+static int cmp_sym(const void *x, const void *y)
+{
+	const struct sym *a = x, *b = y;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	/* of aliases, the one with a size first */
+	return a->size > b->size ? -1 : a->size < b->size;
+}
+
+/* Read @f's build id (only, unless @full: its segments and symbols too). */
+static struct elf_file *file_open(const char *path, bool full, struct elf_file *into)
+{
+	struct elf_file *f = into ? into : calloc(1, sizeof(*f));
+	const void *idp;
+	size_t i, nph;
+	ssize_t idn;
+	Elf *e;
+	int fd;
+
+	if (!f)
+		return NULL;
+	if (!f->path && !(f->path = strdup(path)))
+		goto oom;
+	f->base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+	fd = open_regular(path);
+	if (fd < 0)
+		return f;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!e || elf_kind(e) != ELF_K_ELF) {
+		if (e)
+			elf_end(e);
+		close(fd);
+		return f;
+	}
+	f->ok = true;
+	idn = dwelf_elf_gnu_build_id(e, &idp);
+	if (idn > 0) {
+		memset(f->id, 0, BID);
+		memcpy(f->id, idp, idn > BID ? BID : (size_t)idn);
+		f->has_id = true;
+	}
+	if (full && !f->loaded) {
+		f->loaded = true;
+		if (elf_getphdrnum(e, &nph) == 0 && nph) {
+			f->segs = calloc(nph, sizeof(*f->segs));
+			if (!f->segs)
+				goto oom_elf;
+			for (i = 0; i < nph; i++) {
+				GElf_Phdr ph;
+
+				if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
+					continue;
+				f->segs[f->nsegs].off = ph.p_offset;
+				f->segs[f->nsegs].filesz = ph.p_filesz;
+				f->segs[f->nsegs].vaddr = ph.p_vaddr;
+				f->nsegs++;
+			}
+		}
+		if (read_syms(f, e, SHT_SYMTAB) < 0)
+			goto oom_elf;
+	}
+	elf_end(e);
+	close(fd);
+	return f;
+oom_elf:
+	elf_end(e);
+	close(fd);
+oom:
+	if (!into)
+		file_free(f);
+	return NULL;
+}
+
+/* Read .dynsym of @f (it had no .symtab, nor a debug file). */
+static int file_dynsym(struct elf_file *f)
+{
+	int fd = open_regular(f->path), rc = 0;
+	Elf *e;
+
+	if (fd < 0)
+		return 0;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF)
+		rc = read_syms(f, e, SHT_DYNSYM);
+	if (e)
+		elf_end(e);
+	close(fd);
+	return rc;
+}
+
+static int keep_file(struct symbols *s, struct elf_file *f)
+{
+	if (array_grow((void **)&s->files, &s->files_cap, s->nfiles + 1, sizeof(*s->files), 16) < 0) {
+		file_free(f);
+		return -1;
+	}
+	s->files[s->nfiles++] = f;
+	return 0;
+}
+
+/* The debug file of build id @id under @dir (its .build-id), or NULL. */
+static struct elf_file *debug_file(const char *dir, const uint8_t id[BID])
+{
+	static const size_t lens[] = { 20, 16, 8 };
+	char path[4200];
+	size_t k, i, at;
+
+	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+		struct elf_file *f;
+
+		for (i = lens[k]; i < BID; i++)
+			if (id[i])
+				break;
+		if (i < BID)	/* the bytes past the length are not padding */
+			continue;
+		at = (size_t)snprintf(path, sizeof(path), "%s/.build-id/%02x/", dir, id[0]);
+		for (i = 1; i < lens[k] && at + 8 < sizeof(path); i++)
+			at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
+		snprintf(path + at, sizeof(path) - at, ".debug");
+		if (access(path, R_OK) != 0)
+			continue;
+		f = file_open(path, true, NULL);
+		if (f && f->ok && f->has_id && memcmp(f->id, id, BID) == 0)
+			return f;
+		file_free(f);
+	}
+	return NULL;
+}
+
+/*
+ * Finish @f, just matched to a frame: its tables, and for want of .symtab
+ * the debug file's (whose own segments are not used: a debug file's
+ * offsets need not be the binary's). 0, or -1 out of memory.
+ */
+static int file_finish(struct symbols *s, struct elf_file *f)
+{
+	struct elf_file *d = NULL;
+	size_t i;
+
+	if (f->finished)
+		return 0;
+	f->finished = true;
+	if (!f->loaded && !file_open(f->path, true, f))
+		return -1;
+	if (!f->nsyms && f->has_id) {
+		for (i = 0; i < s->ndirs && !d; i++)
+			d = debug_file(s->dirs[i], f->id);
+		if (!d && !s->no_system)
+			d = debug_file(SYSTEM_DEBUG_DIR, f->id);
+	}
+	if (d) {
+		free(f->syms);
+		free(f->names);
+		f->syms = d->syms;
+		f->nsyms = d->nsyms;
+		f->names = d->names;
+		f->names_len = d->names_len;
+		d->syms = NULL;
+		d->names = NULL;
+		file_free(d);
+	} else if (!f->nsyms && file_dynsym(f) < 0) {
+		return -1;
+	}
+	if (f->nsyms > 1)
+		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
+	return 0;
+}
+
+/* The function of @f at file offset @off: 1, 0 (none), as symbols_build_id(). */
+static int lookup(const struct elf_file *f, uint64_t off, const char **fn, const char **module)
+{
+	size_t i, lo = 0, hi = f->nsyms;
+	uint64_t va = 0;
+	bool in = false;
+
+	*module = f->base;
+	*fn = NULL;
+	for (i = 0; i < f->nsegs && !in; i++)
+		if (off >= f->segs[i].off && off - f->segs[i].off < f->segs[i].filesz) {
+			va = off - f->segs[i].off + f->segs[i].vaddr;
+			in = true;
+		}
+	if (!in)
+		return 0;
+	while (lo < hi) {	/* the first symbol above va */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->syms[mid].addr <= va)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return 0;
+	i = lo - 1;
+	/* aliases at one address: the first of them, which has the size */
+	while (i && f->syms[i - 1].addr == f->syms[i].addr)
+		i--;
+	/* a symbol of size 0 covers up to the next one, which is above va */
+	if (f->syms[i].size && va - f->syms[i].addr >= f->syms[i].size)
+		return 0;
+	*fn = f->names + f->syms[i].name;
+	return 1;
+}
+
+int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, const char **fn,
+		     const char **module)
+{
+	struct elf_file *f = NULL;
+	size_t i;
+
+	*fn = *module = NULL;
+	for (i = 0; i < s->nfiles && !f; i++)
+		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
+			f = s->files[i];
+	for (i = 0; i < s->nmissing && !f; i++)
+		if (memcmp(s->missing[i], id, BID) == 0)
+			return -1;
+	/* the candidates not yet opened, until one has it */
+	while (!f && s->next_scan < s->ncands) {
+		struct elf_file *c = file_open(s->cands[s->next_scan++].path, false, NULL);
+
+		if (!c)
+			return -1;
+		if (!c->ok || !c->has_id) {
+			file_free(c);
+			continue;
+		}
+		if (keep_file(s, c) < 0)
+			return -1;
+		if (memcmp(c->id, id, BID) == 0)
+			f = c;
+	}
+	/* a debug file alone: its program headers' offsets are not the
+	 * binary's (objcopy --only-keep-debug zeroes them), so no offset maps */
+	for (i = 0; i < s->ndirs && !f; i++)
+		if ((f = debug_file(s->dirs[i], id)) && keep_file(s, f) < 0)
+			return -1;
+	if (!f && !s->no_system && (f = debug_file(SYSTEM_DEBUG_DIR, id)) && keep_file(s, f) < 0)
+		return -1;
+	if (f && f->loaded && !f->finished)
+		f->nsegs = 0;
+	if (!f) {
+		if (array_grow((void **)&s->missing, &s->missing_cap, s->nmissing + 1,
+			       sizeof(*s->missing), 8) == 0)
+			memcpy(s->missing[s->nmissing++], id, BID);
+		return -1;
+	}
+	if (file_finish(s, f) < 0)
+		return -1;
+	return lookup(f, off, fn, module);
+}
+
+int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, const char **fn,
+		 const char **module)
+{
+	struct elf_file *f = NULL;
+	size_t i;
+
+	*fn = *module = NULL;
+	if (!n || memchr(path, '\0', n))
+		return -1;
+	for (i = 0; i < s->nfiles && !f; i++)
+		if (strlen(s->files[i]->path) == n && memcmp(s->files[i]->path, path, n) == 0)
+			f = s->files[i];
+	if (!f) {
+		char *p = strndup(path, n);
+
+		if (!p)
+			return -1;
+		f = file_open(p, false, NULL);
+		free(p);
+		if (!f || keep_file(s, f) < 0)
+			return -1;
+	}
+	if (!f->ok)
+		return -1;
+	if (file_finish(s, f) < 0)
+		return -1;
+	return lookup(f, off, fn, module);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * symbols: the user frames of a profile (frames.h) named, from the ELF
+ * files on this machine, with elfutils (libelf for the file, libdw's
+ * dwelf_elf_gnu_build_id() for its build id). No network, no debuginfod.
+ *
+ * A b: frame names its file by GNU build id (20 bytes; a shorter one is
+ * padded with zero bytes, and so is a file's when compared). The file is
+ * looked for, the first time its build id is asked for, among
+ *   1. the candidate paths the caller gives (symbols_add_path(): the paths
+ *      the TSV names — exec filenames, opened paths, f: frame paths), each
+ *      opened once (regular files only: no FIFO or device is read), in the
+ *      order given;
+ *   2. DIR/.build-id/xx/rest.debug of each --debug-dir DIR, in order (gdb's
+ *      layout: xx the first byte in hex, rest the others);
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system()).
+ * A file offset becomes an address through the file's PT_LOAD program
+ * headers (an offset in none of them is not resolved), then a function:
+ * the STT_FUNC symbol whose [value, value + size) holds it (a symbol of
+ * size 0: up to the next one), from .symtab, else the debug file's
+ * .symtab (found as in 2 and 3), else .dynsym. A debug file found without
+ * its binary names no frame: its program headers do not say where its
+ * code was in the binary's file. An f: frame names its file
+ * by path, and is resolved the same way. Each file is read once: results
+ * are cached by build id and by path.
+ *
+ * Names are the symbols' bytes as in the file (hostile: escape them when
+ * printing); no C++ demangling.
+ */
+#ifndef ANALYZE_SYMBOLS_H
+#define ANALYZE_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbols;
+
+/* symbols__new - an empty resolver, or NULL when out of memory. */
+struct symbols *symbols__new(void);
+/* symbols__free - free it and every file's tables; accepts NULL. */
+void symbols__free(struct symbols *s);
+
+/*
+ * symbols_add_path - @n bytes at @path (raw, any bytes but NUL; a path
+ * with a NUL is ignored) are a candidate file for build ids. A path given
+ * twice counts once. 0, or -1 out of memory.
+ */
+int symbols_add_path(struct symbols *s, const char *path, size_t n);
+/* symbols_add_debug_dir - search @dir/.build-id too (copied). 0, or -1 out of memory. */
+int symbols_add_debug_dir(struct symbols *s, const char *dir);
+/* symbols_no_system - do not search /usr/lib/debug (for tests). */
+void symbols_no_system(struct symbols *s);
+
+/*
+ * symbols_build_id - resolve offset @off of the file of build id @id
+ * (20 bytes). Returns 1: *@fn is the function, *@module the file's base
+ * name; 0: the file was found but no function covers @off (*@fn NULL,
+ * *@module set); -1: no file has that build id (both NULL). The strings
+ * live as long as @s.
+ */
+int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, const char **fn,
+		     const char **module);
+
+/*
+ * symbols_path - the same for the file at path @path (@n raw bytes), as
+ * an f: frame names it; -1 when it cannot be read as ELF.
+ */
+int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, const char **fn,
+		 const char **module);
+
+#endif /* ANALYZE_SYMBOLS_H */
