@@ -74,7 +74,8 @@ struct ksyms *ksyms__load(FILE *f)
 		if (len && add(k, addr, p, len) < 0)
 			break;	/* out of memory: the symbols so far */
 	}
-	qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
+	if (k->n)	/* none with kptr_restrict: no qsort of NULL (UBSan) */
+		qsort(k->syms, k->n, sizeof(*k->syms), by_addr);
 	return k;
 }
 
