@@ -359,6 +359,12 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 	if (c->selected < 0)
 		c->selected = !a->opts.container_glob ||
 			      field_matches(a, cf, a->opts.container_glob);
+	/*
+	 * A stack row is the file's: the samples of every container name it
+	 * (docs/tsv-format.md), whichever container's sample came first.
+	 */
+	if (a->tl && field_is(ev, "stack", 5))
+		return timeline_add_row(a->tl, r);
 	if (!c->selected)
 		return 0;
 	if (a->tl) {

@@ -470,6 +470,9 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	}
 	if (field_is(ev, "end", 3))
 		return 0;
+	/* a stack is the file's, whichever container's sample came first */
+	if (field_is(ev, "stack", 5))
+		return add_stack(tl, r);
 	ci = ctr_get(tl, &r->f[TSV_CONTAINER]);
 	if (ci < 0)
 		return -1;
@@ -534,8 +537,6 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 		c->has_profile = true;
 		return add_sample(tl, t, r);
 	}
-	if (field_is(ev, "stack", 5))
-		return add_stack(tl, r);
 	return 0; /* an event of a later format version: kept as a sighting only */
 }
 

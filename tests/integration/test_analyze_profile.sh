@@ -85,4 +85,12 @@ line=$(awk -F'\t' '$8 == "stack" { print NR; exit }' "$TMP/bad.tsv")
 rc=$?
 [ $rc = 2 ] || fail "malformed stack row: exit $rc"
 grep -q "bad.tsv:$line: " "$TMP/err" || fail "no FILE:LINE: $(cat "$TMP/err")"
+# A stack row is the file's: the second boot's samples name stacks the
+# first one's wrote, and --container keeps them (they were [unknown])
+"$COLLECTOR" --profile=999 --runs 2 --until listen -o "$TMP/two.tsv" -- "$TOOLS/burn" -p "$TMP/port2" >/dev/null 2>&1 ||
+	fail "collector --runs 2 exited $?"
+"$ANALYZE" --profile --container burn-2 --format folded "$TMP/two.tsv" > "$TMP/two.folded" ||
+	fail "--profile --container burn-2 exited $?"
+grep -q ';burn_all;burn_long [0-9]*$' "$TMP/two.folded" ||
+	fail "the second boot's stacks are not named: $(head -3 "$TMP/two.folded")"
 ok "profile of burn"
