@@ -91,6 +91,6 @@ grep -q "bad.tsv:$line: " "$TMP/err" || fail "no FILE:LINE: $(cat "$TMP/err")"
 	fail "collector --runs 2 exited $?"
 "$ANALYZE" --profile --container burn-2 --format folded "$TMP/two.tsv" > "$TMP/two.folded" ||
 	fail "--profile --container burn-2 exited $?"
-grep -q ';burn_all;burn_long [0-9]*$' "$TMP/two.folded" ||
-	fail "the second boot's stacks are not named: $(head -3 "$TMP/two.folded")"
+n=$(awk '/;burn_all;burn_long [0-9]+$/ { n += $NF } END { print n + 0 }' "$TMP/two.folded")
+[ "$n" -ge 170 ] || fail "the second boot's burn_long: $n samples named, not about 200: $(head -3 "$TMP/two.folded")"
 ok "profile of burn"
