@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyze/boot/critpath.h"
+#include "analyze/boot/profile.h"
 #include "analyze/out/trace_event.h"
 #include "common/tsv.h"
 
@@ -665,6 +666,34 @@ static void task_slices(struct out *o, const struct timeline *tl, const struct t
 }
 
 /* A task's slices (task_slices()), then its instants. */
+/*
+ * A task's profile samples: an instant each on its thread, named by the
+ * function it was in (its innermost frame, as profile.h names it), with
+ * the function's module and the sample's CPU time. -1 out of memory.
+ */
+static int task_samples(struct out *o, struct profile *prof, const struct tl_task *t,
+			size_t pid, uint64_t tid, uint64_t t0)
+{
+	struct prof_count top;
+	uint64_t n;
+	size_t k;
+
+	for (k = 0; k < t->nsamples && !o->err; k++) {
+		const struct tl_sample *s = &t->samples[k];
+		long got = profile_task_top(prof, t, s->ts, s->ts + 1, &top, 1, &n);
+
+		if (got < 0)
+			return -1;
+		instant(o, pid, tid, s->ts, t0, got ? profile_fn_name(prof, top.fn) : "[unknown]",
+			"sample");
+		PUTS(o, "\"module\":");
+		put_str(o, got ? profile_fn_module(prof, top.fn) : "[unknown]");
+		KV_U64(o, "period_ns", s->period);
+		PUTS(o, "}}");
+	}
+	return 0;
+}
+
 static void task_events(struct out *o, const struct timeline *tl, const struct tl_container *c,
 			size_t ti, size_t pid, uint64_t t0, struct flows *fl)
 {
@@ -707,11 +736,19 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 {
 	const struct timeline *tl = a->tl;
 	struct out *o = calloc(1, sizeof(*o));
+	struct profile_opts popts = { 0 };
+	struct profile *prof = NULL;
 	size_t ci, k;
 	int rc = 0;
 
 	if (!o)
 		return -1;
+	/* samples named without --debug-dir: the binaries the TSV names and
+	 * /usr/lib/debug (analyze --profile takes the directories) */
+	if (tl->samples && !(prof = profile__new(tl, cp_phase, &popts))) {
+		free(o);
+		return -1;
+	}
 	o->f = f;
 	o->first = true;
 	PUTS(o, "{\"traceEvents\":[");
@@ -729,8 +766,13 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 			errno = ENOMEM;
 			rc = -1;
 		}
-		for (k = 0; k < c->ntasks; k++)
+		for (k = 0; k < c->ntasks; k++) {
 			task_events(o, tl, c, k, pid, t0, &fl);
+			if (prof && task_samples(o, prof, &c->tasks[k], pid, TID_TASK0 + k, t0) < 0) {
+				errno = ENOMEM;
+				rc = -1;
+			}
+		}
 		flows_free(&fl);
 		for (k = 0; k < c->nmarks; k++) {
 			instant(o, pid, TID_TASK0 + c->marks[k].task, c->marks[k].ts, t0,
@@ -752,6 +794,7 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 		rc = -1;
 	}
 	free(o);
+	profile__free(prof);
 	if (rc == 0 && ferror(f))
 		rc = -1;
 	return rc;

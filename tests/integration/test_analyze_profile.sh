@@ -85,6 +85,18 @@ line=$(awk -F'\t' '$8 == "stack" { print NR; exit }' "$TMP/bad.tsv")
 rc=$?
 [ $rc = 2 ] || fail "malformed stack row: exit $rc"
 grep -q "bad.tsv:$line: " "$TMP/err" || fail "no FILE:LINE: $(cat "$TMP/err")"
+# --format trace-event: each sample an instant on its thread, named by its
+# function: burn_long's 2:1 burn_short's there too
+"$ANALYZE" --format trace-event "$out" > "$TMP/trace.json" || fail "trace-event exited $?"
+python3 - "$TMP/trace.json" <<'PY' || fail "trace-event samples"
+import json, sys
+ev = [e for e in json.load(open(sys.argv[1]))["traceEvents"] if e.get("cat") == "sample"]
+n = {f: sum(1 for e in ev if e["name"] == f and e["ph"] == "i" and e["s"] == "t")
+     for f in ("burn_long", "burn_short")}
+tids = {e["tid"] for e in ev if e["name"] in n}
+print("trace-event samples:", n, "threads:", tids)
+sys.exit(not (n["burn_short"] and 1.7 <= n["burn_long"] / n["burn_short"] <= 2.3 and len(tids) == 1))
+PY
 # A stack row is the file's: the second boot's samples name stacks the
 # first one's wrote, and --container keeps them (they were [unknown])
 "$COLLECTOR" --profile=999 --runs 2 --until listen -o "$TMP/two.tsv" -- "$TOOLS/burn" -p "$TMP/port2" >/dev/null 2>&1 ||
