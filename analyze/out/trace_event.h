@@ -23,6 +23,9 @@
  *     "s":"t") on their task's thread: "fork" (args: process or thread,
  *     the parent's real tid), "exec" (filename), "exit" (status), and the
  *     mark's label (category "mark");
+ *   - with profile rows, each sample a thread-scoped instant on its task's
+ *     thread, category "sample", named by its innermost frame's function
+ *     (boot/profile.h; no --debug-dir), args module and period_ns;
  *   - with scheduler rows, each off-CPU interval of a task as complete
  *     slices of category "sched" on its thread: "blocked (S)" (or
  *     "blocked (D)"; T and unknown states are named S, args.state says)
