@@ -75,7 +75,7 @@ size_t tsv_escape(const char *in, size_t n, char *out)
 	return (size_t)(o - out);
 }
 
-static int hexval(char c)
+int tsv_hexval(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -108,8 +108,8 @@ long tsv_unescape(const char *in, size_t n, char *out)
 
 			if (i + 3 >= n)
 				return -1;
-			hi = hexval(in[i + 2]);
-			lo = hexval(in[i + 3]);
+			hi = tsv_hexval(in[i + 2]);
+			lo = tsv_hexval(in[i + 3]);
 			if (hi < 0 || lo < 0)
 				return -1;
 			*o++ = (char)(hi << 4 | lo);

@@ -46,6 +46,9 @@ size_t tsv_escape(const char *in, size_t n, char *out);
  */
 long tsv_unescape(const char *in, size_t n, char *out);
 
+/* tsv_hexval - the value of hex digit @c (either case), or -1. */
+int tsv_hexval(char c);
+
 /*
  * tsv_glob_match - whether field @in (@n escaped bytes), unescaped into
  * @scratch (@n + 1 bytes), matches fnmatch(3) pattern @glob. Neither a

@@ -22,17 +22,6 @@ static int fail(char *err, size_t errsz, const char *fmt, ...)
 	return -1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "0x" and 1 to 16 hex digits, exactly the bytes [@s, @e): 0 and *@v, or -1. */
 static int parse_hex(const char *s, const char *e, uint64_t *v)
 {
@@ -41,7 +30,7 @@ static int parse_hex(const char *s, const char *e, uint64_t *v)
 	if (e - s < 3 || e - s > 18 || s[0] != '0' || s[1] != 'x')
 		return -1;
 	for (s += 2; s < e; s++) {
-		int h = hexval(*s);
+		int h = tsv_hexval(*s);
 
 		if (h < 0)
 			return -1;
@@ -113,7 +102,7 @@ static int parse_frame(const char **p, const char *e, struct frame *f, char *err
 		if (w - (s + 2) < 2 * FRAMES_BUILD_ID + 4 || s[2 + 2 * FRAMES_BUILD_ID] != '+')
 			return fail(err, errsz, "bad build id frame");
 		for (i = 0; i < FRAMES_BUILD_ID; i++) {
-			int hi = hexval(s[2 + 2 * i]), lo = hexval(s[3 + 2 * i]);
+			int hi = tsv_hexval(s[2 + 2 * i]), lo = tsv_hexval(s[3 + 2 * i]);
 
 			if (hi < 0 || lo < 0)
 				return fail(err, errsz, "bad build id frame");
