@@ -10,7 +10,9 @@
 #   offsets resolve to burn_long and burn_short, 2:1;
 # - a hostile comm (burn -n: TAB, LF, backslash, bytes not UTF-8) is
 #   escaped: 12 fields a row, and the sample rows' comm unescapes to it;
-# - j: node --perf-basic-prof spinning 300 ms in burnJs: j: frames name it.
+# - j: node --perf-basic-prof spinning 300 ms in burnJs: j: frames name it,
+#   also in pid and mount namespaces of its own (the map read through
+#   /proc/PID/root/tmp/perf-NSPID.map).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -83,28 +85,43 @@ total=$(($(n burn_long) + $(n burn_short) + $(n burn_all)))
 within "$total" 255 345 || fail "hostile comm: $total samples of burn under that comm: $in"
 ok "hostile comm: escaped, 12 fields, $total samples under it"
 
-# 4. JIT frames: node's perf map
-if have node "the j: frames check"; then
-	# node writes its V8 log (isolate-*.log) in its working directory and
-	# its perf map as /tmp/perf-PID.map: both removed
-	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/j.tsv" -- node --perf-basic-prof -e '
-		function burnJs(ms) {
-			const end = Date.now() + ms;
-			let x = 0;
-			while (Date.now() < end)
-				x++;
-			return x;
-		}
-		burnJs(300);' > "$TMP/j.out" 2> "$TMP/j.err")
-	rc=$?
-	for p in $(rows "$TMP/j.tsv" exec | cut -f4 | sort -u); do rm -f "/tmp/perf-$p.map"; done
-	[ "$rc" -eq 0 ] || fail "collector exited $rc: $(cat "$TMP/j.err")"
-	check_tsv "$TMP/j.tsv"
-	out=$("${PC[@]}" check "$TMP/j.tsv") || fail "node: $out"
-	in=$("${PC[@]}" jnames "$TMP/j.tsv")
+# 4. JIT frames: node's perf map, read by the collector while node lives:
+# as /tmp/perf-PID.map, and in a container of its own (pid and mount
+# namespaces, a /tmp of its own) as /proc/PID/root/tmp/perf-NSPID.map,
+# NSPID 1: no file of that name is on the host's /tmp
+JS='
+	function burnJs(ms) {
+		const end = Date.now() + ms;
+		let x = 0;
+		while (Date.now() < end)
+			x++;
+		return x;
+	}
+	burnJs(300);'
+jit_check() { # jit_check FILE WHAT: FILE's samples name burnJs in j: frames
+	local in js
+	check_tsv "$1"
+	out=$("${PC[@]}" check "$1") || fail "node ($2): $out"
+	in=$("${PC[@]}" jnames "$1")
 	js=$(awk -F'\t' '$2 ~ /burnJs/ { n += $1 } END { print n + 0 }' <<< "$in")
 	# 300 ms of wall time spinning: at most 300 samples, fewer when the
 	# machine is busy; half of them at the least
-	[ "$js" -ge 150 ] || fail "$js samples with a j: frame naming burnJs: $(head <<< "$in")"
-	ok "j: frames: $js samples name burnJs ($(head -1 <<< "$in" | cut -f2))"
+	[ "$js" -ge 150 ] || fail "$2: $js samples with a j: frame naming burnJs: $(head <<< "$in")"
+	ok "j: frames ($2): $js samples name burnJs ($(head -1 <<< "$in" | cut -f2))"
+}
+if have node "the j: frames check"; then
+	# node writes its V8 log (isolate-*.log) in its working directory and
+	# its perf map as /tmp/perf-PID.map: both removed
+	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/j.tsv" -- node --perf-basic-prof -e "$JS" \
+		> "$TMP/j.out" 2> "$TMP/j.err")
+	rc=$?
+	for p in $(rows "$TMP/j.tsv" exec | cut -f4 | sort -u); do rm -f "/tmp/perf-$p.map"; done
+	[ "$rc" -eq 0 ] || fail "collector exited $rc: $(cat "$TMP/j.err")"
+	jit_check "$TMP/j.tsv" "on the host's /tmp"
+	# the namespaced /tmp is a tmpfs that goes with the mount namespace
+	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/jn.tsv" -- unshare --pid --fork --mount \
+		sh -c 'mount -t tmpfs boottrace-jit /tmp && exec node --perf-basic-prof -e "$1"' sh "$JS" \
+		> "$TMP/jn.out" 2> "$TMP/jn.err") || fail "collector (namespaces) exited $?: $(cat "$TMP/jn.err")"
+	[ -e /tmp/perf-1.map ] && fail "a /tmp/perf-1.map on the host: the namespace's /tmp leaked"
+	jit_check "$TMP/jn.tsv" "pid and mount namespaces, /tmp of its own"
 fi
