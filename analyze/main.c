@@ -313,7 +313,8 @@ static unsigned default_threads(void)
 	return n > DEFAULT_MAX_THREADS ? DEFAULT_MAX_THREADS : (unsigned)n;
 }
 
-int main(int argc, char **argv)
+/* main()'s work: @debug_dirs holds room for every --debug-dir (argc + 1) */
+static int analyze_main(int argc, char **argv, const char **debug_dirs)
 {
 	struct analyze_opts ao = { .by = BY_NONE };
 	struct report_opts ro = { .format = FMT_TEXT, .by = BY_NONE };
@@ -324,7 +325,6 @@ int main(int argc, char **argv)
 	int nfiles;
 	bool twice;
 	bool compare = false, profile = false;
-	const char **debug_dirs = calloc((size_t)argc + 1, sizeof(*debug_dirs));
 	size_t ndebug = 0, top = PROFILE_TOP;
 	struct profile *prof = NULL, *prof2 = NULL;
 	bool keep_all = false;
@@ -609,8 +609,17 @@ plots:
 cleanup:
 	profile__free(prof);
 	profile__free(prof2);
-	free(debug_dirs);
 	analysis__free(a);
 	analysis__free(b);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	/* allocated here, so that every return of analyze_main() frees it */
+	const char **debug_dirs = calloc((size_t)argc + 1, sizeof(*debug_dirs));
+	int rc = analyze_main(argc, argv, debug_dirs);
+
+	free(debug_dirs);
 	return rc;
 }

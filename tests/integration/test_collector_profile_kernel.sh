@@ -4,10 +4,10 @@
 # the matrix, so awk only: the VM has no python): the perf events open,
 # the BPF program samples burn (tests/tools/burn.c: burn_long 200 ms of its
 # own CPU, burn_short 100 ms, both under burn_all) and the kernel gives its
-# user frames as burn's build id and file offsets: at 999 Hz about 300
-# samples, burn_long's innermost 2:1 burn_short's (±15%), each with
-# burn_all as its caller. The modern object only: compat and legacy say
-# so and write none.
+# user frames as burn's build id and file offsets, each function under
+# burn_all, its caller; natively also the figures: at 999 Hz about 300
+# samples, burn_long's innermost 2:1 burn_short's (±15%). The modern
+# object only: compat and legacy say so and write none.
 # modes: cgroup pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -62,16 +62,21 @@ END { printf "total %d long %d short %d long_called %d short_called %d\n",
 	exit bad }' "$out" > "$TMP/counts" || fail "bad sample rows: $(cat "$TMP/counts")"
 read -r _ total _ long _ short _ long_called _ short_called < "$TMP/counts"
 echo "samples of burn: $(cat "$TMP/counts")"
-# 300 ms of CPU at 999 Hz, the program's start and exit besides. Under
-# QEMU's TCG (make vmtest: cpu model "QEMU Virtual CPU") the CPU clock's
-# hrtimer fires late, the period stretched: 242 of 300 on 6.1 there, so
-# 80% of the samples, and the 2:1 below still exact.
-lo=255
-grep -q 'QEMU Virtual CPU' /proc/cpuinfo && lo=210
-[ "$total" -ge $lo ] && [ "$total" -le 360 ] || fail "$total samples of burn, not about 300 (>= $lo)"
-[ "$short" -gt 0 ] || fail "no sample in burn_short"
-ratio=$((long * 100 / short))
-[ "$ratio" -ge 170 ] && [ "$ratio" -le 230 ] || fail "burn_long:burn_short $long:$short, not 2:1 (±15%)"
+# 300 ms of CPU at 999 Hz, the program's start and exit besides; 2:1.
+# Not under QEMU's TCG (make vmtest: cpu model "QEMU Virtual CPU"): there
+# the CPU clock's hrtimer fires late and unevenly while the host is busy
+# (166 samples, burn_long:burn_short 47:96 once, with other VMs and the
+# host's tests running), so the VMs check what their kernel does — the
+# program loads and attaches, samples carry build ids that resolve to
+# both functions under their caller — and the host checks the figures.
+tcg=false
+grep -q 'QEMU Virtual CPU' /proc/cpuinfo && tcg=true
+[ "$long" -gt 0 ] && [ "$short" -gt 0 ] || fail "no sample in burn_long ($long) or burn_short ($short)"
+if ! $tcg; then
+	[ "$total" -ge 255 ] && [ "$total" -le 360 ] || fail "$total samples of burn, not about 300"
+	ratio=$((long * 100 / short))
+	[ "$ratio" -ge 170 ] && [ "$ratio" -le 230 ] || fail "burn_long:burn_short $long:$short, not 2:1 (±15%)"
+fi
 # frame pointers: the caller is burn_all (the odd sample on the function's
 # first instructions, before its frame is set up, names main's)
 [ $((long_called * 10)) -ge $((long * 9)) ] && [ $((short_called * 10)) -ge $((short * 9)) ] ||
