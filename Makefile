@@ -209,7 +209,7 @@ deps:
 # make test: unit + integration tests + fuzz regression inputs, the kernel
 # matrix (vmtest), then the first again built with ASan + UBSan (test-asan),
 # then the fuzz targets for
-# $(TEST_FUZZ_SECONDS) s each (30 with CI=true, else 10; FUZZ_SECONDS=N to
+# $(TEST_FUZZ_SECONDS) s each (20 with CI=true, else 10; FUZZ_SECONDS=N to
 # choose). Valgrind runs on analyze in the first stage
 # (tests/integration/test_valgrind_analyze.sh), and so does the soak
 # (tests/integration/test_soak.sh: SOAK_SECONDS, 90 with CI=true, else 30). tests/stages.sh runs every
@@ -242,7 +242,8 @@ test: deps
 # the suite's 30 minutes, test_runtime_host_rows (test_collector_host_rows
 # runs the host rows' code), test_collector_prometheus (test_collector_metrics
 # runs the exporter's) and test_analyze_html (Chromium's screenshot of a page
-# test_analyze_plot writes under ASan too).
+# test_analyze_plot writes under ASan too), test_collector_profile_kernel
+# (the matrix's: test_collector_profile runs the same user-space code).
 # A test with modes runs in two of them (TESTS_MODES): cgroup (the modern
 # backend, the cgroup lifecycle) and legacy (backend_perf.c, the pidtree
 # lifecycle) run every user-space path between them; compat is
@@ -260,7 +261,7 @@ test-asan:
 	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
-	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_soak_containers test_dist test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_collector_profile_kernel test_soak_containers test_dist test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
 	TESTS_MODES='cgroup legacy' FAULT_ITERATIONS=3 \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \
@@ -282,7 +283,7 @@ FUZZ_CFLAGS := -g -O1 -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE -I. -I$(OUT
 	-DBOOTTRACE_VERSION='"$(VERSION)"' -fno-omit-frame-pointer -fno-sanitize-recover=all \
 	-fsanitize=fuzzer-no-link,address,undefined -MMD -MP
 FUZZ_LIB_SRCS := $(COMMON_SRCS) $(ANALYZE_SRCS)
-TEST_FUZZ_SECONDS := $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),$(if $(filter true,$(CI)),30,10))
+TEST_FUZZ_SECONDS := $(if $(filter command line environment,$(origin FUZZ_SECONDS)),$(FUZZ_SECONDS),$(if $(filter true,$(CI)),20,10))
 FUZZ_SECONDS ?= 60
 
 fuzz: $(FUZZ_BINS)
