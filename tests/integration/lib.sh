@@ -136,3 +136,15 @@ check_tsv() {
 	tail -1 "$f" | grep -Eq '^# lost=[0-9]+ events=[0-9]+$' || fail "$f: no trailer"
 	tail -1 "$f" | grep -q '^# lost=0 ' || fail "$f: lost events: $(tail -1 "$f")"
 }
+
+# need_profile_checks: the profile tests' tools (python3, binutils), then
+# BURN (tests/tools/burn, the known truth) and PC, the command of
+# profile_check.py (reads a TSV's stacks and samples)
+need_profile_checks() {
+	local t
+	for t in python3 readelf nm; do
+		have "$t" "the profile checks" || skip "needs $t (binutils, python3) to read the stacks"
+	done
+	BURN=$TOOLS/burn
+	PC=(python3 "$(dirname "${BASH_SOURCE[0]}")/profile_check.py")
+}

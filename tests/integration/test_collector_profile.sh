@@ -13,12 +13,7 @@
 # modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
-for t in python3 readelf nm; do
-	have "$t" "the profile checks" || skip "needs $t (binutils, python3) to read the stacks"
-done
-
-BURN=$TOOLS/burn
-PC=(python3 "$(dirname "$0")/profile_check.py")
+need_profile_checks
 # inner FILE...: samples per innermost burn function of burn's thread
 # ($tid), "COUNT<TAB>FUNC" lines
 inner() { "${PC[@]}" --elf "$BURN" --tid "$tid" inner "$@"; }

@@ -16,12 +16,7 @@
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
 need_root
-for t in python3 readelf nm; do
-	have "$t" "the profile checks" || skip "needs $t (binutils, python3) to read the stacks"
-done
-
-BURN=$TOOLS/burn
-PC=(python3 "$(dirname "$0")/profile_check.py")
+need_profile_checks
 # n FUNC: its count in the "COUNT<TAB>FUNC" output $in (0 when absent)
 n() { awk -F'\t' -v f="$1" '$2 == f { n = $1 } END { print n + 0 }' <<< "$in"; }
 within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
