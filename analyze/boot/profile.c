@@ -484,6 +484,30 @@ void profile__free(struct profile *p)
 	free(p);
 }
 
+/*
+ * The index of stack @id, parsed the first time; *@fr and *@scratch are the
+ * parser's buffers, allocated when first needed (stacks seen by
+ * profile__new() need none): the caller frees them. -1 out of memory.
+ */
+static long stack_find(struct profile *p, uint32_t id, struct frame **fr, char **scratch)
+{
+	if (!*fr && strtab_find(p->stack_ix, (const char *)&id, sizeof(id)) < 0 &&
+	    (!(*fr = malloc(FRAMES_MAX * sizeof(**fr))) || !(*scratch = malloc(TSV_MAX_LINE + 1))))
+		return -1;
+	return stack_get(p, id, *scratch, *fr);
+}
+
+long profile_sample_fn(struct profile *p, const struct tl_sample *s)
+{
+	struct frame *fr = NULL;
+	char *scratch = NULL;
+	long ix = stack_find(p, s->stack, &fr, &scratch);
+
+	free(fr);
+	free(scratch);
+	return ix < 0 ? -1 : (long)p->stacks[ix].fns[0];
+}
+
 long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,
 		      struct prof_count *top, size_t ntop, uint64_t *nsamples)
 {
@@ -496,14 +520,8 @@ long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, ui
 
 	*nsamples = 0;
 	for (j = timeline_sample_from(t, a); j < t->nsamples && t->samples[j].ts < b; j++) {
-		long ix;
+		long ix = stack_find(p, t->samples[j].stack, &fr, &scratch);
 
-		/* stacks seen by profile__new() need no parsing; others do */
-		if (!fr && strtab_find(p->stack_ix, (const char *)&t->samples[j].stack, 4) < 0 &&
-		    (!(fr = malloc(FRAMES_MAX * sizeof(*fr))) ||
-		     !(scratch = malloc(TSV_MAX_LINE + 1))))
-			goto out;
-		ix = stack_get(p, t->samples[j].stack, scratch, fr);
 		if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0)
 			goto out;
 		/* stamps from UINT64_MAX down: never a profile_ctr() stamp */

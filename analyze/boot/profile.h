@@ -110,6 +110,13 @@ bool profile_fn_kernel(const struct profile *p, uint32_t fn);
 const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix);
 
 /*
+ * profile_sample_fn - the function sample @s was in: its stack's innermost
+ * (a stack has one at least: "[unknown]" when it has no frames), or -1
+ * out of memory.
+ */
+long profile_sample_fn(struct profile *p, const struct tl_sample *s);
+
+/*
  * profile_task_top - the (at most) @ntop functions of most self samples of
  * task @t's samples with ts in [@a, @b), into @top by self descending;
  * *@nsamples gets how many samples there were. Returns how many functions

@@ -674,20 +674,17 @@ static void task_slices(struct out *o, const struct timeline *tl, const struct t
 static int task_samples(struct out *o, struct profile *prof, const struct tl_task *t,
 			size_t pid, uint64_t tid, uint64_t t0)
 {
-	struct prof_count top;
-	uint64_t n;
 	size_t k;
 
 	for (k = 0; k < t->nsamples && !o->err; k++) {
 		const struct tl_sample *s = &t->samples[k];
-		long got = profile_task_top(prof, t, s->ts, s->ts + 1, &top, 1, &n);
+		long fn = profile_sample_fn(prof, s);
 
-		if (got < 0)
+		if (fn < 0)
 			return -1;
-		instant(o, pid, tid, s->ts, t0, got ? profile_fn_name(prof, top.fn) : "[unknown]",
-			"sample");
+		instant(o, pid, tid, s->ts, t0, profile_fn_name(prof, (uint32_t)fn), "sample");
 		PUTS(o, "\"module\":");
-		put_str(o, got ? profile_fn_module(prof, top.fn) : "[unknown]");
+		put_str(o, profile_fn_module(prof, (uint32_t)fn));
 		KV_U64(o, "period_ns", s->period);
 		PUTS(o, "}}");
 	}
