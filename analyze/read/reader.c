@@ -603,6 +603,20 @@ static int profile_fail(struct tsv_reader *r, int rc)
 	return -1;
 }
 
+/*
+ * A parsed row, through profile_check(): 1 to return it, 0 when --lenient
+ * skipped it (read on), or tsv_reader_next()'s -1 / -2.
+ */
+static inline int row_checked(struct tsv_reader *r, const struct tsv_row *row)
+{
+	int rc = profile_check(r, row);
+
+	if (rc == 0)
+		return 1;
+	rc = profile_fail(r, rc);
+	return rc == 1 ? 0 : rc;
+}
+
 int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 {
 	const char *line = NULL;
@@ -625,10 +639,7 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 			if (took) {
 				r->pos += took;
 				r->lineno++;
-				rc = profile_check(r, row);
-				if (rc == 0)
-					return 1;
-				if ((rc = profile_fail(r, rc)) == 1)
+				if ((rc = row_checked(r, row)) == 0)
 					continue;
 				return rc;
 			}
@@ -638,10 +649,7 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 		if (rc == LINE_OK && len && line[0] != '#') {
 			r->lineno++;
 			if (parse_row(line, len, row, r->flags, r->msg, sizeof(r->msg)) == 0) {
-				rc = profile_check(r, row);
-				if (rc == 0)
-					return 1;
-				if ((rc = profile_fail(r, rc)) == 1)
+				if ((rc = row_checked(r, row)) == 0)
 					continue;
 				return rc;
 			}
