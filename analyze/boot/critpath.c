@@ -18,6 +18,7 @@ enum sc_class {
 	SC_WRITE,	/* write, writev */
 	SC_CLONE,	/* clone, clone3, vfork */
 	SC_EXIT,	/* exit, exit_group: no return */
+	SC_SLEEP,	/* nanosleep, clock_nanosleep: 0 when its timer fired */
 };
 
 static const struct {
@@ -32,6 +33,7 @@ static const struct {
 	{ "epoll_pwait2", SC_POLL }, { "write", SC_WRITE }, { "writev", SC_WRITE },
 	{ "clone", SC_CLONE }, { "clone3", SC_CLONE }, { "vfork", SC_CLONE },
 	{ "exit", SC_EXIT }, { "exit_group", SC_EXIT },
+	{ "nanosleep", SC_SLEEP }, { "clock_nanosleep", SC_SLEEP },
 };
 #define NSC (sizeof(sc_names) / sizeof(sc_names[0]))
 
@@ -573,24 +575,51 @@ static bool kernel_thread(const struct tl_task *t)
 }
 
 /*
- * The waker of off-CPU interval @o to follow at its wake @at: a task of
- * the container begun before it, not @self; TL_NOTASK when none. Not a
- * kernel thread (a kworker, rcu's, ksoftirqd): a service of the whole
- * host, woken by whichever task queued work first, seldom the one that
- * waits; the wake is left named on the blocked segment, as an
- * interrupt's.
+ * Whether @o's wake, which the object could not tell from an interrupt's
+ * (wake=unknown: the task current at the wake), may be task @x's: @x was
+ * in the kernel on its own account at @at, in a syscall or exiting (a task
+ * in user space wakes nobody: an interrupt came in on it), and the task
+ * @self that woke was not in a sleep or a poll that returned 0, which its
+ * timer ended whoever was current.
  */
-static uint32_t waker_task(const struct tl_container *c, uint32_t self, const struct tl_off *o,
+static bool guess_plausible(const struct walk *w, uint32_t self, uint32_t x, uint64_t at)
+{
+	const struct tl_task *t = &w->c->tasks[self], *wt = &w->c->tasks[x];
+	long k = timeline_row_before(t, at);
+
+	if (k >= 0 && row_end(w, t, (size_t)k) >= at && t->rows[k].ret == 0) {
+		enum sc_class cls = classify(w, t->rows[k].name);
+
+		if (cls == SC_SLEEP || cls == SC_POLL)
+			return false;
+	}
+	k = timeline_row_before(wt, at);
+	if (k >= 0 && row_end(w, wt, (size_t)k) >= at)
+		return true;
+	return wt->exit_ts != TL_NONE && k >= 0 && (size_t)k + 1 == wt->nrows;
+}
+
+/*
+ * The waker of off-CPU interval @o of task @self to follow at its wake
+ * @at: a task of the container begun before it, not @self; TL_NOTASK
+ * when none. Not a kernel thread (a kworker, rcu's, ksoftirqd): a service
+ * of the whole host, woken by whichever task queued work first, seldom
+ * the one that waits; the wake is left named on the blocked segment, as
+ * an interrupt's. A guess (wake=unknown) only when guess_plausible.
+ */
+static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_off *o,
 			   uint64_t at)
 {
+	const struct tl_container *c = w->c;
 	uint32_t x;
 
-	/* wake=unknown: the task current at the wake, when the object cannot tell */
 	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW && o->wake != TL_WAKE_UNKNOWN) ||
 	    !o->waker)
 		return TL_NOTASK;
 	x = timeline_find_task(c, o->waker);
 	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]))
+		return TL_NOTASK;
+	if (o->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
 		return TL_NOTASK;
 	return x;
 }
@@ -641,7 +670,7 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 					st = CP_ST_RUNNABLE;
 					lo = wake > lo ? wake : lo;
 				} else {
-					uint32_t x = cur == wake ? waker_task(c, ti, oj, wake) : TL_NOTASK;
+					uint32_t x = cur == wake ? waker_task(w, ti, oj, wake) : TL_NOTASK;
 
 					if (x != TL_NOTASK) {
 						struct cp_seg *s = w->p->nsegs ? &w->p->segs[w->p->nsegs - 1] : NULL;

@@ -70,9 +70,12 @@
  *     softirq (timers, the network), or a task outside the container
  *     (by, by_comm). The objects that cannot tell a task's wake from an
  *     interrupt's (legacy, compat: wake=unknown) name the task current at
- *     the wake: the walk follows it too when it is of the container,
- *     marked CP_MATCH_WAKE_CUR ("current at the wake"): right when a task
- *     woke it, wrong when an interrupt came in on that task;
+ *     the wake: the walk follows it too when it is of the container and
+ *     could have woken it (it was in a syscall or exiting: a task in user
+ *     space wakes nobody; and not a sleep or a poll that returned 0, which
+ *     its timer ended), marked CP_MATCH_WAKE_CUR ("current at the wake"):
+ *     right when a task woke it, wrong when an interrupt came in on that
+ *     task while it was in the kernel;
  *   - unknown: no scheduler rows (a file from before them, --sched off),
  *     and the runtime's segment before the container's first task.
  * A task without off-CPU intervals ran all the time. Lost events make a

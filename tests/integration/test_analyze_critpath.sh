@@ -47,7 +47,8 @@ for c in slow-1 slow-2 slow-3; do
 		$8 >= ms * 1000000 && $8 <= (ms + 40) * 1000000 { f = 1 } END { exit !f }' "$TMP/path.tsv" ||
 		fail "$c: the sleeper $sleeper's nanosleep of ${MS} ms is not on the path: $(grep "^$c	" "$TMP/path.tsv" | sort -t'	' -k8,8n | tail -3)"
 	awk -F'\t' -v c="$c" -v t="$decoy" '$1 == c && $4 == t { f = 1 } END { exit f }' "$TMP/path.tsv" ||
-		fail "$c: the decoy $decoy, whom nobody waited for, is on the path"
+		fail "$c: the decoy $decoy, whom nobody waited for, is on the path: $(awk -F'\t' -v c="$c" -v t="$decoy" \
+			'$1 == c && ($4 == t || index($9, " " t " ")) { print }' "$TMP/path.tsv" | head -5)"
 	# without sched rows by wait4's pid, with them by the wake (the
 	# objects that cannot tell a task's wake: the task current at it)
 	tail="<- exit of $sleeper "

@@ -7,7 +7,10 @@
  * sleep ended by a timer (blocked, woken by a softirq), a read woken by a
  * task outside the container (blocked, naming it), a parent's wait4 woken
  * by its child's exit, D state, and a file with sched=on and no rows (a
- * task that never left its CPU: running). Every path tiles [start, phase].
+ * task that never left its CPU: running), and the wakes an object without
+ * their context guesses (wake=unknown: the task current at the wake),
+ * followed only where the current task could have woken. Every path tiles
+ * [start, phase].
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -350,6 +353,60 @@ static void test_fork_thread_and_kworker(void **state)
 	release(&fx);
 }
 
+/*
+ * The legacy object's wakes (wake=unknown: the task current at the wake).
+ * 10 forks a decoy (11, in a read 2.5 -> 122.5 ms, then in user space)
+ * and 12, which sleeps 3 -> 103 ms, its timer firing while 11 was current
+ * (11 was in its read: a sleep that returned 0 woke by its timer all the
+ * same), then wakes 10's futex at 105 ms from its own futex call
+ * (followed). 10 then reads until 150 ms, woken while 11 ran in user
+ * space (an interrupt's: not followed), and listens at 151 ms.
+ */
+#define CUR(t) "wake=unknown cur=" t " cpid=" t " ccomm=3:app holder=0 hcomm=9:swapper/0 cpu=0"
+static const char guesses[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "app", "clone", "11", "100000", "\\N")
+	FORK("2050000", "11", "11", "10", "app", "process")
+	SYS("2200000", "10", "10", "app", "clone", "12", "100000", "\\N")
+	FORK("2250000", "12", "12", "10", "app", "process")
+	SYS("2500000", "11", "11", "app", "read", "0", "120000000", "\\N")
+	SYS("3000000", "12", "12", "app", "nanosleep", "0", "100100000", "\\N")
+	SCHED("3010000", "12", "12", "app", "S", "50000", "100000000", CUR("11"))
+	SYS("3000000", "10", "10", "app", "futex", "0", "102010000", "\\N")
+	SCHED("3005000", "10", "10", "app", "S", "3000", "102000000", CUR("12"))
+	SYS("105000000", "12", "12", "app", "futex", "1", "10000", "\\N")
+	SYS("106000000", "10", "10", "app", "read", "5", "44000000", "\\N")
+	SCHED("106010000", "10", "10", "app", "S", "10000", "43980000", CUR("11"))
+	SYS("151000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_guessed_wakes(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+
+	(void)state;
+	path_of(guesses, "listen", &fx);
+	assert_int_equal(time_of(&fx, 11), 0);
+	assert_int_equal(fx.p.followed, 1);
+	/* 12's sleep, blocked, naming the task that was current */
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 12), 102960000 - 3010000);
+	s = seg(&fx, CP_SYSCALL, "nanosleep", 12);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_equal(s->wake, TL_WAKE_UNKNOWN);
+	assert_int_equal(s->by, 11);
+	assert_int_equal(s->match, CP_MATCH_NONE);
+	/* the futex's wake followed into 12, marked a guess */
+	s = seg(&fx, CP_SYSCALL, "futex", 10);
+	assert_non_null(s);
+	assert_int_equal(s->match, CP_MATCH_WAKE_CUR);
+	assert_int_equal(ctr(&fx)->tasks[s->other].tid, 12);
+	/* 10's read, blocked until the interrupt in 11's user space */
+	assert_int_equal(state_time(&fx, CP_ST_BLOCKED, 10), 149980000 - 106010000);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -361,6 +418,7 @@ int main(void)
 		cmocka_unit_test(test_states_of),
 		cmocka_unit_test(test_client_through_daemons),
 		cmocka_unit_test(test_fork_thread_and_kworker),
+		cmocka_unit_test(test_guessed_wakes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
