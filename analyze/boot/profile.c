@@ -67,51 +67,90 @@ static void base_name(const char *path, size_t n, char *out, size_t outsz)
 		out[strlen(out)] = '\0';
 }
 
-/* A user frame's function: @rc, @fn, @mod from symbols_*(); @base the file's when known. */
-static long user_fn(struct profile *p, int rc, const char *fn, const char *mod, const char *base,
-		    uint64_t off)
+/*
+ * A user frame's functions into @out (innermost first): @rc and @h from
+ * symbols_*(); @base the file's when known. Their count, or -1 out of
+ * memory.
+ */
+static int user_fns(struct profile *p, int rc, const struct symbols_hit *h, const char *base,
+		    uint64_t off, uint32_t *out)
 {
 	char name[4200];
+	long id;
+	size_t i;
 
-	if (rc == 1)
-		return fn_id(p, fn, strlen(fn), mod);
+	if (rc == 1) {
+		for (i = 0; i < h->n; i++) {
+			if ((id = fn_id(p, h->fn[i], strlen(h->fn[i]), h->module)) < 0)
+				return -1;
+			out[i] = (uint32_t)id;
+		}
+		return (int)h->n;
+	}
 	if (rc == 0 || base) {
-		const char *b = mod ? mod : base;
+		const char *b = h->module ? h->module : base;
 
 		snprintf(name, sizeof(name), "[%s+0x%llx]", b, (unsigned long long)off);
-		return fn_id(p, name, strlen(name), b);
+		id = fn_id(p, name, strlen(name), b);
+	} else {
+		id = fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
 	}
-	return fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+	if (id < 0)
+		return -1;
+	out[0] = (uint32_t)id;
+	return 1;
 }
 
-/* The function of frame @f. -1 out of memory. */
-static long frame_fn(struct profile *p, const struct frame *f)
+/* The id of function @name (@n bytes) in @module into @out: 1, or -1 out of memory. */
+static int one_fn(struct profile *p, const char *name, size_t n, const char *module, uint32_t *out)
 {
-	const char *fn, *mod;
+	long id = fn_id(p, name, n, module);
+
+	if (id < 0)
+		return -1;
+	*out = (uint32_t)id;
+	return 1;
+}
+
+/*
+ * The functions of frame @f into @out (room for SYMBOLS_INLINE_MAX + 1),
+ * innermost first: one, or a user frame's inlined ones and its own; @ret:
+ * @f is a caller's (a return address). Their count, or -1 out of memory.
+ */
+static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_t *out)
+{
+	struct symbols_hit h;
 	char base[4200];
 	int rc;
 
 	switch (f->kind) {
 	case FRAME_KSYM:
-		return fn_id(p, f->name, f->name_len, "[kernel]");
+		return one_fn(p, f->name, f->name_len, "[kernel]", out);
 	case FRAME_KADDR:
-		return fn_id(p, UNKNOWN, strlen(UNKNOWN), "[kernel]");
+		return one_fn(p, UNKNOWN, strlen(UNKNOWN), "[kernel]", out);
 	case FRAME_BUILD_ID:
-		rc = symbols_build_id(p->sym, f->build_id, f->off, &fn, &mod);
-		return user_fn(p, rc, fn, mod, NULL, f->off);
+		rc = symbols_build_id(p->sym, f->build_id, f->off, ret, &h);
+		return user_fns(p, rc, &h, NULL, f->off, out);
 	case FRAME_FILE:
 		/* the kernel's code in the process: [vdso], [vsyscall] */
 		if (f->name[0] == '[')
-			return fn_id(p, f->name, f->name_len, "[kernel]");
-		rc = symbols_path(p->sym, f->name, f->name_len, f->off, &fn, &mod);
+			return one_fn(p, f->name, f->name_len, "[kernel]", out);
+		rc = symbols_path(p->sym, f->name, f->name_len, f->off, ret, &h);
 		base_name(f->name, f->name_len, base, sizeof(base));
-		return user_fn(p, rc, fn, mod, base, f->off);
+		return user_fns(p, rc, &h, base, f->off, out);
 	case FRAME_JIT:
-		return fn_id(p, f->name, f->name_len, "[jit]");
+		return one_fn(p, f->name, f->name_len, "[jit]", out);
 	case FRAME_UADDR:
 	default:
-		return fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+		return one_fn(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN, out);
 	}
+}
+
+/* Is frame @f a user one (the first of them is where the task was; the rest return addresses)? */
+static bool user_frame(const struct frame *f)
+{
+	return f->kind == FRAME_BUILD_ID || f->kind == FRAME_FILE || f->kind == FRAME_JIT ||
+	       f->kind == FRAME_UADDR;
 }
 
 /*
@@ -124,8 +163,9 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 	int added;
 	long ix = strtab_intern(p->stack_ix, (const char *)&id, sizeof(id), &added);
 	struct prof_stack *s;
-	size_t n = 0, i;
-	int nf = 0;
+	size_t n = 0, i, cap;
+	bool users = false;
+	int nf = 0, k;
 
 	if (ix < 0 || !added)
 		return ix;
@@ -142,25 +182,32 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 		if (nf < 0)
 			nf = 0;
 	}
-	s->fns = malloc((nf ? (size_t)nf : 1) * sizeof(*s->fns));
+	/* a frame is a function, or a user frame's inlined ones and its own */
+	cap = (nf ? (size_t)nf : 1) * (SYMBOLS_INLINE_MAX + 1);
+	s->fns = malloc(cap * sizeof(*s->fns));
 	if (!s->fns)
 		return -1;
 	for (i = 0; i < (size_t)nf; i++) {
-		long fn = frame_fn(p, &fr[i]);
+		bool user = user_frame(&fr[i]);
 
-		if (fn < 0)
+		k = frame_fns(p, &fr[i], user && users, s->fns + s->n);
+		if (k < 0)
 			return -1;
-		s->fns[i] = (uint32_t)fn;
+		s->n += (size_t)k;
+		users |= user;
 	}
-	if (!nf) {
-		long fn = fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
+	if (!s->n) {
+		k = one_fn(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN, s->fns);
+		if (k < 0)
+			return -1;
+		s->n = 1;
+	}
+	if (s->n < cap) {	/* most frames are one function: give the rest back */
+		uint32_t *fit = realloc(s->fns, s->n * sizeof(*s->fns));
 
-		if (fn < 0)
-			return -1;
-		s->fns[0] = (uint32_t)fn;
-		nf = 1;
+		if (fit)
+			s->fns = fit;
 	}
-	s->n = (size_t)nf;
 	return ix;
 }
 

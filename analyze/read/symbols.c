@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* User frames named from ELF files, found by build id or path (symbols.h). */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -40,6 +42,11 @@ struct elf_file {
 	size_t nsyms;
 	char *names;
 	size_t names_len, names_cap;
+	/* DWARF for inlined functions: its own or its debug file's */
+	bool dw_tried;
+	Dwarf *dw;
+	Elf *dw_elf;
+	int dw_fd;
 };
 
 struct cand {
@@ -75,6 +82,12 @@ static void file_free(struct elf_file *f)
 	free(f->segs);
 	free(f->syms);
 	free(f->names);
+	if (f->dw)
+		dwarf_end(f->dw);
+	if (f->dw_elf)
+		elf_end(f->dw_elf);
+	if (f->dw_tried && f->dw_fd >= 0)
+		close(f->dw_fd);
 	free(f);
 }
 
@@ -306,26 +319,38 @@ static int keep_file(struct symbols *s, struct elf_file *f)
 	return 0;
 }
 
+/* Lengths a build id may have (bytes), as .build-id paths name them. */
+static const size_t id_lens[] = { 20, 16, 8 };
+
+/*
+ * The path of the debug file of build id @id of length @len under @dir
+ * (DIR/.build-id/xx/rest.debug) into @path (@n bytes); false when @id has
+ * nonzero bytes past @len (it is longer).
+ */
+static bool debug_path(const char *dir, const uint8_t id[BID], size_t len, char *path, size_t n)
+{
+	size_t i, at;
+
+	for (i = len; i < BID; i++)
+		if (id[i])
+			return false;
+	at = (size_t)snprintf(path, n, "%s/.build-id/%02x/", dir, id[0]);
+	for (i = 1; i < len && at + 8 < n; i++)
+		at += (size_t)snprintf(path + at, n - at, "%02x", id[i]);
+	snprintf(path + at, n - at, ".debug");
+	return true;
+}
+
 /* The debug file of build id @id under @dir (its .build-id), or NULL. */
 static struct elf_file *debug_file(const char *dir, const uint8_t id[BID])
 {
-	static const size_t lens[] = { 20, 16, 8 };
 	char path[4200];
-	size_t k, i, at;
+	size_t k;
 
-	for (k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+	for (k = 0; k < sizeof(id_lens) / sizeof(id_lens[0]); k++) {
 		struct elf_file *f;
 
-		for (i = lens[k]; i < BID; i++)
-			if (id[i])
-				break;
-		if (i < BID)	/* the bytes past the length are not padding */
-			continue;
-		at = (size_t)snprintf(path, sizeof(path), "%s/.build-id/%02x/", dir, id[0]);
-		for (i = 1; i < lens[k] && at + 8 < sizeof(path); i++)
-			at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
-		snprintf(path + at, sizeof(path) - at, ".debug");
-		if (access(path, R_OK) != 0)
+		if (!debug_path(dir, id, id_lens[k], path, sizeof(path)) || access(path, R_OK) != 0)
 			continue;
 		f = file_open(path, true, NULL);
 		if (f && f->ok && f->has_id && memcmp(f->id, id, BID) == 0)
@@ -333,6 +358,90 @@ static struct elf_file *debug_file(const char *dir, const uint8_t id[BID])
 		file_free(f);
 	}
 	return NULL;
+}
+
+/*
+ * Open the DWARF of @path into @f: true when it has some (and, with
+ * @id, its build id is @id).
+ */
+static bool dwarf_try(struct elf_file *f, const char *path, const uint8_t *id)
+{
+	int fd = open_regular(path);
+	Elf *e;
+
+	if (fd < 0)
+		return false;
+	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF) {
+		const void *idp;
+		ssize_t idn = id ? dwelf_elf_gnu_build_id(e, &idp) : 0;
+		uint8_t got[BID] = { 0 };
+
+		if (idn > 0)
+			memcpy(got, idp, idn > BID ? BID : (size_t)idn);
+		if (!id || (idn > 0 && memcmp(got, id, BID) == 0))
+			f->dw = dwarf_begin_elf(e, DWARF_C_READ, NULL);
+		if (f->dw) {
+			f->dw_elf = e;
+			f->dw_fd = fd;
+			return true;
+		}
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return false;
+}
+
+/* @f's DWARF, once: its own, else its debug file's. */
+static void file_dwarf(struct symbols *s, struct elf_file *f)
+{
+	char path[4200];
+	size_t i, k;
+
+	if (f->dw_tried)
+		return;
+	f->dw_tried = true;
+	f->dw_fd = -1;
+	if (dwarf_try(f, f->path, NULL) || !f->has_id)
+		return;
+	for (i = 0; i <= s->ndirs; i++) {
+		const char *dir = i < s->ndirs ? s->dirs[i] : s->no_system ? NULL : SYSTEM_DEBUG_DIR;
+
+		for (k = 0; dir && k < sizeof(id_lens) / sizeof(id_lens[0]); k++)
+			if (debug_path(dir, f->id, id_lens[k], path, sizeof(path)) &&
+			    dwarf_try(f, path, f->id))
+				return;
+	}
+}
+
+/*
+ * The functions inlined at address @va of @f, innermost first, into @out
+ * (room for @max): the DW_TAG_inlined_subroutine scopes that hold it,
+ * named through their abstract origin. Their count.
+ */
+static size_t inlined_at(const struct elf_file *f, uint64_t va, const char **out, size_t max)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	size_t k = 0;
+	int n, i;
+
+	if (!f->dw || !dwarf_addrdie(f->dw, va, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, va, &scopes);
+	for (i = 0; i < n && k < max; i++) {
+		Dwarf_Attribute a;
+		const char *name;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
+		    !dwarf_attr_integrate(&scopes[i], DW_AT_name, &a))
+			continue;
+		name = dwarf_formstring(&a);
+		if (name && *name)
+			out[k++] = name;
+	}
+	free(scopes);
+	return k;
 }
 
 /*
@@ -374,15 +483,21 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 	return 0;
 }
 
-/* The function of @f at file offset @off: 1, 0 (none), as symbols_build_id(). */
-static int lookup(const struct elf_file *f, uint64_t off, const char **fn, const char **module)
+/*
+ * The functions of @f at file offset @off (@ret: a return address, the
+ * call before it): 1, 0 (none), as symbols_build_id().
+ */
+static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
+		  struct symbols_hit *h)
 {
 	size_t i, lo = 0, hi = f->nsyms;
 	uint64_t va = 0;
 	bool in = false;
 
-	*module = f->base;
-	*fn = NULL;
+	h->module = f->base;
+	h->n = 0;
+	if (ret && off)
+		off--;
 	for (i = 0; i < f->nsegs && !in; i++)
 		if (off >= f->segs[i].off && off - f->segs[i].off < f->segs[i].filesz) {
 			va = off - f->segs[i].off + f->segs[i].vaddr;
@@ -407,17 +522,20 @@ static int lookup(const struct elf_file *f, uint64_t off, const char **fn, const
 	/* a symbol of size 0 covers up to the next one, which is above va */
 	if (f->syms[i].size && va - f->syms[i].addr >= f->syms[i].size)
 		return 0;
-	*fn = f->names + f->syms[i].name;
+	file_dwarf(s, f);
+	h->n = inlined_at(f, va, h->fn, SYMBOLS_INLINE_MAX);
+	h->fn[h->n++] = f->names + f->syms[i].name;
 	return 1;
 }
 
-int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, const char **fn,
-		     const char **module)
+int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool ret,
+		     struct symbols_hit *h)
 {
 	struct elf_file *f = NULL;
 	size_t i;
 
-	*fn = *module = NULL;
+	h->n = 0;
+	h->module = NULL;
 	for (i = 0; i < s->nfiles && !f; i++)
 		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
 			f = s->files[i];
@@ -456,16 +574,17 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, cons
 	}
 	if (file_finish(s, f) < 0)
 		return -1;
-	return lookup(f, off, fn, module);
+	return lookup(s, f, off, ret, h);
 }
 
-int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, const char **fn,
-		 const char **module)
+int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bool ret,
+		 struct symbols_hit *h)
 {
 	struct elf_file *f = NULL;
 	size_t i;
 
-	*fn = *module = NULL;
+	h->n = 0;
+	h->module = NULL;
 	if (!n || memchr(path, '\0', n))
 		return -1;
 	for (i = 0; i < s->nfiles && !f; i++)
@@ -485,5 +604,5 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, co
 		return -1;
 	if (file_finish(s, f) < 0)
 		return -1;
-	return lookup(f, off, fn, module);
+	return lookup(s, f, off, ret, h);
 }

@@ -24,6 +24,15 @@
  * by path, and is resolved the same way. Each file is read once: results
  * are cached by build id and by path.
  *
+ * Inlined functions, with libdw, where DWARF says: the file's own
+ * .debug_info, else its debug file's (2 and 3, its build id checked).
+ * At an address the compiler inlined functions into (the scopes
+ * DW_TAG_inlined_subroutine that hold it), each is a frame of its own,
+ * innermost first, inside the symbol's function: so an inlined function's
+ * time is its own, not its caller's, as perf report's --inline and gdb's
+ * backtrace show it. Inlined frames are named as any (no marker): the
+ * same function, inlined or called, is one name.
+ *
  * Names are the symbols' bytes as in the file (hostile: escape them when
  * printing); no C++ demangling.
  */
@@ -52,21 +61,37 @@ int symbols_add_debug_dir(struct symbols *s, const char *dir);
 /* symbols_no_system - do not search /usr/lib/debug (for tests). */
 void symbols_no_system(struct symbols *s);
 
+/* At most this many functions inlined at one address are named (the innermost). */
+#define SYMBOLS_INLINE_MAX 8
+
+/*
+ * A frame resolved: fn[0] .. fn[n - 1], innermost first, the functions
+ * inlined at the address (DWARF), then the symbol's function, fn[n - 1];
+ * n 0 when none. module: the file's base name. The strings live as long
+ * as the struct symbols.
+ */
+struct symbols_hit {
+	const char *fn[SYMBOLS_INLINE_MAX + 1];
+	size_t n;
+	const char *module;
+};
+
 /*
  * symbols_build_id - resolve offset @off of the file of build id @id
- * (20 bytes). Returns 1: *@fn is the function, *@module the file's base
- * name; 0: the file was found but no function covers @off (*@fn NULL,
- * *@module set); -1: no file has that build id (both NULL). The strings
- * live as long as @s.
+ * (20 bytes); @ret: @off is a return address (a caller's frame): the call
+ * before it is what ran, looked up at @off - 1. Returns 1: @h has the
+ * functions (n >= 1) and the module; 0: the file was found but no
+ * function covers @off (n 0, module set); -1: no file has that build id
+ * (n 0, module NULL).
  */
-int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, const char **fn,
-		     const char **module);
+int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool ret,
+		     struct symbols_hit *h);
 
 /*
  * symbols_path - the same for the file at path @path (@n raw bytes), as
  * an f: frame names it; -1 when it cannot be read as ELF.
  */
-int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, const char **fn,
-		 const char **module);
+int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bool ret,
+		 struct symbols_hit *h);
 
 #endif /* ANALYZE_SYMBOLS_H */

@@ -6,7 +6,9 @@
 # burn_all on >= 90% of the user samples; the folded stacks sum to the
 # samples; the critical path's cpu time names burn_long; --plot's SVG is XML
 # holding burn_long; a stripped copy is named only with --debug-dir; a
-# hostile comm is escaped everywhere; a malformed stack row is exit 2.
+# function the compiler inlined (burn -i) is a frame of its own, 2:1 against
+# its caller's own time, from DWARF; a hostile comm is escaped everywhere;
+# a malformed stack row is exit 2.
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -66,6 +68,25 @@ mv "$TMP/sburn.debug" "$TMP/dbg/.build-id/${id:0:2}/${id:2}.debug"
 grep -q burn_long "$TMP/s1" && fail "burn_long named without the debug file"
 "$ANALYZE" --profile --format tsv --debug-dir "$TMP/dbg" "$TMP/s.tsv" > "$TMP/s2" || fail "exit $?"
 grep -q burn_long "$TMP/s2" || fail "burn_long not named with --debug-dir: $(cat "$TMP/s2")"
+ok "a stripped binary: named with its debug file by build id"
+
+# burn -i: 200 ms in spin_inlined, which the compiler inlined into
+# burn_inline, then 100 ms of burn_inline's own: 2:1 by name, the inlined
+# function a frame of its own, from the binary's DWARF and from the
+# stripped copy's debug file
+for bin in "$TOOLS/burn" "$TMP/sburn"; do
+	"$COLLECTOR" --profile=999 -o "$TMP/i.tsv" -- "$bin" -i -p "$TMP/port4" >/dev/null 2>&1 ||
+		fail "collector exited $?"
+	"$ANALYZE" --profile --format tsv --top 1000 --debug-dir "$TMP/dbg" "$TMP/i.tsv" > "$TMP/i.prof" ||
+		fail "exit $?"
+	inl=$(awk -F'\t' 'NR > 1 && $3 == "spin_inlined" { print $5 }' "$TMP/i.prof")
+	own=$(awk -F'\t' 'NR > 1 && $3 == "burn_inline" { print $5 }' "$TMP/i.prof")
+	awk -v l="$inl" -v s="$own" 'BEGIN { exit !(s > 0 && l / s >= 1.7 && l / s <= 2.3) }' ||
+		fail "$bin: spin_inlined/burn_inline self = $inl/$own, not 2 +-15%"
+	"$ANALYZE" --profile --format folded --debug-dir "$TMP/dbg" "$TMP/i.tsv" |
+		grep -q ';main;burn_inline;spin_inlined [0-9]*$' || fail "$bin: no main;burn_inline;spin_inlined stack"
+	ok "$(basename "$bin"): the inlined spin_inlined $inl, burn_inline's own $own samples"
+done
 
 # a hostile comm, escaped in folded, json and svg
 "$COLLECTOR" --profile=999 -o "$TMP/h.tsv" -- "$TOOLS/burn" -x 0.3 -n $'<a>;"&\t' -p "$TMP/port3" \

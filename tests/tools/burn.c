@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w]: a known truth for profiles.
- * main() calls burn_all(), which calls burn_long() and then burn_short():
- * each spins on the CPU until its thread has used 200 ms and 100 ms of CPU
- * time (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a CPU does not
- * count), times SCALE (default 1). Built with frame pointers (Makefile),
- * so a sampled user stack reads burn_long <- burn_all <- main.
+ * burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w] [-i]: a known truth for
+ * profiles. main() calls burn_all(), which calls burn_long() and then
+ * burn_short(): each spins on the CPU until its thread has used 200 ms and
+ * 100 ms of CPU time (CLOCK_THREAD_CPUTIME_ID: time spent waiting for a CPU
+ * does not count), times SCALE (default 1). Built with frame pointers
+ * (Makefile), so a sampled user stack reads burn_long <- burn_all <- main.
+ * -i: main() calls burn_inline() instead, which spends 200 ms in
+ * spin_inlined(), a function the compiler inlines into it (always_inline:
+ * only DWARF knows it is there), then 100 ms of its own.
  * -n COMM: set the comm (prctl PR_SET_NAME) first: hostile bytes welcome.
  * -p PORT-FILE: after burning, listen on TCP 127.0.0.1:0 (the boot's
  * listen phase), write the port to PORT-FILE, and exit.
@@ -29,7 +32,8 @@
 static double scale = 1.0;
 static unsigned long rounds;
 
-static long long cpu_ns(void)
+/* noinline: a frame of its own, not a function DWARF says is inlined */
+static __attribute__((noinline)) long long cpu_ns(void)
 {
 	struct timespec ts;
 
@@ -37,32 +41,35 @@ static long long cpu_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* spin until this thread has used @ms (times scale) more of CPU time;
- * inlined: the CPU time is burn_long's and burn_short's own (self) */
-static inline __attribute__((always_inline)) void spin(double ms)
-{
-	long long end = cpu_ns() + (long long)(ms * scale * 1e6);
-	volatile unsigned long x = 0;
-
-	/* clock_gettime of a thread clock is a syscall (no vDSO): one per
-	 * ~100 us of spinning, not a trace full of them */
-	while (cpu_ns() < end) {
-		for (int i = 0; i < 200000; i++)
-			x++;
-		rounds++;
-	}
-}
+/*
+ * Spin until this thread has used @ms (times scale) more of CPU time. A
+ * macro, not an inline function: DWARF would name an inlined function as
+ * a frame of its own, and the time is meant to be its caller's (self).
+ * clock_gettime of a thread clock is a syscall (no vDSO): one per ~100 us
+ * of spinning, not a trace full of them.
+ */
+#define SPIN(ms)                                                             \
+	do {                                                                 \
+		long long end_ = cpu_ns() + (long long)((ms) * scale * 1e6); \
+		volatile unsigned long x_ = 0;                               \
+                                                                             \
+		while (cpu_ns() < end_) {                                    \
+			for (int i_ = 0; i_ < 200000; i_++)                  \
+				x_++;                                        \
+			rounds++;                                            \
+		}                                                            \
+	} while (0)
 
 /* not static, noinline: each its own symbol and frame in every stack */
 void __attribute__((noinline)) burn_long(void)
 {
-	spin(200);
+	SPIN(200);
 	__asm__ volatile("" ::: "memory");	/* no tail call: burn_long stays a frame */
 }
 
 void __attribute__((noinline)) burn_short(void)
 {
-	spin(100);
+	SPIN(100);
 	__asm__ volatile("" ::: "memory");
 }
 
@@ -70,6 +77,20 @@ void __attribute__((noinline)) burn_all(void)
 {
 	burn_long();
 	burn_short();
+	__asm__ volatile("" ::: "memory");
+}
+
+/* -i: inlined into burn_inline, so its 200 ms are a frame only DWARF tells */
+static inline __attribute__((always_inline)) void spin_inlined(void)
+{
+	SPIN(200);
+	__asm__ volatile("" ::: "memory");
+}
+
+void __attribute__((noinline)) burn_inline(void)
+{
+	spin_inlined();
+	SPIN(100);
 	__asm__ volatile("" ::: "memory");
 }
 
@@ -99,9 +120,9 @@ static int listen_port(const char *path)
 int main(int argc, char **argv)
 {
 	const char *port_file = NULL;
-	int c, work = 0;
+	int c, work = 0, inl = 0;
 
-	while ((c = getopt(argc, argv, "x:n:p:w")) != -1) {
+	while ((c = getopt(argc, argv, "x:n:p:wi")) != -1) {
 		switch (c) {
 		case 'x':
 			scale = atof(optarg);
@@ -118,8 +139,11 @@ int main(int argc, char **argv)
 		case 'w':
 			work = 1;
 			break;
+		case 'i':
+			inl = 1;
+			break;
 		default:
-			fprintf(stderr, "usage: burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w]\n");
+			fprintf(stderr, "usage: burn [-x SCALE] [-n COMM] [-p PORT-FILE] [-w] [-i]\n");
 			return 1;
 		}
 	}
@@ -129,7 +153,10 @@ int main(int argc, char **argv)
 	}
 	printf("burn tid=%d\n", (int)getpid());
 	fflush(stdout);
-	burn_all();
+	if (inl)
+		burn_inline();
+	else
+		burn_all();
 	if (work)
 		fprintf(stderr, "burn rounds=%lu\n", rounds);
 	if (port_file && listen_port(port_file) < 0)
