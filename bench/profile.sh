@@ -20,12 +20,22 @@
 #   prof B/s  the TSV's stack and sample rows alone, per second
 #   samples   sample rows (the TSV) or samples (perf report --stats)
 #   lost      events lost (the TSV's trailer, perf's LOST), the most of 3
+# Then the syscall-bound loops, where every call is a row: the pipe
+# ping-pong of bench/sched.sh (tests/tools/sched_probe pingpong N, two
+# processes on one CPU, ns per round trip) and the getppid loop of
+# bench/collector.sh (ns per call): untraced, under the collector, under
+# the collector with --profile=999, and under perf record -g -F 999
+# alone; each the median of 3, with its ratio to untraced, and the
+# collector --profile's ratio to the collector alone (what sampling adds
+# to tracing).
 # Needs root.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 SCALE=${1:-10}
 BURN=$OUTPUT/tests/burn
+PROBE=$OUTPUT/tests/sched_probe
+LOOP=$OUTPUT/tests/getppid_loop
 COLLECTOR=$OUTPUT/collector
 TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
@@ -128,3 +138,49 @@ for k in "${configs[@]}"; do
 			r / br, o / s, p == "-" ? "-" : sprintf("%.0f", p / s), n, l
 	}'
 done
+
+# the syscall-bound loops: every call a row
+echo
+echo "syscall-bound loops, ns per round trip / call, median of 3:"
+printf '%-28s %14s %8s %14s %8s\n' what pingpong ratio getppid ratio
+per_op() { sed -n "s|^\([0-9.]*\) $1\$|\1|p" "$2" | tail -1; }
+declare -A op
+for i in 1 2 3; do
+	for k in untraced collector prof999 perf999; do
+		for w in pingpong getppid; do
+			if [ $w = pingpong ]; then argv=("$PROBE" pingpong 100000) unit=ns/round-trip
+			else argv=("$LOOP" 1000000) unit=ns/call; fi
+			rm -f "$TMP/o.tsv" "$TMP/perf.data"
+			case $k in
+			untraced) "${argv[@]}" ;;
+			collector) "$COLLECTOR" -o "$TMP/o.tsv" -- "${argv[@]}" ;;
+			prof999) "$COLLECTOR" --profile=999 -o "$TMP/o.tsv" -- "${argv[@]}" ;;
+			perf999) "$PERF" record -q -g -F 999 -o "$TMP/perf.data" -- "${argv[@]}" ;;
+			esac > /dev/null 2> "$TMP/err"
+			op[$k.$w.$i]=$(per_op "$unit" "$TMP/err")
+			if [ -z "${op[$k.$w.$i]}" ]; then
+				echo "bench/profile.sh: $k $w failed: $(head -3 "$TMP/err")" >&2
+				exit 1
+			fi
+		done
+	done
+done
+for w in pingpong getppid; do
+	for k in untraced collector prof999 perf999; do
+		op[$k.$w]=$(med "${op[$k.$w.1]}" "${op[$k.$w.2]}" "${op[$k.$w.3]}")
+	done
+done
+for k in untraced collector prof999 perf999; do
+	case $k in
+	untraced) what=untraced ;;
+	collector) what=collector ;;
+	prof999) what="collector --profile=999" ;;
+	perf999) what="perf record -g -F 999" ;;
+	esac
+	awk -v what="$what" -v p="${op[$k.pingpong]}" -v bp="${op[untraced.pingpong]}" \
+		-v g="${op[$k.getppid]}" -v bg="${op[untraced.getppid]}" 'BEGIN {
+		printf "%-28s %14.1f %7.2fx %14.1f %7.2fx\n", what, p, p / bp, g, g / bg }'
+done
+awk -v p="${op[prof999.pingpong]}" -v c="${op[collector.pingpong]}" \
+	-v g="${op[prof999.getppid]}" -v d="${op[collector.getppid]}" 'BEGIN {
+	printf "--profile=999 over the collector alone: ping-pong %.2fx, getppid %.2fx\n", p / c, g / d }'
