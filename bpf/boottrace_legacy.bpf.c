@@ -579,6 +579,11 @@ static __always_inline struct bt_legacy_task *current_task(struct bt_legacy_conf
 /* Scheduler rows (--sched on): their own file. */
 #include "bpf/sched_legacy.bpf.h"
 
+#ifdef BT_COMPAT
+/* --profile: the sampling program (4.18's bpf_get_stack), in a file of its own */
+#include "bpf/profile_legacy.bpf.h"
+#endif
+
 /* Watch mode (pidtree): roots found by their namespaces; its own file. */
 #include "bpf/watch_legacy.bpf.h"
 

@@ -111,7 +111,8 @@ struct bt_legacy_config {
 	__u32 sw_prev_comm, sw_prev_pid, sw_prev_state, sw_next_comm, sw_next_pid;
 	/* pid_t pid of sched/sched_waking, sched_wakeup_new, sched_process_free */
 	__u32 wk_pid, wn_pid, free_pid;
-	__u32 pad;			/* explicit: user space writes the map value whole */
+	/* --profile (compat object): the CPU time a sample stands for, ns; 0 off */
+	__u32 profile_period_ns;
 };
 _Static_assert(sizeof(struct bt_legacy_config) == 192, "bt_legacy_config layout");
 

@@ -195,6 +195,7 @@ static void modern_destroy(struct backend *b)
 
 static const struct backend_ops modern_ops = {
 	.name = "modern",
+	.samples = true,
 	.poll = modern_poll,
 	.drain = modern_drain,
 	.track_cgroup = modern_track_cgroup,

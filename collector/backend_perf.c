@@ -42,6 +42,7 @@
 #include "collector/clock.h"
 #include "collector/keyset.h"
 #include "collector/proc.h"
+#include "collector/profile.h"
 #include "collector/reorder.h"
 #include "collector/tracefs.h"
 
@@ -69,6 +70,9 @@ struct perfobj {
 	int nlinks;
 	struct batches batches;		/* a visit is a syscall of this thread */
 	unsigned long long pb_lost;	/* samples the perf rings dropped */
+	unsigned long long samples_dropped; /* profile samples of containers not known yet */
+	struct bpf_program *profile_prog; /* bt_profile (compat), or NULL */
+	struct profile *profile;	/* --profile's perf events (compat) */
 	struct batch_gaps gaps;		/* lost batches */
 	struct reorder order;		/* the records held back (collector/reorder.h) */
 	struct keyset roots;		/* pidtree: the kernel keys whose ROOT was delivered */
@@ -167,12 +171,44 @@ static void deliver_cgroup(struct perfobj *o, __u64 *buf, size_t size)
 	hand_over(o, buf, size);
 }
 
+/*
+ * A profile sample (compat): 2.6 KB, more than a held record can be, so
+ * handed over at once when its container is known; else (the first
+ * moments of a cgroup whose record has not come, a root not delivered)
+ * dropped and counted lost. Its order among the rows does not matter: a
+ * sample row stands alone.
+ */
+static void deliver_sample(struct perfobj *o, const void *raw, size_t size)
+{
+	struct bt_sample_event e;
+	struct bt_event_hdr *h = &e.hdr;
+
+	memset(&e, 0, sizeof(e));
+	memcpy(&e, raw, MIN(size, sizeof(e)));
+	if (o->cgroup) {
+		cgroups_compat_fix_ppid(&o->cg, h);
+		if (!cgroups_compat_known(&o->cg, h->cgroup_id)) {
+			o->samples_dropped++;
+			return;
+		}
+	} else if ((h->cgroup_id & BT_KEY_KERNEL) && !keyset_has(&o->roots, h->cgroup_id)) {
+		o->samples_dropped++;
+		return;
+	}
+	hand_over(o, &e, sizeof(e));
+}
+
 static void deliver(struct perfobj *o, const void *raw, size_t size)
 {
 	/* perf puts samples at 4-byte alignment; records have __u64 fields */
 	__u64 buf[REORDER_RECORD_MAX / 8];
 	struct bt_event_hdr *h = (struct bt_event_hdr *)buf;
 
+	if (size >= sizeof(struct bt_sample_event) &&
+	    ((const struct bt_event_hdr *)raw)->type == BT_EV_SAMPLE) {
+		deliver_sample(o, raw, size);
+		return;
+	}
 	if (size > sizeof(buf))
 		size = sizeof(buf);
 	memcpy(buf, raw, size);
@@ -351,7 +387,8 @@ static unsigned long long perf_lost(struct backend *b)
 	struct bpf_map *lost = o->m.lost;
 
 	return batch_gaps_lost(&o->gaps, bpfmap_percpu_sum(lost, BT_LEGACY_LOST_RECORDS),
-			       bpfmap_percpu_sum(lost, BT_LEGACY_LOST_OUTPUTS), o->pb_lost);
+			       bpfmap_percpu_sum(lost, BT_LEGACY_LOST_OUTPUTS), o->pb_lost) +
+	       o->samples_dropped;
 }
 
 static void perf_destroy(struct backend *b)
@@ -362,6 +399,7 @@ static void perf_destroy(struct backend *b)
 
 	if (!o)
 		return;
+	profile__stop(o->profile);
 	/* the perf events first: an event in use cannot be removed (EBUSY) */
 	for (j = 0; j < o->nmark_links; j++)
 		bpf_link__destroy(o->mark_links[j]);
@@ -387,8 +425,9 @@ static void perf_destroy(struct backend *b)
 	free(o);
 }
 
-#define PERF_OPS(obj_name) {				\
+#define PERF_OPS(obj_name, has_samples) {		\
 	.name = obj_name,				\
+	.samples = has_samples,				\
 	.poll = perf_poll,				\
 	.drain = perf_drain,				\
 	.track_cgroup = perf_track_cgroup,		\
@@ -399,8 +438,8 @@ static void perf_destroy(struct backend *b)
 	.destroy = perf_destroy,			\
 }
 /* The same operations; the name says which object (the TSV's bpf_object). */
-static const struct backend_ops legacy_ops = PERF_OPS("legacy");
-static const struct backend_ops compat_ops = PERF_OPS("compat");
+static const struct backend_ops legacy_ops = PERF_OPS("legacy", false);
+static const struct backend_ops compat_ops = PERF_OPS("compat", true);
 
 /* --- set-up --------------------------------------------------------------- */
 
@@ -823,6 +862,12 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 			bpf_program__set_autoload(prog, idx < cfg->nmarks);
 			continue;
 		}
+		/* --profile's (compat): attached to perf events of its own, last */
+		if (!strcmp(sec, "perf_event")) {
+			o->profile_prog = prog;
+			bpf_program__set_autoload(prog, cfg->profile_hz > 0);
+			continue;
+		}
 		if (strncmp(sec, "tracepoint/", 11) || n == MAX_PROGS) {
 			fprintf(stderr, "collector: %s object: unexpected program section %s\n",
 				o->b.ops->name, sec);
@@ -875,6 +920,8 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 		   (ids ? BT_LEGACY_CGROUP_IDS : 0) |
 		   (cfg->watch && o->cgroup ? BT_LEGACY_WATCH_MKDIR : 0);
 	lc.mark_start_mask = cfg->mark_start_mask;
+	lc.profile_period_ns = o->profile_prog && cfg->profile_hz ?
+			       profile_period_ns(cfg->profile_hz) : 0;
 	/* this thread polls: its syscalls flush batches (init pid namespace assumed, as for tids) */
 	lc.flush_tid = (__u32)syscall(SYS_gettid);
 	memcpy(lc.syscall_mask, cfg->syscall_mask, sizeof(lc.syscall_mask));
@@ -950,6 +997,9 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 			goto fail;
 		o->nlinks++;
 	}
+	if (lc.profile_period_ns &&
+	    (err = profile__start(o->profile_prog, cfg->profile_hz, &o->profile)) < 0)
+		goto fail;
 	if (cfg->verbose)
 		fprintf(stderr, "collector: attached in %.1f ms\n", ms_since(cfg->started_ns));
 	free(fmts);

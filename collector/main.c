@@ -264,8 +264,8 @@ int main(int argc, char **argv)
 			ret = 2;
 		goto cleanup;
 	}
-	/* --profile: the modern object's; the others have no sampling program */
-	if (c.opt.profile_hz && !backend_modern_skel(c.be))
+	/* --profile: the modern and compat objects'; the legacy one has no sampling program */
+	if (c.opt.profile_hz && !c.be->ops->samples)
 		fprintf(stderr, "collector: --profile: the %s BPF object cannot sample stacks "
 			"(# profile=off)\n", c.be->ops->name);
 	else if (c.opt.profile_hz && !(c.samples = samples__new())) {

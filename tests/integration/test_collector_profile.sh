@@ -8,8 +8,9 @@
 # file, burn_long's under burn_all under main. A busy process outside the
 # container is never sampled. --profile alone is 99 Hz (10101010 ns).
 # With --rotate each file defines the stacks its samples name. The compat
-# and legacy objects have no sampling program: '# profile=off', a warning,
-# no stack or sample rows, exit 0.
+# object samples as the modern one does (4.18's bpf_get_stack); the legacy
+# object has no sampling program: '# profile=off', a warning, no stack or
+# sample rows, exit 0.
 # modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -23,7 +24,7 @@ n() { awk -F'\t' -v f="$1" '$2 == f { n = $1 } END { print n + 0 }' <<< "$in"; }
 within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 burn_tid() { sed -n 's/^burn tid=\([0-9]*\)$/\1/p' "$1"; }
 
-if perf_object; then
+if [ "$BT_MODE" = legacy ]; then
 	"$COLLECTOR" --profile=999 -o "$TMP/off.tsv" -- "$BURN" > /dev/null 2> "$TMP/off.err" ||
 		fail "collector --profile with the $BT_MODE object exited $?: $(cat "$TMP/off.err")"
 	check_tsv "$TMP/off.tsv"
