@@ -69,10 +69,8 @@ echo "samples of burn: $(cat "$TMP/counts")"
 # host's tests running), so the VMs check what their kernel does — the
 # program loads and attaches, samples carry build ids that resolve to
 # both functions under their caller — and the host checks the figures.
-tcg=false
-grep -q 'QEMU Virtual CPU' /proc/cpuinfo && tcg=true
 [ "$long" -gt 0 ] && [ "$short" -gt 0 ] || fail "no sample in burn_long ($long) or burn_short ($short)"
-if ! $tcg; then
+if ! under_tcg; then
 	[ "$total" -ge 255 ] && [ "$total" -le 360 ] || fail "$total samples of burn, not about 300"
 	ratio=$((long * 100 / short))
 	[ "$ratio" -ge 170 ] && [ "$ratio" -le 230 ] || fail "burn_long:burn_short $long:$short, not 2:1 (±15%)"

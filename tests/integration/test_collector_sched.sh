@@ -30,9 +30,13 @@ IFS=$'\t' read -r _ _ _ _ _ _ _ _ name ret dur detail <<< "$row"
 [ "$name" = S ] || fail "the sleep's row is $name, not S: $row"
 [[ "$ret" =~ ^[0-9]+$ ]] && [ "$ret" -lt "$dur" ] || fail "the sleep's runnable part is $ret: $row"
 # blocked from the switch-out to the wake: the 100 ms (the runnable part
-# after it is the wait for a CPU, as long as a busy machine makes it)
+# after it is the wait for a CPU, as long as a busy machine makes it);
+# under TCG the timer's interrupt comes late (115 ms once): a wake that
+# late is later blocked time, so only the floor holds there
 blocked=$((dur - ret))
-[ "$blocked" -ge $((100 * ms)) ] && [ "$blocked" -le $((105 * ms)) ] || fail "the sleep blocked $blocked ns: $row"
+late=105
+under_tcg && late=200
+[ "$blocked" -ge $((100 * ms)) ] && [ "$blocked" -le $((late * ms)) ] || fail "the sleep blocked $blocked ns: $row"
 if perf_object; then
 	[[ "$detail" =~ ^wake=unknown\ cur= ]] || fail "the legacy/compat wake is not unknown with cur=: $detail"
 else
