@@ -212,7 +212,7 @@ deps:
 # $(TEST_FUZZ_SECONDS) s each (20 with CI=true, else 10; FUZZ_SECONDS=N to
 # choose). Valgrind runs on analyze in the first stage
 # (tests/integration/test_valgrind_analyze.sh), and so does the soak
-# (tests/integration/test_soak.sh: SOAK_SECONDS, 90 with CI=true, else 30). tests/stages.sh runs every
+# (tests/integration/test_soak.sh: SOAK_SECONDS, 60 with CI=true, else 30). tests/stages.sh runs every
 # stage even after a failure and closes with the sum of their
 # "N passed, N failed, N skipped"; any failure fails make test.
 test: deps

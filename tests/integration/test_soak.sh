@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Soak: a container doing a steady mix of syscalls (tests/tools/soak:
 # getppid, openat/read/close of a file, write to /dev/null, clock_nanosleep
-# of 0, a fork + exit now and then) for SOAK_SECONDS (default 90 with
+# of 0, a fork + exit now and then) for SOAK_SECONDS (default 60 with
 # CI=true, else 30) at the highest rate the collector holds without loss.
 # The TSV goes through a pipe into tests/tools/tsv_count (no file to hold
 # millions of rows). First a short calibration: the workload unthrottled
@@ -24,14 +24,14 @@ need_root
 if [ -n "${SOAK_SECONDS:-}" ]; then
 	secs=$SOAK_SECONDS
 elif [ "${CI:-}" = true ]; then
-	secs=90
+	secs=60
 else
 	secs=30
 fi
 interval=1
-[ "$secs" -ge 90 ] && interval=3
+[ "$secs" -ge 60 ] && interval=3
 cal_secs=3
-echo "   soak of $secs s (SOAK_SECONDS; default 90 with CI=true, else 30), RSS every $interval s"
+echo "   soak of $secs s (SOAK_SECONDS; default 60 with CI=true, else 30), RSS every $interval s"
 for t in soak tsv_count; do [ -x "$TOOLS/$t" ] || fail "no $TOOLS/$t (make all)"; done
 mkfifo "$TMP/fifo"
 echo "a file the soak reads" > "$TMP/file"
