@@ -35,16 +35,20 @@ ok "floors: legacy 4.15, compat 4.18, modern 5.15 (and the bad object 5.8)"
 
 # at its floor, an object is clean; a release below, refused, one line per use
 "$CHECK" --kernel 4.18 "$COMPAT" > "$TMP/c" || fail "compat at 4.18: $(cat "$TMP/c")"
-grep -Eq "^bpfcheck: .*: ok \(23 programs, max [0-9]+ insns, minimum kernel 4\.18: " "$TMP/c" ||
+grep -Eq "^bpfcheck: .*: ok \(24 programs, max [0-9]+ insns, minimum kernel 4\.18: " "$TMP/c" ||
 	fail "compat at 4.18: $(cat "$TMP/c")"
 "$CHECK" --kernel 4.17 "$COMPAT" > "$TMP/c17"
 [ $? -eq 1 ] || fail "compat at 4.17: not refused"
-# the helper, and nothing else: every problem line is a call to helper 80
-grep -v ': minimum kernel ' "$TMP/c17" | grep -Ev ': call to helper 80 \(bpf_get_current_cgroup_id\): needs 4\.18$' &&
-	fail "compat at 4.17: a problem other than helper 80"
+# the helpers, and nothing else: every problem line is a call to helper 80,
+# or --profile's bpf_get_stack (helper 67, 4.18) in bt_profile
+grep -v ': minimum kernel ' "$TMP/c17" | grep -Ev ': call to helper 80 \(bpf_get_current_cgroup_id\): needs 4\.18$' |
+	grep -Ev ': prog bt_profile \(perf_event\): insn [0-9]+: call to helper 67 \(bpf_get_stack\): needs 4\.18$' &&
+	fail "compat at 4.17: a problem other than helpers 80 and 67"
+[ "$(grep -c 'prog bt_profile .*call to helper 67 .*: needs 4\.18$' "$TMP/c17")" -eq 2 ] ||
+	fail "compat at 4.17: bt_profile's two bpf_get_stack calls not named: $(cat "$TMP/c17")"
 [ "$(grep -c 'call to helper 80 .*: needs 4\.18$' "$TMP/c17")" -ge 6 ] ||
 	fail "compat at 4.17: helper 80 not named in each program that calls it: $(cat "$TMP/c17")"
-ok "compat object: clean at 4.18; at 4.17 only helper 80 is refused ($(grep -c 'needs 4\.18' "$TMP/c17") calls)"
+ok "compat object: clean at 4.18; at 4.17 only helpers 80 and 67 are refused ($(grep -c 'needs 4\.18' "$TMP/c17") calls)"
 
 "$CHECK" --kernel 5.15 "$MODERN" > "$TMP/m" || fail "modern at 5.15: $(cat "$TMP/m")"
 grep -Eq "^bpfcheck: .*: ok \([0-9]+ programs, max [0-9]+ insns, minimum kernel 5\.15: " "$TMP/m" ||
