@@ -82,7 +82,7 @@ void options_usage(FILE *f)
 "        --profile[=<hz>]       sample the traced tasks' stacks <hz> times a second\n"
 "                               of CPU (default 99): `stack` and `sample` rows for\n"
 "                               analyze --profile (modern and compat objects; at\n"
-"                               999 Hz about 3.5%% of a busy task's CPU, 1.4x perf's)\n"
+"                               999 Hz about 3.5%% of a busy task's CPU, as perf's)\n"
 "        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
 "                               64K at least): -o <file> is renamed <file>.<n>;\n"
 "                               SIGHUP begins a new <file> too (logrotate)\n"
