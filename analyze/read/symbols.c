@@ -42,6 +42,7 @@ struct elf_file {
 	size_t nsyms;
 	char *names;
 	size_t names_len, names_cap;
+	char *dbg_path;		/* the debug file file_finish() took symbols from, or NULL */
 	/* DWARF for inlined functions: its own or its debug file's */
 	bool dw_tried;
 	Dwarf *dw;
@@ -82,6 +83,7 @@ static void file_free(struct elf_file *f)
 	free(f->segs);
 	free(f->syms);
 	free(f->names);
+	free(f->dbg_path);
 	if (f->dw)
 		dwarf_end(f->dw);
 	if (f->dw_elf)
@@ -405,6 +407,10 @@ static void file_dwarf(struct symbols *s, struct elf_file *f)
 	f->dw_fd = -1;
 	if (dwarf_try(f, f->path, NULL) || !f->has_id)
 		return;
+	if (f->dbg_path) {	/* found already, for its symbols */
+		dwarf_try(f, f->dbg_path, f->id);
+		return;
+	}
 	for (i = 0; i <= s->ndirs; i++) {
 		const char *dir = i < s->ndirs ? s->dirs[i] : s->no_system ? NULL : SYSTEM_DEBUG_DIR;
 
@@ -472,8 +478,10 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 		f->nsyms = d->nsyms;
 		f->names = d->names;
 		f->names_len = d->names_len;
+		f->dbg_path = d->path;	/* file_dwarf() opens it, not a search again */
 		d->syms = NULL;
 		d->names = NULL;
+		d->path = NULL;
 		file_free(d);
 	} else if (!f->nsyms && file_dynsym(f) < 0) {
 		return -1;
