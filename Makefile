@@ -59,7 +59,7 @@ COMMON_SRCS := $(wildcard common/*.c)
 # analyze/ has main.c and shared helpers on top, the rest in its wings
 # (analyze/README.md): read/, stats/, boot/, out/.
 ANALYZE_SRCS := $(filter-out analyze/main.c,$(wildcard analyze/*.c analyze/*/*.c))
-COLLECTOR_SRCS := $(filter-out collector/main.c,$(wildcard collector/*.c))
+COLLECTOR_SRCS := $(filter-out collector/main.c,$(wildcard collector/*.c collector/*/*.c))
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TOOL_SRCS := $(wildcard tests/tools/*.c)
 SAMPLE_SRCS := $(wildcard samples/*.c)
@@ -124,7 +124,7 @@ $(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
 
-# loads the legacy object through collector/backend_perf.c
+# loads the legacy object through collector/kernel/backend_perf.c
 $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

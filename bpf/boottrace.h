@@ -59,7 +59,7 @@ enum bt_detail_kind {
  * bt_syscall_event.fd is the syscall's fd: listen, in the legacy and
  * compat objects, whose detail is the address bind() was given (port 0
  * when the kernel was to choose) or none (autobind): the collector finds
- * the socket's port through the fd (collector/sockport.c). The modern
+ * the socket's port through the fd (collector/rows/sockport.c). The modern
  * object reads it from the socket.
  */
 #define BT_SC_FD 2
@@ -142,7 +142,7 @@ _Static_assert(__builtin_offsetof(struct bt_syscall_event, ino) % 8 == 0,
  * BT_BATCH_MAX of them go into the ring buffer (perf buffer, legacy) as
  * one record (one copy, instead of a reserve and a commit or a perf
  * output each). type sits where bt_event_hdr.type does, so a reader tells
- * a batch from a record; the collector unpacks it (collector/batch.c), and
+ * a batch from a record; the collector unpacks it (collector/rows/batch.c), and
  * on_event sees plain records only.
  */
 #define BT_BATCH_MAX 16

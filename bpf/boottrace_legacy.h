@@ -2,7 +2,7 @@
 /*
  * What only the objects built from bpf/boottrace_legacy.bpf.c (the legacy
  * object, 4.15, and its compat build, 4.18: -DBT_COMPAT) and their backend
- * (collector/backend_perf.c) share: the configuration map and the values
+ * (collector/kernel/backend_perf.c) share: the configuration map and the values
  * of the maps user space writes into. The records are those of
  * bpf/boottrace.h, which must be included first (a task's entry holds the
  * record of its syscall in progress). Fixed-size fields only and no

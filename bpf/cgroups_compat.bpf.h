@@ -18,7 +18,7 @@
  *               plain stores (here at mkdir, by the collector elsewhere),
  *               and two writers racing for one slot may leave it wrong
  *               until the collector reads the mkdir record, when it puts
- *               the slot right (collector/backend_perf.c, filter_ensure()).
+ *               the slot right (collector/kernel/backend_perf.c, filter_ensure()).
  *
  * New cgroups (the classic cgroup_mkdir and cgroup_rmdir tracepoints): in
  * watch mode every new v2 cgroup is tracked at mkdir, before its first

@@ -4,7 +4,7 @@
  * boottrace.bpf.c (they use its maps and current_container()).
  *
  * One uprobe program and one USDT program, attached by the collector once
- * per --mark / --start (collector/marks.c), each time with its own cookie:
+ * per --mark / --start (collector/kernel/marks.c), each time with its own cookie:
  * the low 32 bits are the mark's index, bit 32 (BT_MARK_START) says it is a
  * --start probe. Neither auto-attaches: they have no target until the
  * collector names one (backend_modern.c turns autoattach off).

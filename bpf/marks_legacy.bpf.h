@@ -13,7 +13,7 @@
  *                    built in; the collector attaches copy i for --mark i
  *   libbpf's uprobe attach (the uprobe PMU, 4.17)  uprobe_events in
  *                    tracefs, then perf_event_open on the event's id, as
- *                    4.15 tools do (collector/backend_perf.c)
+ *                    4.15 tools do (collector/kernel/backend_perf.c)
  *   USDT arguments, semaphores (ref_ctr_offset, 4.20)  marks carry no
  *                    arguments; a probe with a semaphore is refused
  *   task storage (5.11)           `mark_starts`, a hash map keyed by tid

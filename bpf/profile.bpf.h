@@ -3,12 +3,12 @@
  * Profile samples of the modern object (--profile, docs/tsv-format.md,
  * Profile rows). User space opens a CPU-clock perf event per CPU, firing
  * every period_ns of that CPU's time, and attaches bt_profile to each
- * (collector/profile.c). The program takes the stacks of the task it
+ * (collector/profile/profile.c). The program takes the stacks of the task it
  * interrupted when that task is traced (or a host task while host rows
  * are written, bpf/host.bpf.h), and writes one record: the kernel stack
  * as addresses, the user stack as build id + file offset where the kernel
  * can read the build id (BPF_F_USER_BUILD_ID), else as addresses.
- * collector/frames.c turns them into frames.
+ * collector/profile/frames.c turns them into frames.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
  * file of its own as sched.bpf.h is.

@@ -1,29 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
- * The collector's state, and the calls between its rooms:
- *
- *   main.c        the numbered steps: options, host, object, output, trace,
- *                 trailer, one cleanup
- *   options.c     the command line → struct options
- *   setup.c       what the host and the options allow: capabilities, mode,
- *                 object and fallback, the backend's configuration
- *   containers.c  the table of containers (pure)
- *   lifecycle.c   what a container is, and its start and end rows
- *   rows.c        records from the kernel → TSV rows, the header lines
- *   loop.c        one poll turn, the line on a terminal, the stop flag
- *   progress.c    the --runs progress line (pure)
- *   spawn.c       spawn mode: run a command as a container, N times
- *   client.c      client mode: time a runtime's client (docker run), N times
- *   child.c       the command's process, for both
- *   watch.c       watch mode, and --pid (attach to a running tree)
- *   proc.c        /proc readers;  cgroup.c  cgroup v2 plumbing
- *   sockport.c    a listener's port from /proc (the legacy and compat objects)
- *   exporter.c    --metrics: boots.c (phases from the rows), metrics.c (the
- *                 registry), http.c (the server, served from loop.c)
- *   rotate.c      a run in several files: SIGHUP, --rotate
- *   samples.c     --profile: a sample's stack id and frames (frames.c,
- *                 from ksyms.c, umaps.c; stacks.c), rows.c writes them;
- *                 profile.c the perf events (the modern backend's)
+ * The collector's state, and the calls between its rooms. The rooms are
+ * in wings (collector/README.md): main.c and options.c on top, then run/
+ * (the three ways to run), rows/ (records to rows and files), profile/
+ * (--profile's samples), serve/ (--metrics, the progress line) and
+ * kernel/ (the BPF objects and what the host offers: tracefs, /proc,
+ * cgroups, ELF files).
  *
  * Dependencies point one way: main → options, setup, spawn, watch → loop,
  * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
@@ -37,11 +19,11 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "collector/backend.h"
-#include "collector/child.h"
-#include "collector/containers.h"
+#include "collector/kernel/backend.h"
+#include "collector/run/child.h"
+#include "collector/run/containers.h"
 #include "collector/options.h"
-#include "collector/output.h"
+#include "collector/rows/output.h"
 
 struct bt_cgroup_event;
 struct exporter;

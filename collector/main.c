@@ -22,14 +22,14 @@
 
 #include <bpf/libbpf.h>
 
-#include "collector/cgroup.h"
+#include "collector/kernel/cgroup.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/exporter.h"
-#include "collector/marks.h"
-#include "collector/progress.h"
-#include "collector/rotate.h"
-#include "collector/samples.h"
+#include "collector/serve/exporter.h"
+#include "collector/kernel/marks.h"
+#include "collector/serve/progress.h"
+#include "collector/rows/rotate.h"
+#include "collector/profile/samples.h"
 
 static void on_signal(int sig)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector/http.h"
-#include "collector/marks.h"
+#include "collector/serve/http.h"
+#include "collector/kernel/marks.h"
 #include "collector/options.h"
 
 void options_usage(FILE *f)
@@ -169,7 +169,7 @@ static int parse_until(const char *s, struct options *o)
 	size_t n = plus ? (size_t)(plus - s) : strlen(s);
 
 	if (strncmp(s, "mark:", 5) == 0) {
-		/* mark:LABEL: labels have no '+' (collector/marks.c) */
+		/* mark:LABEL: labels have no '+' (collector/kernel/marks.c) */
 		if (n <= 5 || n - 5 >= sizeof(o->until_mark))
 			return -1;
 		memcpy(o->until_mark, s + 5, n - 5);

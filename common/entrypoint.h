@@ -2,7 +2,7 @@
 /*
  * Which exec is a container's entrypoint (its exec phase), and which are a
  * container runtime's own: the analyzer's rule, which the collector's
- * progress line (collector/progress.h) follows too. In order:
+ * progress line (collector/serve/progress.h) follows too. In order:
  *   1. with analyze --exec PATTERN, the first exec whose filename matches;
  *   2. else the first exec the collector marked `init` (name column): after
  *      it the task is pid 1 of a pid namespace below the host's — runc's
@@ -17,7 +17,7 @@
  * busybox runs its applets by exec'ing /proc/self/exe: those come after the
  * entrypoint, so rule 3 skips them only before it, which is what it needs.
  * Both programs use it: analyze for its exec phase, the collector for
- * --metrics' (collector/boots.h says where the two may differ).
+ * --metrics' (collector/serve/boots.h says where the two may differ).
  */
 #ifndef COMMON_ENTRYPOINT_H
 #define COMMON_ENTRYPOINT_H

@@ -8,7 +8,7 @@
 # container (the table's entry, the kernel's tracked cgroup, --metrics'
 # phase state) goes with its end row. What grows between two files is the
 # set of names given in the file (16 bytes a slot, at most half full: 32 to
-# 64 bytes a container, collector/containers.h), forgotten at each new
+# 64 bytes a container, collector/run/containers.h), forgotten at each new
 # file: SOAK_ROTATE=none shows it (some 220 KiB more for 2,500 containers,
 # the table's doublings). Every container is in the TSV (the run's files)
 # with its exec and listen, and in the metrics; nothing is lost. Not run

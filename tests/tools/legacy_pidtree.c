@@ -29,7 +29,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "collector/backend.h"
+#include "collector/kernel/backend.h"
 
 #define KEY 0x4242ULL
 #define MAX_KEYS 16

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/boots.c, the boot phases --metrics times from the
+ * cmocka: collector/serve/boots.c, the boot phases --metrics times from the
  * rows the collector writes: exec (init, or the first exec that is no
  * runtime's), listen (the first successful one's completion), marks, each
  * once per container; phases that come before the start row; the end row
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/boots.h"
+#include "collector/serve/boots.h"
 
 /* What the sink was told, one line per call. */
 struct rec {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/cgroup.c: the parent of a cgroup path (the compat
+ * cmocka: collector/kernel/cgroup.c: the parent of a cgroup path (the compat
  * object's cgroup_mkdir records carry no parent id: the collector finds
  * it from the path), and a cgroup's id from its directory, which is what
  * bpf_get_current_cgroup_id() returns.
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "collector/cgroup.h"
+#include "collector/kernel/cgroup.h"
 
 static void expect_parent(const char *path, const char *want)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/containers.c: the table of containers. Finding after
+ * cmocka: collector/run/containers.c: the table of containers. Finding after
  * removals of ids that collide, growth past half full, names unique per
  * run, the last entry filling a removed one's place.
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/containers.h"
+#include "collector/run/containers.h"
 
 static void test_add_find_remove(void **state)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/elf.c: finding a binary on PATH and a library, the ELF
+ * cmocka: collector/kernel/elf.c: finding a binary on PATH and a library, the ELF
  * checks (symbols, stripped binaries, the USDT notes of samples/bootsvc),
  * and the file offsets the legacy object's uprobe events are placed by
  * (checked against the bytes this very program runs).
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/elf.h"
+#include "collector/kernel/elf.h"
 #include "tests/unit/built.h"
 
 static char bootsvc[PATH_MAX], usdt_sites[PATH_MAX], usdt_sema[PATH_MAX], self[PATH_MAX];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/http.c's parsing, pure: which requests are answered
+ * cmocka: collector/serve/http.c's parsing, pure: which requests are answered
  * and with what status (GET and HEAD of /metrics and /, a query ignored;
  * 404 for any other path, ".." and encodings included; 405, 400, 431,
  * 505), when a head is not all there yet, and --metrics' [ADDR:]PORT.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/http.h"
+#include "collector/serve/http.h"
 
 static int parse(const char *s, struct http_request *r)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/metrics.c, the registry of --metrics and its text
+ * cmocka: collector/serve/metrics.c, the registry of --metrics and its text
  * exposition: the exact text for a known history (counters, gauges, a
  * histogram with labels), the boot buckets' bounds, which bucket a value
  * at, just above and just below a bound falls in, the escaping of label
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/metrics.h"
+#include "collector/serve/metrics.h"
 
 static char *expose(const struct metrics *m)
 {

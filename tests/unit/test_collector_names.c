@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/names.c: container names from cgroup paths, the
+ * cmocka: collector/rows/names.c: container names from cgroup paths, the
  * syscall table both ways, and socket addresses as text.
  */
 #include <setjmp.h>
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/names.h"
+#include "collector/rows/names.h"
 
 #define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID12 "0123456789ab"

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/marks.h"
+#include "collector/kernel/marks.h"
 #include "collector/options.h"
 
 /* Parse a command line given as a NULL-terminated list; stderr is let through. */

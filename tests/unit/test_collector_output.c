@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/output.c, the TSV row writer: rows are written through
+ * cmocka: collector/rows/output.c, the TSV row writer: rows are written through
  * output__new() on a memfd or a pipe, flushed, read back and split into
  * fields, which must be 12 per row and unescape to what was written.
  */
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/output.h"
+#include "collector/rows/output.h"
 #include "common/tsv.h"
 
 /* --- helpers ---------------------------------------------------------------- */

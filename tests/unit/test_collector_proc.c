@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/proc.c, on texts as /proc gives them: the parent in
+ * cmocka: collector/kernel/proc.c, on texts as /proc gives them: the parent in
  * /proc/PID/stat (a comm may hold ')' and spaces), the runtime's cgroup in
  * /proc/PID/cgroup on unified, hybrid and v1-only hosts, and the
  * descendants of a process from the parent links.
@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/proc.h"
+#include "collector/kernel/proc.h"
 
 static void test_stat_ppid(void **state)
 {

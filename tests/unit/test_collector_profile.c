@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: --profile's user-space side. collector/ksyms.c on a kallsyms
+ * cmocka: --profile's user-space side. collector/profile/ksyms.c on a kallsyms
  * text (types kept and dropped, an address between symbols, before the
- * first); collector/umaps.c's parsers and its look-ups in a /proc made in
+ * first); collector/profile/umaps.c's parsers and its look-ups in a /proc made in
  * a temporary directory (a file mapping, [vdso], an anonymous mapping
  * named by a perf map at the pid the process has in its namespace, a
  * perf map that grows, an address in nothing, a process that is gone;
  * re-reads after misses that keep the heap the same size);
- * collector/stacks.c's ids (the same frames, the same id; a new file
- * starts again from 1); collector/frames.c's text of a sample record.
+ * collector/profile/stacks.c's ids (the same frames, the same id; a new file
+ * starts again from 1); collector/profile/frames.c's text of a sample record.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,10 +22,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/frames.h"
-#include "collector/ksyms.h"
-#include "collector/stacks.h"
-#include "collector/umaps.h"
+#include "collector/profile/frames.h"
+#include "collector/profile/ksyms.h"
+#include "collector/profile/stacks.h"
+#include "collector/profile/umaps.h"
 
 static const char kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"

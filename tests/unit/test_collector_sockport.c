@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/sockport.c. Lines of /proc/net/tcp and tcp6 as the
+ * cmocka: collector/rows/sockport.c. Lines of /proc/net/tcp and tcp6 as the
  * kernel prints them (x86-64: words in little-endian order), and hostile
  * or cut ones; then the lookup itself on this process's own sockets,
  * against getsockname(): bound to port 0, autobound, in a thread, and
@@ -25,7 +25,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/sockport.h"
+#include "collector/rows/sockport.h"
 
 #define TAIL " 00000000:00000000 00:00000000 00000000     0        0 "
 #define V4_LISTEN "   0: 0100007F:1F90 00000000:0000 0A" TAIL "12345 1 0000000000000000 100 0 0 10 0\n"

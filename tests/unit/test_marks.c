@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/marks.c: --mark/--start specs (good and bad), the
+ * cmocka: collector/kernel/marks.c: --mark/--start specs (good and bad), the
  * messages of resolving them in binaries, and what the legacy object
  * refuses. What is found in the binaries: test_collector_elf.c.
  */
@@ -18,7 +18,7 @@
 #include <cmocka.h>
 
 #include "tests/unit/built.h"
-#include "collector/marks.h"
+#include "collector/kernel/marks.h"
 
 static char bootsvc[PATH_MAX], usdt_sites[PATH_MAX], usdt_sema[PATH_MAX];
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/tracefs.c: tracepoint format files as the legacy
+ * cmocka: collector/kernel/tracefs.c: tracepoint format files as the legacy
  * object needs them: the 6.16 sched_process_fork layout (__data_loc
  * comms) next to the 4.15 one (char arrays), __data_loc fields, and the
  * errors: no ID, no fields, a malformed field line, a missing file. Then
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "collector/tracefs.h"
+#include "collector/kernel/tracefs.h"
 
 #define COMMON \
 	"format:\n" \

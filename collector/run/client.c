@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * Client mode: `collector -c GLOB [--runs N] [--until ...] -- CLIENT...`
+ * times the containers a runtime's client makes somewhere else (`docker
+ * run`, `podman run`, `runc run`, `ctr run`): dockerd, containerd and runc
+ * make the container outside the client's process tree, so the client is
+ * not traced; the collector watches as in watch mode, and each run's
+ * container is the first new container whose cgroup matches GLOB while the
+ * run is live. Its start rows: `client` at the client's spawn (the moment
+ * the user pressed enter), then the usual `mkdir` (or `namespace`).
+ *
+ * A run ends when the client has exited and its container is over (its
+ * cgroup empty or removed; pidtree: its last task gone). --until stops the
+ * container by killing its tasks (cgroup.kill; pidtree: its pid 1, which
+ * takes its pid namespace along), not through the client: docker, podman
+ * and runc clients pass SIGTERM to the container's pid 1, which ignores it
+ * (a pid namespace's init has no default action), and then the client
+ * exits or waits while the container runs on. Then the client exits by
+ * itself (docker run --rm removes the container first); one that does not
+ * within GRACE_NS is killed.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "collector/kernel/cgroup.h"
+#include "collector/run/child.h"
+#include "collector/clock.h"
+#include "collector/collector.h"
+
+/* The command line joined by spaces, for the client start row's detail. */
+static void command_line(char **argv, char *out, size_t n)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (; *argv && len + 1 < n; argv++)
+		len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", *argv);
+}
+
+void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1)
+{
+	struct client_run *run = &c->client;
+	char cmd[1024];
+	const char *base;
+
+	if (!run->live)
+		return;
+	if (run->have) {
+		loop_status_clear(c);
+		fprintf(stderr, "collector: run %d: another new cgroup matched %s while it ran: %s (%s), "
+			"traced as a container of its own\n", run->n, c->opt.cgroup_glob, k->name, path);
+		return;
+	}
+	run->have = 1;
+	run->pid1 = pid1;
+	snprintf(run->path, sizeof(run->path), "%s", path);
+	c->spawned = k;
+	base = strrchr(c->opt.command[0], '/');
+	command_line(c->opt.command, cmd, sizeof(cmd));
+	lifecycle_write_start(c, k, run->spawn_ts, "client", run->ch.pid,
+			      base ? base + 1 : c->opt.command[0], cmd);
+}
+
+/*
+ * Host rows during the boot (--sched on): every task outside the
+ * containers, from the client's spawn to the --until event or the run's
+ * end, for the critical path through the runtime. --sched host has them
+ * all the time (main.c).
+ */
+static void boot_host_rows(struct collector *c, bool on)
+{
+	if (c->opt.sched == SCHED_ON && c->be->ops->host_rows)
+		c->be->ops->host_rows(c->be, on);
+}
+
+/* Kill the run's container: its cgroup's tasks, or its pid namespace's init. */
+static void kill_container(struct collector *c, int sig)
+{
+	struct client_run *run = &c->client;
+	char dir[2 * PATH_MAX];
+
+	if (c->mode == BT_MODE_PIDTREE) {
+		if (run->pid1 > 0)
+			kill(run->pid1, sig);
+		return;
+	}
+	snprintf(dir, sizeof(dir), "%s%s", c->cg2, run->path);
+	cgroup_kill(dir, sig);
+}
+
+/* Whether the run's container is over (never seen counts as over). */
+static int container_over(struct collector *c)
+{
+	struct client_run *run = &c->client;
+	char dir[2 * PATH_MAX];
+
+	if (!run->have || !c->spawned)
+		return 1;	/* never came, or its cgroup was removed */
+	if (c->mode == BT_MODE_PIDTREE)
+		return c->spawned_gone;
+	snprintf(dir, sizeof(dir), "%s%s", c->cg2, run->path);
+	return cgroup_populated(dir) <= 0;
+}
+
+/*
+ * One run: the client, until it has exited and its container is over.
+ * 0: it ran (*@status: the client's exit status); 1: it could not run
+ * (126, 127); -1: a failure (printed).
+ */
+static int client_one(struct collector *c, int n, int *status)
+{
+	struct client_run *run = &c->client;
+	unsigned long long now, kill_at = 0, client_kill_at = 0;
+	int st = 0, reaped = 0, err = 0, stopped = 0, host_on = 1;
+
+	memset(run, 0, sizeof(*run));
+	run->n = n;
+	c->spawned = NULL;
+	c->spawned_gone = 0;
+	c->until_at = 0;
+	c->start_written = 1;
+	boot_host_rows(c, true);
+	run->spawn_ts = mono_ns();
+	run->live = 1;
+	if (child_start(c, -1, NULL, NULL, &run->ch) < 0) {
+		boot_host_rows(c, false);
+		run->live = 0;
+		return -1;
+	}
+	for (;;) {
+		if ((err = loop_poll_once(c, 10)) < 0)
+			break;
+		/* the boot is over at --until's event: what follows is teardown */
+		if (c->until_at && host_on) {
+			boot_host_rows(c, false);
+			host_on = 0;
+		}
+		if (!reaped && waitpid(run->ch.pid, &st, WNOHANG) == run->ch.pid) {
+			reaped = 1;
+			/* a container may still come: its mkdir read after the exit */
+			c->be->ops->drain(c->be);
+			if (!run->have)
+				break;
+			/*
+			 * --until exit+DURATION: the container may outlive its
+			 * client (docker run -d) that much; plain exit: until
+			 * it ends by itself.
+			 */
+			if (c->opt.until == UNTIL_EXIT && c->opt.until_delay_ns && !c->until_at)
+				c->until_at = mono_ns() + c->opt.until_delay_ns;
+		}
+		now = mono_ns();
+		if (collector_exiting && !c->until_at)
+			c->until_at = now;
+		/* --until, or Ctrl-C: stop the container, then the client waits no longer */
+		if (c->until_at && now >= c->until_at && !stopped) {
+			kill_container(c, SIGTERM);
+			stopped = 1;
+			kill_at = now + GRACE_NS / 10;	/* a pid 1 ignores SIGTERM */
+		}
+		if (stopped && kill_at && now >= kill_at) {
+			kill_container(c, SIGKILL);
+			kill_at = 0;
+			client_kill_at = now + GRACE_NS;
+		}
+		if (!reaped && collector_exiting && !run->have && !stopped) {
+			/* no container yet: stop the client itself */
+			kill(-run->ch.pid, SIGTERM);
+			stopped = 1;
+			client_kill_at = now + GRACE_NS;
+		}
+		if (!reaped && client_kill_at && now >= client_kill_at) {
+			kill(-run->ch.pid, SIGKILL);
+			client_kill_at = 0;
+		}
+		if (reaped && container_over(c))
+			break;
+	}
+	if (host_on)
+		boot_host_rows(c, false);
+	if (!reaped) {
+		kill(-run->ch.pid, SIGKILL);
+		while (waitpid(run->ch.pid, &st, 0) < 0 && errno == EINTR)
+			;
+	}
+	c->be->ops->drain(c->be);
+	run->live = 0;
+	if (c->spawned) {
+		lifecycle_write_end(c, c->spawned, mono_ns());
+		lifecycle_untrack(c, c->spawned->cgid);
+		containers_remove(&c->containers, c->spawned);
+		c->spawned = NULL;
+	}
+	output_flush(c->out);
+	*status = child_status(st);
+	if (err < 0)
+		return -1;
+	return child_outcome(&run->ch, *status);
+}
+
+int client_run(struct collector *c)
+{
+	int i, r = 0, status = 0;
+
+	child_prepare();
+	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
+		loop_run_begin(c);
+		r = client_one(c, i, &status);
+		loop_run_end(c);
+		if (r != 0)
+			break;
+		if (!c->client.have) {
+			fprintf(stderr, "collector: run %d: no new cgroup matched %s while %s ran "
+				"(it exited with status %d)\n", i, c->opt.cgroup_glob, c->opt.command[0],
+				status);
+			return 1;
+		}
+		if (c->opt.runs > 1 || status)
+			fprintf(stderr, "collector: run %d: %s exited with status %d\n", i,
+				c->opt.command[0], status);
+		if (c->out->err)
+			break;
+	}
+	if (r < 0)
+		return 1;
+	if (r > 0)
+		return status;
+	return c->opt.until == UNTIL_EXIT ? status : 0;
+}
