@@ -124,6 +124,12 @@ $(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
 
+# prints collector/profile/interp.c's CPython offsets
+$(OUTPUT)/tests/interp_offsets: $(OUTPUT)/obj/tests/tools/interp_offsets.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 # loads the legacy object through collector/kernel/backend_perf.c
 $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)

@@ -36,13 +36,16 @@ set -eu
 # calls.
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
 # symbolizes the samples' user frames by build id; nodejs is the JIT'd
-# program whose perf map (node --perf-basic-prof) a test reads.
+# program whose perf map (node --perf-basic-prof) a test reads;
+# python3.11 is the interpreter whose own frames --profile reads, and
+# python3.11-dbg with gdb check the struct offsets it reads them with
+# against the interpreter's DWARF.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs $*"
+prometheus systemd strace libdw-dev nodejs python3.11 python3.11-dbg gdb $*"
 
 missing=
 for p in $pkgs; do

@@ -140,6 +140,8 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 		return user_fns(p, rc, &h, base, f->off, out);
 	case FRAME_JIT:
 		return one_fn(p, f->name, f->name_len, "[jit]", out);
+	case FRAME_INTERP:
+		return one_fn(p, f->name, f->name_len, "[interpreted]", out);
 	case FRAME_UADDR:
 	default:
 		return one_fn(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN, out);
@@ -150,7 +152,7 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 static bool user_frame(const struct frame *f)
 {
 	return f->kind == FRAME_BUILD_ID || f->kind == FRAME_FILE || f->kind == FRAME_JIT ||
-	       f->kind == FRAME_UADDR;
+	       f->kind == FRAME_INTERP || f->kind == FRAME_UADDR;
 }
 
 /*
