@@ -36,13 +36,16 @@ set -eu
 # calls.
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
 # symbolizes the samples' user frames by build id; nodejs is the JIT'd
-# program whose perf map (node --perf-basic-prof) a test reads.
+# program whose perf map (node --perf-basic-prof) a test reads; golang-go
+# (1.19, with golang-1.19-src: Go 1.15's test table) builds the stripped Go
+# program whose frames are named from its pclntab, and the test's oracle,
+# Go's own debug/gosym (tests/tools/go/).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs $*"
+prometheus systemd strace libdw-dev nodejs golang-go $*"
 
 missing=
 for p in $pkgs; do
