@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* A Go binary's functions named from its pclntab (gosym.h). */
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyze/read/gosym.h"
@@ -520,21 +518,6 @@ static bool find_table(struct gosym *g, Elf *e, size_t shstrndx)
 	return true;
 }
 
-/* Open @path read-only when it is a regular file (a FIFO must not block). */
-static int open_regular(const char *path)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-
-	if (fd < 0)
-		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 struct gosym *gosym__from_table(const void *tab, size_t len, uint64_t va)
 {
 	struct gosym *g = calloc(1, sizeof(*g));
@@ -554,16 +537,19 @@ fail:
 	return NULL;
 }
 
-struct gosym *gosym__open(const char *path)
+struct gosym *gosym__open(int fd)
 {
 	struct gosym *g = calloc(1, sizeof(*g));
 	size_t shstrndx, nph, i;
 	GElf_Shdr sh;
 	Elf *e = NULL;
 
-	if (!g)
+	if (!g) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
-	g->fd = open_regular(path);
+	}
+	g->fd = fd;
 	if (g->fd < 0)
 		goto fail;
 	elf_version(EV_CURRENT);

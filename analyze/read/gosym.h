@@ -42,12 +42,13 @@
 struct gosym;
 
 /*
- * gosym__open - the Go function table of the ELF file at @path, read
- * once (the table is copied in memory; the file stays open to read inline
- * trees). NULL when the file is no Go binary, cannot be read, its table is
- * malformed, or out of memory.
+ * gosym__open - the Go function table of the ELF file open at @fd, read
+ * once (the table is copied in memory; @fd is kept to read inline trees,
+ * and is the struct's: closed by gosym__free(), or here on failure; a
+ * negative @fd is a failure). NULL when the file is no Go binary, cannot
+ * be read, its table is malformed, or out of memory.
  */
-struct gosym *gosym__open(const char *path);
+struct gosym *gosym__open(int fd);
 /*
  * gosym__from_table - the table of @len bytes at @tab (copied), its
  * header first, whose link-time address is @va, with no file behind it:

@@ -511,7 +511,7 @@ static bool go_lookup(struct elf_file *f, uint64_t va, struct symbols_hit *h)
 
 	if (!f->go_tried) {
 		f->go_tried = true;
-		f->go = gosym__open(f->path);
+		f->go = gosym__open(open_regular(f->path));
 	}
 	if (!f->go || !(n = gosym_lookup(f->go, va, fr, SYMBOLS_INLINE_MAX + 1)))
 		return false;

@@ -10,6 +10,7 @@
  * debug/gosym/testdata/pcln115 of Go 1.15), read whole at address 0.
  * Exit 1 when BINARY has no Go table, 2 on bad usage.
  */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -43,7 +44,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gosym_dump [-a] <binary> < addresses\n");
 		return 2;
 	}
-	g = gosym__open(argv[argc - 1]);
+	g = gosym__open(open(argv[argc - 1], O_RDONLY | O_CLOEXEC));
 	if (!g)
 		g = bare_table(argv[argc - 1]);
 	if (!g) {
