@@ -18,10 +18,13 @@
  *                                its docker, containerd, runc: all 1.19.8)
  *   0xfffffff1  Go 1.20 and on   the same (the layout of 1.18 but for
  *                                _func's startLine and a shorter inlinedCall)
- * Only the 1.19 tables were checked against Go's own debug/gosym here
- * (tests/integration/test_analyze_gosym.sh), and the 1.2 format on Go's
- * test binary built by 1.15; 1.16 and 1.20+ are read as the runtime's
- * sources of those versions describe them.
+ * Checked against Go's own debug/gosym (tests/integration/
+ * test_analyze_gosym.sh): the 1.19 tables of Debian's binaries and of a
+ * program built by the tests, and the 1.2 format on Go 1.15's test table.
+ * No 1.16 or 1.20+ binary can be had here: those are read as the runtime's
+ * sources of those versions describe them, and tested on tables written
+ * by tests/unit/test_analyze_gosym.c (names, files, lines; their inline
+ * trees only as read from 1.19 binaries).
  *
  * Inlined functions come from the inline tree (FUNCDATA_InlTree, indexed by
  * PCDATA_InlTreeIndex at the pc). From 1.18 its funcdata are offsets from
