@@ -428,8 +428,8 @@ static uint8_t *read_range(int fd, uint64_t off, size_t n)
 	return b;
 }
 
-/* The first plausible header in @b (@n bytes): its offset, or -1. */
-static ssize_t find_header(const uint8_t *b, size_t n)
+/* The first plausible header in @b (@n bytes) at or after @from: its offset, or -1. */
+static ssize_t find_header(const uint8_t *b, size_t n, size_t from)
 {
 	static const uint8_t magics[][4] = {
 		{ 0xf1, 0xff, 0xff, 0xff }, { 0xf0, 0xff, 0xff, 0xff },
@@ -438,7 +438,7 @@ static ssize_t find_header(const uint8_t *b, size_t n)
 	size_t i, k;
 
 	/* the runtime aligns the table to its pointer size at least */
-	for (i = 0; i + 16 <= n; i += 4)
+	for (i = from; i + 16 <= n; i += 4)
 		for (k = 0; k < sizeof(magics) / sizeof(magics[0]); k++)
 			if (memcmp(b + i, magics[k], 4) == 0 && !b[i + 4] && !b[i + 5] &&
 			    (b[i + 6] == 1 || b[i + 6] == 2 || b[i + 6] == 4) &&
@@ -491,10 +491,11 @@ static bool section(Elf *e, size_t shstrndx, const char *name, GElf_Shdr *out)
 	return false;
 }
 
-/* The table of the open ELF @e into @g: false when none is found. */
+/* The table of the open ELF @e into @g, its header parsed: false when none is found. */
 static bool find_table(struct gosym *g, Elf *e, size_t shstrndx)
 {
 	GElf_Shdr sh, tmp;
+	uint8_t *buf;
 	ssize_t at;
 
 	if (section(e, shstrndx, ".gopclntab", &sh) && sh.sh_type == SHT_PROGBITS) {
@@ -509,13 +510,21 @@ static bool find_table(struct gosym *g, Elf *e, size_t shstrndx)
 		return false;
 	if (!section(e, shstrndx, ".data.rel.ro", &sh) || sh.sh_type != SHT_PROGBITS)
 		return false;
-	g->buf = read_range(g->fd, sh.sh_offset, sh.sh_size);
-	if (!g->buf || (at = find_header(g->buf, sh.sh_size)) < 0)
-		return false;
-	g->len = sh.sh_size - (size_t)at;
-	memmove(g->buf, g->buf + at, g->len);
-	g->va = sh.sh_addr + (uint64_t)at;
-	return true;
+	buf = read_range(g->fd, sh.sh_offset, sh.sh_size);
+	/* the first header that parses: bytes that merely look like one are passed */
+	for (at = 0; buf && (at = find_header(buf, sh.sh_size, (size_t)at)) >= 0; at += 4) {
+		g->buf = buf + at;
+		g->len = sh.sh_size - (size_t)at;
+		if (parse_header(g)) {
+			memmove(buf, buf + at, g->len);
+			g->buf = buf;
+			g->va = sh.sh_addr + (uint64_t)at;
+			return true;
+		}
+	}
+	g->buf = NULL;
+	free(buf);
+	return false;
 }
 
 struct gosym *gosym__from_table(const void *tab, size_t len, uint64_t va)
