@@ -48,6 +48,12 @@ struct gosym {
 	size_t nsegs;
 };
 
+/* The 1.18 layout (1.18 and on): functab and _func entries are uint32 offsets from text. */
+static bool go118(const struct gosym *g)
+{
+	return g->magic == MAGIC_118 || g->magic == MAGIC_120;
+}
+
 static bool rd32(const struct gosym *g, size_t off, uint32_t *v)
 {
 	const uint8_t *p;
@@ -134,7 +140,7 @@ static bool parse_header(struct gosym *g)
 	if (!w[0] || w[0] > TAB_MAX)
 		return false;
 	g->nfunc = (uint32_t)w[0];
-	g->fieldsz = g->magic == MAGIC_118 || g->magic == MAGIC_120 ? 4 : g->ptrsize;
+	g->fieldsz = go118(g) ? 4 : g->ptrsize;
 	if (g->magic == MAGIC_12) {
 		uint32_t fileoff;
 
@@ -150,8 +156,8 @@ static bool parse_header(struct gosym *g)
 		g->funchdr = g->ptrsize + 8 * 4;
 		return true;
 	}
-	for (i = 1; i < nw; i++)	/* nfiles, [textStart], then offsets */
-		if (i >= nw - 5 && w[i] >= g->len)
+	for (i = nw - 5; i < nw; i++)	/* the last five words: offsets in the table */
+		if (w[i] >= g->len)
 			return false;
 	if (g->magic == MAGIC_116) {
 		g->funcname = w[2];
@@ -181,7 +187,7 @@ static bool functab_at(const struct gosym *g, size_t i, uint64_t *pc, size_t *fu
 
 	if (!rdword(g, g->functab + 2 * i * g->fieldsz, g->fieldsz, &v))
 		return false;
-	*pc = g->fieldsz == 4 && g->magic != MAGIC_116 && g->magic != MAGIC_12 ? g->text + v : v;
+	*pc = go118(g) ? g->text + v : v;
 	if (!func)
 		return true;
 	if (!rdword(g, g->functab + (2 * i + 1) * g->fieldsz, g->fieldsz, &v) ||
@@ -194,7 +200,7 @@ static bool functab_at(const struct gosym *g, size_t i, uint64_t *pc, size_t *fu
 /* Field @n (1..9) of the _func at @func: the uint32 after its entry. */
 static bool field(const struct gosym *g, size_t func, unsigned n, uint32_t *v)
 {
-	size_t sz0 = g->magic == MAGIC_118 || g->magic == MAGIC_120 ? 4 : g->ptrsize;
+	size_t sz0 = go118(g) ? 4 : g->ptrsize;
 
 	return rd32(g, func + sz0 + (n - 1) * 4, v);
 }
@@ -359,7 +365,7 @@ size_t gosym_lookup(struct gosym *g, uint64_t va, struct gosym_frame *out, size_
 	    va < entry || va >= end)
 		return 0;
 	/* the _func must say the same entry: a corrupt functab names nothing */
-	if (g->magic == MAGIC_118 || g->magic == MAGIC_120) {
+	if (go118(g)) {
 		uint32_t eo;
 
 		if (!rd32(g, func, &eo) || g->text + eo != entry)
@@ -579,7 +585,7 @@ struct gosym *gosym__open(int fd)
 			g->segs[g->nsegs++] = (struct seg){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 		}
 	}
-	if (g->magic == MAGIC_118 || g->magic == MAGIC_120) {
+	if (go118(g)) {
 		/* textStart unrelocated in a PIE's file: .text's start is the
 		 * best guess then (an internal link puts runtime.text there) */
 		if (!g->text && section(e, shstrndx, ".text", &sh))
