@@ -138,6 +138,32 @@ $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUT
 
 all: $(OUTPUT)/tests/bad_legacy.bpf.o
 
+# reads Go function tables through analyze/read/gosym.c
+$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libanalyze.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(ANALYZE_LDLIBS) -o $@
+
+# Go programs of the tests (tests/tools/go/NAME/main.go, the standard
+# library only: nothing is downloaded), built with golang-go into
+# $(OUTPUT)/tests/NAME, with a GOPATH and GOCACHE of their own under
+# $(OUTPUT) (no $$HOME needed, as root in CI). goburn is built stripped
+# (-s -w: no .symtab, no DWARF), a profile's known truth named only from its
+# pclntab; gooracle is Go's debug/gosym, the truth for analyze/read/gosym.c.
+# Skipped without go (make deps installs it; the tests then say so).
+GO ?= go
+GO_TOOLS := $(patsubst tests/tools/go/%/main.go,$(OUTPUT)/tests/%,$(wildcard tests/tools/go/*/main.go))
+GO_ENV := GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOPATH=$(abspath $(OUTPUT))/go \
+	GOCACHE=$(abspath $(OUTPUT))/go/cache
+ifneq ($(shell command -v $(GO)),)
+all: $(GO_TOOLS)
+endif
+$(OUTPUT)/tests/goburn: GO_LDFLAGS := -s -w
+$(GO_TOOLS): $(OUTPUT)/tests/%: tests/tools/go/%/main.go | $(OUTPUT)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GO_ENV) $(GO) build -ldflags '$(GO_LDFLAGS)' -o $@ $<
+
 # Not a PIE: its text is at 0x401000 in memory but 0x1000 in the file, so a
 # uprobe placed by address instead of file offset would miss (test_marks).
 $(OUTPUT)/tests/usdt_sites: override LDFLAGS += -no-pie

@@ -39,13 +39,16 @@ set -eu
 # program whose perf map (node --perf-basic-prof) a test reads;
 # python3.11 is the interpreter whose own frames --profile reads, and
 # python3.11-dbg with gdb check the struct offsets it reads them with
-# against the interpreter's DWARF.
+# against the interpreter's DWARF; golang-go (1.19, with golang-1.19-src:
+# Go 1.15's test table) builds the stripped Go program whose frames are
+# named from its pclntab, and the test's oracle, Go's own debug/gosym
+# (tests/tools/go/).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs python3.11 python3.11-dbg gdb $*"
+prometheus systemd strace libdw-dev nodejs python3.11 python3.11-dbg gdb golang-go $*"
 
 missing=
 for p in $pkgs; do

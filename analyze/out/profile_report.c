@@ -210,37 +210,105 @@ static void folded_part(FILE *f, const char *s, size_t n, char *buf)
 	fwrite(buf, 1, profile_folded_name(s, n > NAME_MAX_RAW ? NAME_MAX_RAW : n, buf), f);
 }
 
+/* A folded line's text (without its count), its samples, its first index. */
+struct fline {
+	char *s;
+	size_t len;
+	uint64_t count;
+	size_t first;
+};
+
+static int cmp_text(const void *x, const void *y)
+{
+	const struct fline *a = x, *b = y;
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int cmp_first(const void *x, const void *y)
+{
+	const struct fline *a = x, *b = y;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Folded entry @fo's text, "comm;root;...;leaf", into @l. -1 out of memory. */
+static int folded_text(const struct profile *p, const struct prof_folded *fo, char *buf,
+		       char *raw, struct fline *l)
+{
+	const struct prof_stack *s = profile_stack(p, fo->stack);
+	const char *comm = timeline_str(p->tl, fo->comm);
+	long n = tsv_unescape(comm, strlen(comm), raw);
+	FILE *m = open_memstream(&l->s, &l->len);
+	size_t k;
+
+	if (!m)
+		return -1;
+	folded_part(m, raw, n < 0 ? 0 : (size_t)n, buf);
+	for (k = s->n; k-- > 0;) {
+		const char *name = profile_fn_name(p, s->fns[k]);
+
+		putc(';', m);
+		folded_part(m, name, strlen(name), buf);
+		if (profile_fn_kernel(p, s->fns[k]))
+			fputs("_[k]", m);
+	}
+	if (fclose(m) != 0 || !l->s)
+		return -1;
+	return 0;
+}
+
+/*
+ * One line per distinct text, in order of first appearance: two stacks
+ * that differ only in frames named alike (the addresses of one function,
+ * an inlined function at two lines of its caller), or in names alike once
+ * escaped, truncated and ';' made ':', are one line, their counts summed.
+ */
 static int print_folded(FILE *f, const struct profile *p)
 {
 	char *buf = malloc(TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1), *raw = malloc(TSV_MAX_LINE + 1);
-	size_t i, k;
+	size_t n = p->all.nfolded, i, j;
+	struct fline *l = calloc(n ? n : 1, sizeof(*l));
+	int rc = -1;
 
-	if (!buf || !raw) {
-		free(buf);
-		free(raw);
-		errno = ENOMEM;
-		return -1;
+	if (!buf || !raw || !l)
+		goto out;
+	for (i = 0; i < n; i++) {
+		l[i].count = p->all.folded[i].count;
+		l[i].first = i;
+		if (folded_text(p, &p->all.folded[i], buf, raw, &l[i]) < 0)
+			goto out;
 	}
-	for (i = 0; i < p->all.nfolded; i++) {
-		const struct prof_folded *fo = &p->all.folded[i];
-		const struct prof_stack *s = profile_stack(p, fo->stack);
-		const char *comm = timeline_str(p->tl, fo->comm);
-		long n = tsv_unescape(comm, strlen(comm), raw);
-
-		folded_part(f, raw, n < 0 ? 0 : (size_t)n, buf);
-		for (k = s->n; k-- > 0;) {
-			const char *name = profile_fn_name(p, s->fns[k]);
-
-			putc(';', f);
-			folded_part(f, name, strlen(name), buf);
-			if (profile_fn_kernel(p, s->fns[k]))
-				fputs("_[k]", f);
+	qsort(l, n, sizeof(*l), cmp_text);
+	for (i = 0, j = 0; i < n; i++) {	/* runs of one text into their first */
+		if (j && l[j - 1].len == l[i].len && memcmp(l[j - 1].s, l[i].s, l[i].len) == 0) {
+			l[j - 1].count += l[i].count;
+			free(l[i].s);
+			continue;
 		}
-		fprintf(f, " %" PRIu64 "\n", fo->count);
+		l[j++] = l[i];
 	}
+	n = j;
+	qsort(l, n, sizeof(*l), cmp_first);
+	for (i = 0; i < n; i++) {
+		fwrite(l[i].s, 1, l[i].len, f);
+		fprintf(f, " %" PRIu64 "\n", l[i].count);
+	}
+	rc = 0;
+out:
+	for (i = 0; l && i < n; i++)
+		free(l[i].s);
+	free(l);
 	free(buf);
 	free(raw);
-	return 0;
+	if (rc < 0)
+		errno = ENOMEM;
+	return rc;
 }
 
 int profile_print(FILE *f, const struct profile *p, const char *phase, const char *const *files,

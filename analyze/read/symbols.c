@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "analyze/array.h"
+#include "analyze/read/gosym.h"
 #include "analyze/read/symbols.h"
 
 #define BID 20
@@ -43,6 +44,10 @@ struct elf_file {
 	char *names;
 	size_t names_len, names_cap;
 	char *dbg_path;		/* the debug file file_finish() took symbols from, or NULL */
+	bool symtab;		/* syms are a .symtab's (its own or its debug file's) */
+	/* a Go binary's pclntab, for want of .symtab (gosym.h) */
+	bool go_tried;
+	struct gosym *go;
 	/* DWARF for inlined functions: its own or its debug file's */
 	bool dw_tried;
 	Dwarf *dw;
@@ -84,6 +89,7 @@ static void file_free(struct elf_file *f)
 	free(f->syms);
 	free(f->names);
 	free(f->dbg_path);
+	gosym__free(f->go);
 	if (f->dw)
 		dwarf_end(f->dw);
 	if (f->dw_elf)
@@ -483,12 +489,36 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 		d->names = NULL;
 		d->path = NULL;
 		file_free(d);
-	} else if (!f->nsyms && file_dynsym(f) < 0) {
-		return -1;
 	}
+	f->symtab = f->nsyms > 0;
+	if (!f->nsyms && file_dynsym(f) < 0)
+		return -1;
 	if (f->nsyms > 1)
 		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
 	return 0;
+}
+
+/*
+ * A Go binary without .symtab: the functions at address @va from its
+ * pclntab, innermost first as DWARF's inlines, into @h. Before .dynsym,
+ * which in a Go binary holds only the few functions it exports, without
+ * inlines. true when it names @va.
+ */
+static bool go_lookup(struct elf_file *f, uint64_t va, struct symbols_hit *h)
+{
+	struct gosym_frame fr[SYMBOLS_INLINE_MAX + 1];
+	size_t n, i;
+
+	if (!f->go_tried) {
+		f->go_tried = true;
+		f->go = gosym__open(open_regular(f->path));
+	}
+	if (!f->go || !(n = gosym_lookup(f->go, va, fr, SYMBOLS_INLINE_MAX + 1)))
+		return false;
+	for (i = 0; i < n; i++)
+		h->fn[i] = fr[i].fn;
+	h->n = n;
+	return true;
 }
 
 /*
@@ -513,6 +543,8 @@ static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
 		}
 	if (!in)
 		return 0;
+	if (!f->symtab && go_lookup(f, va, h))
+		return 1;
 	while (lo < hi) {	/* the first symbol above va */
 		size_t mid = lo + (hi - lo) / 2;
 

@@ -18,7 +18,9 @@
  * headers (an offset in none of them is not resolved), then a function:
  * the STT_FUNC symbol whose [value, value + size) holds it (a symbol of
  * size 0: up to the next one), from .symtab, else the debug file's
- * .symtab (found as in 2 and 3), else .dynsym. A debug file found without
+ * .symtab (found as in 2 and 3), else, in a Go binary, its pclntab
+ * (gosym.h: Go's function table, kept by stripped Go binaries), else
+ * .dynsym. A debug file found without
  * its binary names no frame: its program headers do not say where its
  * code was in the binary's file. An f: frame names its file
  * by path, and is resolved the same way. Each file is read once: results
@@ -30,7 +32,9 @@
  * DW_TAG_inlined_subroutine that hold it), each is a frame of its own,
  * innermost first, inside the symbol's function: so an inlined function's
  * time is its own, not its caller's, as perf report's --inline and gdb's
- * backtrace show it. Inlined frames are named as any (no marker): the
+ * backtrace show it. A Go binary named from its pclntab has its inlined
+ * functions from its inline tree, as frames the same way. Inlined frames
+ * are named as any (no marker): the
  * same function, inlined or called, is one name.
  *
  * Names are the symbols' bytes as in the file (hostile: escape them when

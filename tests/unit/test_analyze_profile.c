@@ -3,7 +3,8 @@
  * cmocka: analyze/boot/profile.c on synthetic rows: self and total per
  * function in the boot window, recursion counted once in total, samples
  * outside the window left out, a missing stack row "[unknown]", and
- * out/profile_report.c's folded stacks (root first, _[k], ';' as ':').
+ * out/profile_report.c's folded stacks (root first, _[k], ';' as ':'),
+ * one line per distinct stack however many raw stacks print alike.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -107,6 +108,57 @@ static void test_self_total_folded(void **state)
 	timeline__free(tl);
 }
 
+/*
+ * Three raw stacks that print alike (a kernel function at two offsets; a
+ * name with ';' against one with ':') and a fourth that does not: two
+ * lines, in order of first appearance, their counts summed (issue 28).
+ */
+static void test_folded_distinct(void **state)
+{
+	static const char *const stacks[] = {
+		"k:do_work+0x10 j:3:mid j:8:root;x y",
+		"j:4:leaf j:3:mid j:8:root;x y",
+		"k:do_work+0x24 j:3:mid j:8:root;x y",
+		"k:do_work+0x10 j:3:mid j:8:root:x y",
+	};
+	static const int counts[] = { 1, 2, 4, 8 };
+	struct timeline *tl = timeline__new();
+	struct profile *p;
+	char *buf = NULL, ts[32], id[8];
+	size_t len = 0;
+	int i, k, t = 1000;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(tl);
+	assert_int_equal(timeline_begin_file(tl), 0);
+	add(tl, "100", "sh", "5", "start", "mkdir", "\\N", "/c");
+	for (i = 0; i < 4; i++) {
+		snprintf(id, sizeof(id), "%d", i + 1);
+		add(tl, "1000", "sh", "5", "stack", id, "\\N", stacks[i]);
+	}
+	for (i = 0; i < 4; i++)
+		for (k = 0; k < counts[i]; k++) {
+			snprintf(ts, sizeof(ts), "%d", t++);
+			snprintf(id, sizeof(id), "%d", i + 1);
+			add(tl, ts, "sh", "5", "sample", id, "1000000", "cpu=0");
+		}
+	assert_int_equal(timeline_set_phase(tl, 0, 1, 5000), 0);
+	timeline_end_file(tl, 0);
+	assert_int_equal(timeline_finish(tl), 0);
+	p = profile__new(tl, 1, &(struct profile_opts){ .no_system = true });
+	assert_non_null(p);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(profile_print(f, p, "listen", NULL, 0, FMT_FOLDED, 20), 0);
+	fclose(f);
+	assert_string_equal(buf, "sh;root:x y;mid;do_work_[k] 13\n"
+				 "sh;root:x y;mid;leaf 2\n");
+	free(buf);
+	profile__free(p);
+	timeline__free(tl);
+}
+
 static void test_folded_name(void **state)
 {
 	char out[64];
@@ -122,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self_total_folded),
+		cmocka_unit_test(test_folded_distinct),
 		cmocka_unit_test(test_folded_name),
 	};
 
