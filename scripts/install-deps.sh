@@ -37,12 +37,24 @@ set -eu
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
 # symbolizes the samples' user frames by build id; nodejs is the JIT'd
 # program whose perf map (node --perf-basic-prof) a test reads.
+# fleet (dist/clickhouse, analyze --format otlp): clickhouse-server and
+# clickhouse-client (18.16 in Debian 12) load several collector runs and
+# answer the fleet queries in a test (its own config, data and loopback
+# port; the system's service is never started, below); npm fetches
+# OpenTelemetry's JS packages that decode the OTLP output in a test (the
+# nodesource nodejs carries npm; Debian's does not: then its npm package).
+# systemd-container (systemd-nspawn) and mmdebstrap boot a Debian rootfs
+# with systemd as PID 1 to run dist/boottrace-collector.service
+# (tests/integration/test_dist_systemd.sh, an opt-in stage).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs $*"
+prometheus systemd strace libdw-dev nodejs
+clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
+
+command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 
 missing=
 for p in $pkgs; do
@@ -82,6 +94,7 @@ services=
 case " $missing " in *" nginx "*) services=nginx ;; esac
 case " $missing " in *" prometheus "*) services="$services prometheus" ;; esac
 case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
+case " $missing " in *" clickhouse-server "*) services="$services clickhouse-server" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
 		systemctl disable --now "$svc" >/dev/null 2>&1 || true
