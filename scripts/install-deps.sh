@@ -45,7 +45,8 @@ set -eu
 # nodesource nodejs carries npm; Debian's does not: then its npm package).
 # systemd-container (systemd-nspawn) and mmdebstrap boot a Debian rootfs
 # with systemd as PID 1 to run dist/boottrace-collector.service
-# (tests/integration/test_dist_systemd.sh, an opt-in stage).
+# (tests/integration/test_dist_systemd.sh; the rootfs is built once, 20 s,
+# into /var/cache/boottrace).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
