@@ -176,3 +176,26 @@ FROM
         OR (dur_ns IS NOT NULL AND (ts_ns + assumeNotNull(dur_ns) > t_start
             OR (ts_ns + assumeNotNull(dur_ns) = t_start AND ts_ns >= t_start))))
 );
+
+-- Each phase's count, p50, p99 and max over the fleet (by = 'fleet', key
+-- ''), and per host, kernel and image (by = 'host' ... , key its value):
+-- the one place the percentiles are defined. Nearest rank, as analyze's
+-- (analyze/stats/stats.h): the p-th of n sorted values is the r-th,
+-- r = ceil(p * n / 100) (at least 1), always one of the values.
+-- (ClickHouse's quantileExact takes the value at floor(p * n / 100) + 1,
+-- one rank higher when p * n / 100 is whole: its median of 1 2 3 4 is 3,
+-- analyze's 2.) Boots, not rows, are sorted: a fleet's million boots a day
+-- is 8 MB of values.
+CREATE VIEW IF NOT EXISTS boottrace.phase_stats AS
+SELECT phase, by, key, boots, p50_ns, p99_ns, max_ns
+FROM
+(
+    SELECT phase, tupleElement(g, 1) AS by, tupleElement(g, 2) AS key,
+           count() AS boots, arraySort(groupArray(value_ns)) AS v,
+           v[greatest(1, intDiv(50 * length(v) + 99, 100))] AS p50_ns,
+           v[greatest(1, intDiv(99 * length(v) + 99, 100))] AS p99_ns,
+           v[length(v)] AS max_ns
+    FROM boottrace.phases
+    ARRAY JOIN [('fleet', ''), ('host', host), ('kernel', kernel), ('image', image)] AS g
+    GROUP BY phase, by, key
+);
