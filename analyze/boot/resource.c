@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* A container's OpenTelemetry resource attributes: see resource.h. */
 #include <errno.h>
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,14 +116,20 @@ static const char *runtime_of(const char *name)
 	return NULL;
 }
 
-static void put(struct res_attr *out, size_t *n, const char *key, const char *val)
+/* @key = the @len bytes at @val (all of it: SIZE_MAX), unless empty */
+static void put_n(struct res_attr *out, size_t *n, const char *key, const char *val, size_t len)
 {
-	if (!val || !*val || *n >= RESOURCE_MAX_ATTRS)
+	if (!val || !*val || !len || *n >= RESOURCE_MAX_ATTRS)
 		return;
 	out[*n].key = key;
 	out[*n].val = val;
-	out[*n].len = strlen(val);
+	out[*n].len = len == SIZE_MAX ? strlen(val) : len;
 	(*n)++;
+}
+
+static void put(struct res_attr *out, size_t *n, const char *key, const char *val)
+{
+	put_n(out, n, key, val, SIZE_MAX);
 }
 
 size_t resource_attrs(struct analysis *a, size_t ctr, struct res_attr *out)
@@ -131,23 +137,19 @@ size_t resource_attrs(struct analysis *a, size_t ctr, struct res_attr *out)
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[ctr];
 	const struct res_file *f = resource_file(a, c->file);
-	const char *name = timeline_str(tl, c->name);
-	char *hash;
-	size_t i, n = 0;
+	const char *name = timeline_str(tl, c->name), *hash = strrchr(name, '#');
+	size_t i, n = 0, base = strlen(name);
 	bool id = false;
 
 	/* "web#2": the collector's second boot under that name in the run */
-	snprintf(a->res.namebuf, sizeof(a->res.namebuf), "%s", name);
-	hash = strrchr(a->res.namebuf, '#');
-	if (hash && hash > a->res.namebuf && hash[1] &&
-	    strspn(hash + 1, "0123456789") == strlen(hash + 1))
-		*hash = '\0';
+	if (hash && hash > name && hash[1] && strspn(hash + 1, "0123456789") == strlen(hash + 1))
+		base = (size_t)(hash - name);
 	for (i = 0; i < c->nstarts && !id; i++)
 		if (c->starts[i].detail != TL_NOSTR)
 			id = id_from_cgroup(timeline_str(tl, c->starts[i].detail), a->res.idbuf);
 
-	put(out, &n, "service.name", a->res.namebuf);
-	put(out, &n, "container.name", a->res.namebuf);
+	put_n(out, &n, "service.name", name, base);
+	put_n(out, &n, "container.name", name, base);
 	put(out, &n, "boottrace.container", name);
 	put(out, &n, "container.runtime", runtime_of(name));
 	put(out, &n, "container.id", id ? a->res.idbuf : NULL);

@@ -46,8 +46,8 @@ struct analysis;
 /* One attribute: a semantic conventions key and a TSV-escaped string value. */
 struct res_attr {
 	const char *key;
-	const char *val;	/* escaped; NUL-terminated */
-	size_t len;		/* of val, without the NUL */
+	const char *val;	/* escaped */
+	size_t len;		/* its bytes: val[len] need not be NUL (a name without #N) */
 };
 
 /* What an export needs of a file beside its rows. */
@@ -62,7 +62,6 @@ struct res_files {
 	struct res_file *f;
 	size_t n, cap;
 	char idbuf[65];		/* resource_attrs()' container.id */
-	char namebuf[256];	/* resource_attrs()' name without #N */
 };
 
 /*

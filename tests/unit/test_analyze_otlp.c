@@ -106,14 +106,19 @@ static struct analysis *read_text(const char *text)
 	return a;
 }
 
-/* attribute @key of @at (@n), or NULL */
+/* attribute @key of @at (@n) as a string (until the next call), or NULL */
 static const char *attr(const struct res_attr *at, size_t n, const char *key)
 {
+	static char buf[512];
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(at[i].key, key) == 0)
-			return at[i].val;
+		if (strcmp(at[i].key, key) == 0) {
+			assert_true(at[i].len < sizeof(buf));
+			memcpy(buf, at[i].val, at[i].len);
+			buf[at[i].len] = '\0';
+			return buf;
+		}
 	return NULL;
 }
 
