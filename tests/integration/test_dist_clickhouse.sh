@@ -37,6 +37,10 @@ run() { # NAME HOST [OPTION...]: a collector run of webapp boots, as host HOST
 	sed -i "s/^# host=.*/# host=$host/" "$TMP/files/$name.tsv"*
 }
 WARMUP=20 run a host-a --runs 6
+# a hostile name for a-1 (TSV-escaped: quote, backslash, tab, a control
+# byte, a byte that is not UTF-8): ClickHouse must read it as those bytes
+sed -i 's/\ta-1\t/\tx"q\\\\b\\tc\\x01\\xff\t/' "$TMP/files/a.tsv"
+grep -qF 'x"q\\b\tc\x01\xff' "$TMP/files/a.tsv" || fail "the hostile name was not written"
 WARMUP=60 run b host-b --runs 6 --sched on
 sed -i 's/^# kernel=.*/# kernel=6.1.0-test-old/' "$TMP/files/b.tsv"
 WARMUP=40 run c1 host-c --runs 4
@@ -101,13 +105,25 @@ sh "$DIST/load.sh" "${files[@]}" -- --port "$tcp" --insert_distributed_sync=1 2>
 sh "$DIST/load.sh" "${files[@]}" -- --port "$tcp" 2> "$TMP/load2.err" || fail "load.sh again"
 [ "$(grep -c 'already loaded$' "$TMP/load2.err")" -eq "$nfiles" ] ||
 	fail "the second load.sh: $(cat "$TMP/load2.err")"
+# a file without its trailer (cut short, or still written) waits; --remove
+# deletes a file once ClickHouse has it
+head -n -1 "$TMP/files/c1.tsv" > "$TMP/cut.tsv"
+touch -d '2 minutes ago' "$TMP/cut.tsv"	# not being written: no wait for its trailer
+cp "$TMP/files/a.tsv" "$TMP/again.tsv"
+sh "$DIST/load.sh" --remove "$TMP/cut.tsv" "$TMP/again.tsv" -- --port "$tcp" 2> "$TMP/load3.err" ||
+	fail "load.sh --remove: $(cat "$TMP/load3.err")"
+grep -q "cut.tsv: no trailer yet (being written, or cut short): skipped" "$TMP/load3.err" &&
+	[ -e "$TMP/cut.tsv" ] && [ ! -e "$TMP/again.tsv" ] || fail "load.sh --remove: $(cat "$TMP/load3.err")"
+hex=$(chc -q "SELECT hex(container) FROM boottrace.boots WHERE host = 'host-a' AND container LIKE 'x%'")
+[ "$hex" = "$(printf 'x"q\\b\tc\001\377' | od -An -tx1 | tr -d ' \n' | tr a-f A-F)" ] ||
+	fail "the hostile name in ClickHouse: $hex"
 rows=0
 for f in "${files[@]}"; do rows=$((rows + $(grep -vc '^#\|^ts_ns' "$f"))); done
 [ "$(chc -q 'SELECT count() FROM boottrace.events')" -eq "$rows" ] &&
 	[ "$(chc -q 'SELECT sum(events) FROM boottrace.files')" -eq "$rows" ] &&
 	[ "$(chc -q 'SELECT count() FROM boottrace.files')" -eq "$nfiles" ] ||
 	fail "$rows rows in $nfiles files, ClickHouse has $(chc -q 'SELECT count() FROM boottrace.events')"
-ok "ClickHouse $(cat "$TMP/version"): $nfiles files of 3 hosts loaded once, $rows rows"
+ok "ClickHouse $(cat "$TMP/version"): $nfiles files of 3 hosts loaded once, $rows rows; a hostile name's bytes kept; a file without its trailer skipped; --remove"
 
 # 4. the phase tables against analyze's (phase count p50 p99 max)
 an_phases() { # FILE...: analyze's phase table as PHASE COUNT P50 P99 MAX
