@@ -8,7 +8,9 @@
 # it, the unit enabled. Then, inside, through the container's own systemctl:
 #   - the unit is active at boot, its collector holds only the unit's
 #     capabilities (CAP_BPF, CAP_PERFMON, CAP_IPC_LOCK; CAP_SYS_RESOURCE
-#     when nspawn gives it) and has loaded its BPF programs: a service
+#     when the host's bounding set has it to give: the test machine's
+#     has not, and 5.11+ kernels do not need it) and has loaded its BPF
+#     programs: a service
 #     started with systemd-run (webapp, listening) is traced, from its
 #     cgroup's mkdir to its listen, and analyze times it;
 #   - reload (SIGHUP, after a logrotate-style mv): the old file gets its
