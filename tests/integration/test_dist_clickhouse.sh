@@ -160,7 +160,7 @@ ok "phase counts, p50, p99, max equal analyze's: fleet, by host, by kernel ($(aw
 joined() { # FILE...: the files of one run as one file
 	local f first=
 	for f in $(grep -H '^# part=' "$@" | sort -t= -k2 -n | cut -d: -f1); do
-		[ -n "$first" ] || { sed -n '/^ts_ns/q; p' "$f" | grep -v '^# part='; echo "$(grep -m1 '^ts_ns' "$f")"; first=1; }
+		[ -n "$first" ] || { sed -n '/^ts_ns/q; p' "$f" | grep -v '^# part='; grep -m1 '^ts_ns' "$f"; first=1; }
 		grep -v '^#\|^ts_ns' "$f"
 	done
 	echo "# lost=0 events=0"
