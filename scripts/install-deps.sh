@@ -36,13 +36,15 @@ set -eu
 # calls.
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
 # symbolizes the samples' user frames by build id; nodejs is the JIT'd
-# program whose perf map (node --perf-basic-prof) a test reads.
+# program whose perf map (node --perf-basic-prof) a test reads;
+# libdebuginfod-dev lets analyze fetch debug files from DEBUGINFOD_URLS,
+# and debuginfod is the server a test starts on a loopback port.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs $*"
+prometheus systemd strace libdw-dev libdebuginfod-dev debuginfod nodejs $*"
 
 missing=
 for p in $pkgs; do

@@ -395,6 +395,8 @@ static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *
 		const struct tl_task *t = &c->tasks[k];
 		size_t j;
 
+		if (t->host && !t->runtime)
+			continue;	/* a stranger on the host meanwhile */
 		for (j = timeline_sample_from(t, pc->t0); j < t->nsamples; j++) {
 			const struct tl_sample *s = &t->samples[j];
 			long ix;

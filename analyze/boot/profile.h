@@ -6,7 +6,10 @@
  * A container's window is critpath's and --until's: from its start to the
  * moment it reached the phase (both ends included); a timed container
  * that never reached it is left out (counted in not_reached), and so are
- * the hosts' rows (container \N). Every sample of its tasks with ts in the
+ * the hosts' rows (container \N) but for the runtime's: the samples of
+ * the host tasks that worked for the boot (the client, dockerd,
+ * containerd, the shim, runc: host_tasks_mark_runtime()) are the boot's,
+ * each process under its own comm. Every sample of its tasks with ts in the
  * window counts once: for its innermost frame's function, "self"; for
  * each function on its stack, "total" (once per sample, however many
  * times the function is on it, as perf report --children does).
