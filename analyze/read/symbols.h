@@ -2,7 +2,8 @@
 /*
  * symbols: the user frames of a profile (frames.h) named, from the ELF
  * files on this machine, with elfutils (libelf for the file, libdw's
- * dwelf_elf_gnu_build_id() for its build id). No network, no debuginfod.
+ * dwelf_elf_gnu_build_id() for its build id), and from the debuginfod
+ * servers of DEBUGINFOD_URLS when it is set (dbgfetch.h), last.
  *
  * A b: frame names its file by GNU build id (20 bytes; a shorter one is
  * padded with zero bytes, and so is a file's when compared). The file is
@@ -13,12 +14,14 @@
  *      order given;
  *   2. DIR/.build-id/xx/rest.debug of each --debug-dir DIR, in order (gdb's
  *      layout: xx the first byte in hex, rest the others);
- *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system()).
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system());
+ *   4. DEBUGINFOD_URLS (unless symbols_no_system()): the binary itself
+ *      (its module then named "executable", the cache's file name).
  * A file offset becomes an address through the file's PT_LOAD program
  * headers (an offset in none of them is not resolved), then a function:
  * the STT_FUNC symbol whose [value, value + size) holds it (a symbol of
  * size 0: up to the next one), from .symtab, else the debug file's
- * .symtab (found as in 2 and 3), else .dynsym. A debug file found without
+ * .symtab (found as in 2 to 4), else .dynsym. A debug file found without
  * its binary names no frame: its program headers do not say where its
  * code was in the binary's file. An f: frame names its file
  * by path, and is resolved the same way. Each file is read once: results

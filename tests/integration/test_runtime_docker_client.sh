@@ -9,7 +9,7 @@
 # run 60 s more. Exit 0, three containers, none left running. With
 # --profile=999: sample rows of each container's tasks, and of the
 # runtime's host tasks (dockerd, containerd, containerd-shim, runc) during
-# each boot, none outside.
+# each boot, none outside; each boot's profile (analyze) holds dockerd's.
 . "$(dirname "$0")/lib.sh"
 need_root
 . "$(dirname "$0")/runtimes.sh"
@@ -53,9 +53,18 @@ if [ -s "$TMP/c.tsv" ]; then
 			for (c in a) if (c in e && t[1] >= a[c] && t[1] <= e[c]) in_ = 1
 			if (!in_) print s[i] } }' "$TMP/c.tsv")
 	[ -z "$outside" ] || miss "host samples outside every boot: $(head -5 <<< "$outside")"
+	# and analyze puts the runtime's in each boot: its profile, by
+	# process, holds dockerd's samples (folded stacks: the comm first)
+	for c in $(rows "$TMP/c.tsv" start | awk -F'\t' '$9 != "mark" { print $2 }' | sort -u); do
+		"$ANALYZE" --profile --format folded --container "$c" "$TMP/c.tsv" > "$TMP/f.$c" 2>&1 ||
+			miss "analyze --profile --container $c: $(head -3 "$TMP/f.$c")"
+		n=$(awk '/^dockerd;/ { n += $NF } END { print n + 0 }' "$TMP/f.$c")
+		[ "$n" -gt 0 ] || miss "$c: no dockerd samples in its boot's profile: $(cut -d';' -f1 "$TMP/f.$c" | sort | uniq -c | tr '\n' ' ')"
+		echo "# $c's profile: dockerd $n samples, $(awk '{ n += $NF } END { print n + 0 }' "$TMP/f.$c") in all"
+	done
 	host=$(awk '$2 ~ /^(dockerd|containerd|containerd-shim|runc)$/ {
 		printf "%s%s %s", s, $2, $1; s = ", " }' <<< "$host")
-	ok "--profile: samples of the 3 containers, and of the host's $host during the boots"
+	ok "--profile: samples of the 3 containers, and of the host's $host during the boots, dockerd's in each boot's profile"
 fi
 [ -z "$("${DOCKER[@]}" ps -aq)" ] || miss "containers left: $("${DOCKER[@]}" ps -a)"
 [ "$misses" -eq 0 ] && ok "docker run timed 3 times: 3 containers with exec and listen, in $took s"
