@@ -650,3 +650,13 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bo
 		return -1;
 	return lookup(s, f, off, ret, h);
 }
+
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20])
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
+			return s->files[i]->path;
+	return NULL;
+}

@@ -97,4 +97,11 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
 int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bool ret,
 		 struct symbols_hit *h);
 
+/*
+ * symbols_build_id_path - the path of the file of build id @id (20
+ * bytes) that symbols_build_id() found (the binary's, or a debug file's
+ * when found alone), or NULL when none was. It lives as long as @s.
+ */
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20]);
+
 #endif /* ANALYZE_SYMBOLS_H */
