@@ -21,22 +21,6 @@
 #include "analyze/out/profile_report.h"
 #include "analyze/read/reader.h"
 
-/* A row: ts, comm, tid, event, name, dur, detail. */
-static void add(struct timeline *tl, const char *ts, const char *comm, const char *tid,
-		const char *ev, const char *name, const char *dur, const char *detail)
-{
-	static char buf[1024];
-	struct tsv_row r;
-	char err[128];
-	int n;
-
-	memset(buf, 0, sizeof(buf));
-	n = snprintf(buf, sizeof(buf) - 16, "%s\tc\t\\N\t%s\t%s\t1\t%s\t%s\t%s\t\\N\t%s\t%s", ts,
-		     tid, tid, comm, ev, name, dur, detail);
-	assert_int_equal(tsv_parse_row(buf, (size_t)n, &r, err, sizeof(err)), 0);
-	assert_int_equal(timeline_add_row(tl, &r), 0);
-}
-
 /* A row of any container: ts, container, pid, tid, ppid, comm, event, name, ret, dur, detail. */
 static void row(struct timeline *tl, const char *ts, const char *ctr, const char *pid,
 		const char *tid, const char *ppid, const char *comm, const char *ev,
@@ -52,6 +36,13 @@ static void row(struct timeline *tl, const char *ts, const char *ctr, const char
 		     ts, ctr, pid, tid, ppid, comm, ev, name, ret, dur, detail);
 	assert_int_equal(tsv_parse_row(buf, (size_t)n, &r, err, sizeof(err)), 0);
 	assert_int_equal(timeline_add_row(tl, &r), 0);
+}
+
+/* A row of container c: ts, comm, tid, event, name, dur, detail. */
+static void add(struct timeline *tl, const char *ts, const char *comm, const char *tid,
+		const char *ev, const char *name, const char *dur, const char *detail)
+{
+	row(tl, ts, "c", tid, tid, "1", comm, ev, name, "\\N", dur, detail);
 }
 
 static long fn_self(const struct profile *p, const struct prof_ctr *pc, const char *name,
