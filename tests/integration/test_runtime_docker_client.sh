@@ -62,7 +62,7 @@ if [ -s "$TMP/c.tsv" ]; then
 		n=$(awk '/^dockerd;/ { n += $NF } END { print n + 0 }' "$TMP/f.$c")
 		[ "$n" -gt 0 ] || miss "$c: no dockerd samples in its boot's profile: $(cut -d';' -f1 "$TMP/f.$c" | sort | uniq -c | tr '\n' ' ')"
 		echo "# $c's profile: dockerd $n samples, $(awk '{ n += $NF } END { print n + 0 }' "$TMP/f.$c") in all:" \
-			"$(awk '{ n[substr($0, 1, index($0, ";") - 1)] += $NF } END { for (r in n) printf "%s%s %d", s, r, n[r]; s = ", " }' "$TMP/f.$c")"
+			"$(awk '{ n[substr($0, 1, index($0, ";") - 1)] += $NF } END { for (r in n) { printf "%s%s %d", s, r, n[r]; s = ", " } }' "$TMP/f.$c")"
 	done
 	# and the critical path's running stretches of dockerd name functions
 	"$ANALYZE" --critical-path --format json "$TMP/c.tsv" > "$TMP/cp.json" 2> "$TMP/cp.err" ||
