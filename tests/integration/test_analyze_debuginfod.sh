@@ -9,7 +9,7 @@
 # burn_short):
 #  - without DEBUGINFOD_URLS the copy's functions are unnamed, and
 #    --profile's text ends by naming the module left unnamed, sburn, with
-#    its share of the samples;
+#    its share of the samples (json: "unnamed", its path, no package);
 #  - with it, burn_long and burn_short are named, 2:1 (+-15%), and sburn
 #    is no longer said to be unnamed;
 #  - the copy gone from this machine, the binary itself comes from the
@@ -46,6 +46,13 @@ grep -qE $'\tburn_(long|short)\t' "$TMP/p0" && fail "burn_long named without the
 "$ANALYZE" --profile "$out" > "$TMP/t0" 2>&1 || fail "analyze exited $?"
 grep -qE '^  sburn: [0-9.]+% of samples unnamed' "$TMP/t0" ||
 	fail "the footer does not name sburn: $(tail -5 "$TMP/t0")"
+"$ANALYZE" --profile --format json "$out" > "$TMP/j0" || fail "analyze --format json exited $?"
+python3 - "$TMP/j0" "$TMP/sburn" <<'PY' || fail "json's unnamed: $(cat "$TMP/j0" | tail -5)"
+import json, sys
+u = json.load(open(sys.argv[1]))["unnamed"]
+sys.exit(not (u and u[0]["module"] == "sburn" and u[0]["path"] == sys.argv[2] and u[0]["package"] is None
+              and u[0]["samples"] > 200))
+PY
 ok "without DEBUGINFOD_URLS: unnamed, said: $(grep -E '^  sburn: ' "$TMP/t0")"
 
 # 2. the server
