@@ -34,7 +34,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
 LDLIBS := -lbpf -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
-ANALYZE_LDLIBS := -ldw -lelf
+ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 
@@ -209,6 +209,7 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
 $(OUTPUT)/obj/tests/tools/burn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+$(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

@@ -53,12 +53,15 @@ set -eu
 # with systemd as PID 1 to run dist/boottrace-collector.service
 # (tests/integration/test_dist_systemd.sh; the rootfs is built once, 20 s,
 # into /var/cache/boottrace).
+# libdebuginfod-dev lets analyze fetch debug files from DEBUGINFOD_URLS,
+# and debuginfod is the server a test starts on a loopback port.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
 prometheus systemd strace libdw-dev nodejs
+libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
 clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
 

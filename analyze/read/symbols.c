@@ -14,6 +14,7 @@
 
 #include "analyze/array.h"
 #include "analyze/read/gosym.h"
+#include "analyze/read/dbgfetch.h"
 #include "analyze/read/symbols.h"
 
 #define BID 20
@@ -72,12 +73,20 @@ struct symbols {
 	/* build ids found nowhere: not looked for again */
 	uint8_t (*missing)[BID];
 	size_t nmissing, missing_cap;
+	struct dbgfetch *fetch;	/* DEBUGINFOD_URLS, last */
 };
 
 struct symbols *symbols__new(void)
 {
+	struct symbols *s;
+
 	elf_version(EV_CURRENT);
-	return calloc(1, sizeof(struct symbols));
+	s = calloc(1, sizeof(*s));
+	if (s && !(s->fetch = dbgfetch__new())) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 static void file_free(struct elf_file *f)
@@ -115,6 +124,7 @@ void symbols__free(struct symbols *s)
 	free(s->dirs);
 	free(s->files);
 	free(s->missing);
+	dbgfetch__free(s->fetch);
 	free(s);
 }
 
@@ -369,6 +379,27 @@ static struct elf_file *debug_file(const char *dir, const uint8_t id[BID])
 }
 
 /*
+ * The file of build id @id fetched from DEBUGINFOD_URLS (dbgfetch.h): its
+ * debug file, or with @executable the binary; read in full, its build id
+ * checked. NULL when none.
+ */
+static struct elf_file *fetched_file(struct symbols *s, const uint8_t id[BID], bool executable)
+{
+	char *path = s->no_system ? NULL : dbgfetch_get(s->fetch, id, executable);
+	struct elf_file *f;
+
+	if (!path)
+		return NULL;
+	/* a binary's tables are read when a frame matches it (file_finish()) */
+	f = file_open(path, !executable, NULL);
+	free(path);
+	if (f && f->ok && f->has_id && memcmp(f->id, id, BID) == 0)
+		return f;
+	file_free(f);
+	return NULL;
+}
+
+/*
  * Open the DWARF of @path into @f: true when it has some (and, with
  * @id, its build id is @id).
  */
@@ -476,6 +507,8 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 			d = debug_file(s->dirs[i], f->id);
 		if (!d && !s->no_system)
 			d = debug_file(SYSTEM_DEBUG_DIR, f->id);
+		if (!d)
+			d = fetched_file(s, f->id, false);
 	}
 	if (d) {
 		free(f->syms);
@@ -604,6 +637,9 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
 			return -1;
 	if (!f && !s->no_system && (f = debug_file(SYSTEM_DEBUG_DIR, id)) && keep_file(s, f) < 0)
 		return -1;
+	/* nowhere here: the binary from DEBUGINFOD_URLS (then its debug file, file_finish()) */
+	if (!f && (f = fetched_file(s, id, true)) && keep_file(s, f) < 0)
+		return -1;
 	if (f && f->loaded && !f->finished)
 		f->nsegs = 0;
 	if (!f) {
@@ -645,4 +681,14 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bo
 	if (file_finish(s, f) < 0)
 		return -1;
 	return lookup(s, f, off, ret, h);
+}
+
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20])
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
+			return s->files[i]->path;
+	return NULL;
 }

@@ -2,7 +2,8 @@
 /*
  * symbols: the user frames of a profile (frames.h) named, from the ELF
  * files on this machine, with elfutils (libelf for the file, libdw's
- * dwelf_elf_gnu_build_id() for its build id). No network, no debuginfod.
+ * dwelf_elf_gnu_build_id() for its build id), and from the debuginfod
+ * servers of DEBUGINFOD_URLS when it is set (dbgfetch.h), last.
  *
  * A b: frame names its file by GNU build id (20 bytes; a shorter one is
  * padded with zero bytes, and so is a file's when compared). The file is
@@ -13,12 +14,14 @@
  *      order given;
  *   2. DIR/.build-id/xx/rest.debug of each --debug-dir DIR, in order (gdb's
  *      layout: xx the first byte in hex, rest the others);
- *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system()).
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system());
+ *   4. DEBUGINFOD_URLS (unless symbols_no_system()): the binary itself
+ *      (its module then named "executable", the cache's file name).
  * A file offset becomes an address through the file's PT_LOAD program
  * headers (an offset in none of them is not resolved), then a function:
  * the STT_FUNC symbol whose [value, value + size) holds it (a symbol of
  * size 0: up to the next one), from .symtab, else the debug file's
- * .symtab (found as in 2 and 3), else, in a Go binary, its pclntab
+ * .symtab (found as in 2 to 4), else, in a Go binary, its pclntab
  * (gosym.h: Go's function table, kept by stripped Go binaries), else
  * .dynsym. A debug file found without
  * its binary names no frame: its program headers do not say where its
@@ -97,5 +100,12 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
  */
 int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bool ret,
 		 struct symbols_hit *h);
+
+/*
+ * symbols_build_id_path - the path of the file of build id @id (20
+ * bytes) that symbols_build_id() found (the binary's, or a debug file's
+ * when found alone), or NULL when none was. It lives as long as @s.
+ */
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20]);
 
 #endif /* ANALYZE_SYMBOLS_H */
