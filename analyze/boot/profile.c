@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Each container's boot profile: see profile.h. */
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/array.h"
 #include "analyze/boot/profile.h"
@@ -279,11 +282,71 @@ static int add_candidate(struct profile *p, uint32_t id, char *scratch)
 	return u > 0 ? symbols_add_path(p->sym, scratch, (size_t)u) : 0;
 }
 
+/*
+ * A sampled process's binary by its comm, as a candidate: a daemon that
+ * started before the collector (dockerd, containerd) is named by no exec
+ * row or path of the file, only by its comm. The usual directories of
+ * binaries, the comm's name there; a comm of 15 bytes was cut by the
+ * kernel (TASK_COMM_LEN: containerd-shim-runc-v2's is containerd-shim),
+ * so any name it starts. Only a file whose build id matches names frames
+ * (symbols.h): a wrong guess names nothing. -1 out of memory.
+ */
+static int add_comm_candidates(struct profile *p, uint32_t comm, char *scratch)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					    "/usr/bin", "/sbin", "/bin" };
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t i, n;
+	const char *s;
+	long u;
+	DIR *dir;
+
+	if (comm == TL_NOSTR)
+		return 0;
+	s = strtab_str(p->tl->strs, comm, &n);
+	u = tsv_unescape(s, n, scratch);
+	if (u <= 0 || memchr(scratch, '/', (size_t)u) || scratch[0] == '.')
+		return 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (u < 15) {
+			snprintf(path, sizeof(path), "%s/%.*s", dirs[i], (int)u, scratch);
+			if (access(path, F_OK) == 0 && symbols_add_path(p->sym, path, strlen(path)) < 0)
+				return -1;
+			continue;
+		}
+		if (!(dir = opendir(dirs[i])))
+			continue;
+		while ((d = readdir(dir)))
+			if (strncmp(d->d_name, scratch, (size_t)u) == 0) {
+				snprintf(path, sizeof(path), "%s/%s", dirs[i], d->d_name);
+				if (symbols_add_path(p->sym, path, strlen(path)) < 0) {
+					closedir(dir);
+					return -1;
+				}
+			}
+		closedir(dir);
+	}
+	return 0;
+}
+
+/* Whether comm @id is among the @n of @seen. */
+static bool comm_seen(const uint32_t *seen, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == id)
+			return true;
+	return false;
+}
+
 /* Every path the timeline names, as candidates. -1 out of memory. */
 static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 {
 	const struct timeline *tl = p->tl;
-	size_t i, k, j;
+	uint32_t *seen = NULL;
+	size_t i, k, j, nseen = 0, seen_cap = 0;
 
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];
@@ -301,6 +364,24 @@ static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 					return -1;
 		}
 	}
+	/* the binaries of sampled processes, by comm, after every path the rows name */
+	for (i = 0; i < tl->nctrs; i++)
+		for (k = 0; k < tl->ctrs[i].ntasks; k++) {
+			const struct tl_task *t = &tl->ctrs[i].tasks[k];
+			uint32_t ids[2] = { t->comm_last, t->comm };
+
+			for (j = 0; t->nsamples && j < 2; j++) {
+				if (comm_seen(seen, nseen, ids[j]))
+					continue;
+				if (add_comm_candidates(p, ids[j], scratch) < 0 ||
+				    array_grow((void **)&seen, &seen_cap, nseen + 1, sizeof(*seen), 16) < 0) {
+					free(seen);
+					return -1;
+				}
+				seen[nseen++] = ids[j];
+			}
+		}
+	free(seen);
 	/* f: frames' paths, of the stacks of every sample */
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];

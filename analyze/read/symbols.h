@@ -9,7 +9,9 @@
  * padded with zero bytes, and so is a file's when compared). The file is
  * looked for, the first time its build id is asked for, among
  *   1. the candidate paths the caller gives (symbols_add_path(): the paths
- *      the TSV names — exec filenames, opened paths, f: frame paths), each
+ *      the TSV names — exec filenames, opened paths, f: frame paths — then
+ *      the binaries of the sampled processes' comms on the usual
+ *      directories: boot/profile.c), each
  *      opened once (regular files only: no FIFO or device is read), in the
  *      order given;
  *   2. DIR/.build-id/xx/rest.debug of each --debug-dir DIR, in order (gdb's
