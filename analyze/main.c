@@ -222,10 +222,14 @@ static int phase_id(const struct analysis *a, const char *name, const char *opt,
 		*id = (uint32_t)k;
 		return 0;
 	}
+	if (strcmp(name, "end") == 0) {
+		*id = PHASE_END;	/* every container that ended has it */
+		return 0;
+	}
 	fprintf(stderr, "analyze: %s: no phase '%s' in the input (phases:", opt, name);
 	for (i = 0; i < analysis_nphases(a); i++)
 		fprintf(stderr, "%s %s", i ? "," : "", analysis_phase_name(a, i));
-	fprintf(stderr, ")\n");
+	fprintf(stderr, ", end)\n");
 	return -1;
 }
 

@@ -429,6 +429,8 @@ static uint32_t chart_phase(const struct analysis *a)
 {
 	size_t i;
 
+	if (a->win.on)
+		return a->win.phase;	/* --until's window */
 	if (a->phases[PHASE_LISTEN].n)
 		return PHASE_LISTEN;
 	for (i = analysis_nphases(a); i-- > 0;)

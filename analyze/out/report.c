@@ -11,8 +11,11 @@
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
+#include "common/end_detail.h"
 
 #define MAX_NAME_WIDTH 40
+/* The containers that never reached a phase the table names, each with its end; more are counted */
+#define MAX_MISSED_LISTED 10
 
 static const char *by_name(enum by_kind by)
 {
@@ -48,6 +51,53 @@ static int done(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* Whether timed container @c reached phase @phase. */
+static bool reached(const struct analysis *a, const struct ctr_result *c, size_t phase)
+{
+	size_t k;
+
+	for (k = c->first; k < c->first + c->n; k++)
+		if (a->cphases[k].phase == phase)
+			return true;
+	return false;
+}
+
+/* How container @c ended, in words, into @buf (64 bytes). */
+static const char *ended_text(const struct ctr_result *c, char *buf, size_t n)
+{
+	char how[40], life[UNITS_BUFSZ];
+
+	if (c->life < 0)
+		snprintf(buf, n, "no end row: still running when the trace ended");
+	else
+		snprintf(buf, n, "%s after %s", end_how_text(c->how, how, sizeof(how)),
+			 units_format(c->life, life));
+	return buf;
+}
+
+/* The containers that never reached phase @i, named with how they ended (text). */
+static void list_missed(FILE *f, const struct analysis *a, size_t i)
+{
+	size_t k, listed = 0, more = 0;
+	char buf[96];
+
+	for (k = 0; k < a->nctrs; k++) {
+		const struct ctr_result *c = &a->ctrs[k];
+
+		if (reached(a, c, i))
+			continue;
+		if (listed == MAX_MISSED_LISTED) {
+			more++;
+			continue;
+		}
+		listed++;
+		fprintf(f, "  %s: %s\n", strtab_str(a->ctr_names, c->name, NULL),
+			ended_text(c, buf, sizeof(buf)));
+	}
+	if (more)
+		fprintf(f, "  and %zu more (analyze --failures)\n", more);
+}
+
 int report_phases_text(FILE *f, const struct analysis *a)
 {
 	int w = report_name_width(a, 6);
@@ -79,10 +129,12 @@ int report_phases_text(FILE *f, const struct analysis *a)
 	for (i = 0; i < analysis_nphases(a); i++) {
 		size_t missing = a->ncontainers - a->phases[i].n;
 
-		if (missing)
-			fprintf(f, "%s: %zu of %zu container%s never reached it\n",
-				analysis_phase_name(a, i), missing, a->ncontainers,
-				a->ncontainers == 1 ? "" : "s");
+		if (!missing)
+			continue;
+		fprintf(f, "%s: %zu of %zu container%s never reached it:\n",
+			analysis_phase_name(a, i), missing, a->ncontainers,
+			a->ncontainers == 1 ? "" : "s");
+		list_missed(f, a, i);
 	}
 	return done(f);
 }
