@@ -337,6 +337,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
+	char *until_file = NULL;	/* the files' # until=, the default window */
+	bool critpath_default = false;
+	uint32_t until_ph = UINT32_MAX;	/* --until's phase id, once read */
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
@@ -428,6 +431,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			break;
 		case OPT_CRITPATH:
 			critpath = optarg ? optarg : "listen";
+			critpath_default = !optarg;
 			if (!*critpath)
 				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
 						   "or a mark label)");
@@ -548,6 +552,21 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		nfiles = argc - optind;
 		runs_order(files, nfiles);	/* the files of a run, by part */
 	}
+	/*
+	 * The window the collector stopped each boot at (# until=, collector
+	 * --until) is the analyses' default one: no boot went on past it.
+	 */
+	if (!until && ro.format != FMT_TRACE_EVENT &&
+	    (ao.by != BY_NONE || plot_dir || profile || critpath_default) &&
+	    (until_file = runs_until(files, nfiles))) {
+		if (critpath_default)
+			critpath = until_file;
+		if (ao.by != BY_NONE || plot_dir || profile) {
+			until = until_file;
+			ao.timeline = true;
+			ao.windowed = true;
+		}
+	}
 	/* --plot alone needs the rows of the charted containers only: files
 	 * that can be read twice are, the second time keeping just those
 	 * (--format trace-event wants every row at once) */
@@ -565,9 +584,15 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		goto cleanup;
 	}
 	if (until) {
-		uint32_t ph;
+		uint32_t ph = UINT32_MAX;
 
-		if (phase_id(a, until, "--until", &ph) < 0) {
+		if (until == until_file && strcmp(until, "end") != 0 &&
+		    strtab_find(a->phase_names, until, strlen(until)) < 0) {
+			/* a mark that never fired: no boot reached the window's end */
+			fprintf(stderr, "analyze: the input's # until=%s is no phase of it: "
+				"no boot reached it\n", until);
+			ph = UINT32_MAX;
+		} else if (phase_id(a, until, "--until", &ph) < 0) {
 			rc = 2;
 			goto cleanup;
 		}
@@ -576,6 +601,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			rc = 1;
 			goto cleanup;
 		}
+		until_ph = ph;
 	}
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
@@ -587,7 +613,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		if (critpath)
 			ph = ro.critpath_phase;
 		else if (until)
-			phase_id(a, until, "--until", &ph);
+			ph = until_ph;
 		else if ((k = strtab_find(a->phase_names, "listen", 6)) >= 0)
 			ph = (uint32_t)k;
 		prof = profile__new(a->tl, ph, &po);
@@ -660,6 +686,7 @@ plots:
 	if (!rc && plot_dir)
 		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
 cleanup:
+	free(until_file);
 	profile__free(prof);
 	profile__free(prof2);
 	analysis__free(a);

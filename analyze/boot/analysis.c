@@ -171,6 +171,8 @@ const char *analysis_phase_name(const struct analysis *a, size_t i)
 {
 	if (i == PHASE_END)
 		return "end";
+	if (i >= strtab_count(a->phase_names))
+		return "(none)";	/* a window no container reached (main.c) */
 	return strtab_str(a->phase_names, i, NULL);
 }
 
