@@ -13,10 +13,12 @@
 #include <unistd.h>
 
 #include "analyze/boot/analysis.h"
+#include "analyze/boot/failures.h"
 #include "analyze/boot/profile.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
 #include "analyze/out/compare.h"
+#include "analyze/out/failures_report.h"
 #include "analyze/out/otlp.h"
 #include "analyze/out/plot.h"
 #include "analyze/out/profile_report.h"
@@ -53,10 +55,17 @@ static const char usage_text[] =
 "                          state: per container, its tasks' time running,\n"
 "                          runnable, blocked (S, D) or unknown (scheduler rows)\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
-"                          window [start, <phase>] (exec, listen or a mark label),\n"
-"                          clipping syscalls that straddle it; prints its wall time\n"
+"                          window [start, <phase>] (exec, listen, a mark label, or\n"
+"                          end: its last process's exit), clipping syscalls that\n"
+"                          straddle it; prints its wall time (default: the files'\n"
+"                          # until=, collector --until's phase)\n"
+"    --failures[=<dur>]    why each boot ended: its init's exit status or signal,\n"
+"                          its failed syscalls in the last <dur> (default 10s)\n"
+"                          grouped (connect ECONNREFUSED 127.0.0.1:5432 x 12), what\n"
+"                          the rows say of a signal's sender, a restart's back-off\n"
 "    --critical-path[=<phase>]\n"
-"                          what gated each boot (default: listen): contiguous\n"
+"                          what gated each boot (default: listen; end: its last\n"
+"                          process's exit): contiguous\n"
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
@@ -116,6 +125,8 @@ static const char usage_text[] =
 "    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
 "    analyze --otlp-endpoint http://127.0.0.1:4318 boot.tsv   to a collector\n"
 "    analyze --profile boot.tsv                 where the boot's CPU time went\n"
+"    analyze --failures boot.tsv                why did the boots die?\n"
+"    analyze --profile --until end job.tsv      a job that never listens, to its end\n"
 "    analyze --profile --format folded boot.tsv | flamegraph.pl > boot.svg\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
@@ -123,7 +134,7 @@ static const char usage_text[] =
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
-	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR, OPT_OTLP_ENDPOINT,
+	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR, OPT_OTLP_ENDPOINT, OPT_FAILURES,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -150,6 +161,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "otlp-endpoint", required_argument, NULL, OPT_OTLP_ENDPOINT },
+	{ "failures", optional_argument, NULL, OPT_FAILURES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -343,7 +355,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false, profile = false;
+	bool compare = false, profile = false, failures = false;
+	uint64_t stretch = FAILURES_STRETCH_NS;
+	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
 	struct profile *prof = NULL, *prof2 = NULL;
 	bool keep_all = false;
@@ -446,6 +460,13 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			ao.timeline = true;
 			ao.windowed = true;
 			break;
+		case OPT_FAILURES:
+			if (optarg && (units_parse(optarg, &stretch) < 0 || !stretch))
+				return usage_error("bad --failures '%s' (a duration: 10s, 500ms)",
+						   optarg);
+			failures = true;
+			ao.timeline = true;
+			break;
 		case OPT_PROFILE:
 			profile = true;
 			ao.timeline = true;
@@ -492,6 +513,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			ro.format == FMT_TRACE_EVENT))
 		return usage_error("%s", "--profile prints its own tables: no --hist, --by, "
 				   "--critical-path, --compare or --format trace-event");
+	if (failures && (ro.hist || ro.by != BY_NONE || critpath || compare || profile ||
+			 until || plot_dir || ro.format == FMT_TRACE_EVENT || ro.format == FMT_FOLDED))
+		return usage_error("%s", "--failures prints its own view: no --hist, --by, "
+				   "--critical-path, --compare, --profile, --until, --plot or "
+				   "--format trace-event|folded");
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
 	if (ro.format == FMT_TRACE_EVENT) {
@@ -637,6 +663,20 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		goto plots;
 	}
 
+	if (failures) {
+		fl = failures__new(a->tl, stretch);
+		if (!fl) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+		} else if (failures_print(stdout, fl, ro.format) < 0) {
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			rc = 1;
+		} else {
+			rc = flush_stdout();
+		}
+		goto cleanup;
+	}
+
 	/* 5. report: OTLP traces, or the tables */
 	if (ro.format == FMT_OTLP || otlp_to) {
 		struct otlp_opts oo = { .out = ro.format == FMT_OTLP ? stdout : NULL,
@@ -686,6 +726,7 @@ plots:
 	if (!rc && plot_dir)
 		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
 cleanup:
+	failures__free(fl);
 	free(until_file);
 	profile__free(prof);
 	profile__free(prof2);
