@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Boots that go wrong (issue 30), on known truths of tests/tools/crasher in
+# spawn mode:
+# - it burns 300 ms of CPU in crasher_burn(), then exits 3 without
+#   listening: the end row says exit=3, analyze says "exited 3",
+#   --critical-path=end spans its life (its segments sum to start -> its
+#   exit), --profile --until end names crasher_burn first with >= 200 ms;
+# - it sleeps in pause() until a /bin/kill of the test sends it SIGTERM: the
+#   end row says signal=TERM, --failures names SIGTERM and that kill's pid
+#   and comm as the sender (the waker of the init's last sleep);
+# - it connects to a closed port 12 times, opens a missing file, exits 1:
+#   --failures shows `connect ECONNREFUSED 127.0.0.1:PORT × 12` and
+#   `openat ENOENT /nonexistent/config.yml × 1`, in text, tsv and json;
+# - collector --until exec writes # until=exec, analyze's default window.
+# modes: cgroup
+. "$(dirname "$0")/lib.sh"
+need_root
+have python3 "the json check" || skip "needs python3"
+
+C=$TOOLS/crasher
+
+# 1. 300 ms of its own CPU, then exit 3
+out=$TMP/burn.tsv
+"$COLLECTOR" --profile=199 -o "$out" -- "$C" burn 300 3 2>/dev/null
+rc=$?
+[ "$rc" = 3 ] || fail "collector exited $rc, not the command's 3"
+check_tsv "$out"
+rows "$out" end | awk -F'\t' '{ print $12 }' | grep -Eq '^init=[0-9]+ exit=3$' ||
+	fail "end row: $(rows "$out" end)"
+"$ANALYZE" "$out" > "$TMP/table" || fail "analyze exited $?"
+grep -Eq '^  crasher: exited 3 after [0-9.]+m?s$' "$TMP/table" || fail "no 'exited 3': $(cat "$TMP/table")"
+ok "it exited 3, and analyze says so"
+
+"$ANALYZE" --failures --format tsv "$out" > "$TMP/f.tsv" || fail "--failures exited $?"
+life=$(awk -F'\t' '$2 == "end" { print $6 }' "$TMP/f.tsv")
+start=$(rows "$out" start | awk -F'\t' '{ print $1; exit }')
+exit_ts=$(rows "$out" exit | awk -F'\t' '{ t = $1 } END { print t }')
+[ "$life" = $((exit_ts - start)) ] || fail "lifetime $life, the exit row is $((exit_ts - start)) after start"
+"$ANALYZE" --critical-path=end --format tsv "$out" > "$TMP/path.tsv" 2>/dev/null ||
+	fail "--critical-path=end exited $?"
+sum=$(awk -F'\t' 'NR > 1 && $2 == "end" { s += $8 } END { print s + 0 }' "$TMP/path.tsv")
+[ "$sum" = "$life" ] || fail "the path to end sums to $sum ns, its life is $life"
+ok "--critical-path=end spans its life ($life ns)"
+
+"$ANALYZE" --profile --until end --format tsv "$out" > "$TMP/prof.tsv" || fail "--profile exited $?"
+top=$(awk -F'\t' 'NR > 1 && $1 == "crasher" { print $3; exit }' "$TMP/prof.tsv")
+[ "$top" = crasher_burn ] || fail "the top function is $top: $(head -5 "$TMP/prof.tsv")"
+self=$(awk -F'\t' 'NR > 1 && $1 == "crasher" && $3 == "crasher_burn" { print $5; exit }' "$TMP/prof.tsv")
+# 199 Hz: 5.03 ms a sample; 300 ms is 60 samples, >= 40 is >= 200 ms
+[ "${self:-0}" -ge 40 ] || fail "crasher_burn has $self samples, under 200 ms"
+ok "--profile --until end: crasher_burn, $self samples"
+
+# 2. killed by SIGTERM from a task of the test
+rm -f "$TMP/pid"
+"$COLLECTOR" -o "$TMP/kill.tsv" -- "$C" wait "$TMP/pid" 2>/dev/null &
+col=$!
+for _ in $(seq 100); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
+[ -s "$TMP/pid" ] || fail "crasher wrote no pid"
+sleep 0.2	# into pause()
+bash -c 'echo $$ > "$1"; exec /bin/kill -TERM "$2"' sh "$TMP/killer" "$(cat "$TMP/pid")"
+wait "$col"
+rc=$?
+[ "$rc" = 143 ] || fail "collector exited $rc, not 128 + SIGTERM"
+rows "$TMP/kill.tsv" end | awk -F'\t' '{ print $12 }' | grep -Eq '^init=[0-9]+ signal=TERM$' ||
+	fail "end row: $(rows "$TMP/kill.tsv" end)"
+"$ANALYZE" --failures "$TMP/kill.tsv" > "$TMP/kill.txt" || fail "--failures exited $?"
+grep -q 'killed by SIGTERM' "$TMP/kill.txt" || fail "no SIGTERM: $(cat "$TMP/kill.txt")"
+grep -q "by $(cat "$TMP/killer") kill: its sender" "$TMP/kill.txt" ||
+	fail "the sender $(cat "$TMP/killer") kill is not named: $(cat "$TMP/kill.txt")"
+ok "SIGTERM, sent by $(cat "$TMP/killer") kill"
+
+# 3. 12 refused connections, a missing file, exit 1
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$COLLECTOR" -o "$TMP/conn.tsv" -- "$C" connect "$port" 12 2>/dev/null
+"$ANALYZE" --failures "$TMP/conn.tsv" > "$TMP/conn.txt" || fail "--failures exited $?"
+grep -q "^    connect ECONNREFUSED 127.0.0.1:$port × 12 " "$TMP/conn.txt" ||
+	fail "no connect × 12: $(cat "$TMP/conn.txt")"
+grep -q "^    openat ENOENT /nonexistent/config.yml × 1 " "$TMP/conn.txt" ||
+	fail "no openat ENOENT: $(cat "$TMP/conn.txt")"
+grep -q 'exited 1 after' "$TMP/conn.txt" || fail "no exit 1: $(cat "$TMP/conn.txt")"
+"$ANALYZE" --failures --format tsv "$TMP/conn.tsv" |
+	grep -q "^crasher	syscall	connect	ECONNREFUSED	12	[0-9]*	127.0.0.1:$port$" ||
+	fail "tsv: $("$ANALYZE" --failures --format tsv "$TMP/conn.tsv")"
+"$ANALYZE" --failures --format json "$TMP/conn.tsv" | python3 -c '
+import json, sys
+b = json.load(sys.stdin)["boots"][0]
+g = [x for x in b["failed_syscalls"] if x["syscall"] == "connect"][0]
+assert b["end"] == "exit" and b["status"] == 1, b
+assert g["error"] == "ECONNREFUSED" and g["count"] == 12 and g["detail"] == "127.0.0.1:" + sys.argv[1], g
+' "$port" || fail "json"
+ok "connect ECONNREFUSED 127.0.0.1:$port × 12, in text, tsv and json"
+
+# 4. # until=exec: analyze's default window
+"$COLLECTOR" --until exec -o "$TMP/ex.tsv" -- "$C" burn 100 0 2>/dev/null
+grep -qx '# until=exec' "$TMP/ex.tsv" || fail "no # until=exec"
+"$ANALYZE" --by syscall "$TMP/ex.tsv" | grep -q '^boot windows: start -> exec of 1 container' ||
+	fail "the default window is not exec: $("$ANALYZE" --by syscall "$TMP/ex.tsv")"
+ok "# until=exec is the default window"
