@@ -26,14 +26,18 @@ static int cmp_failed(const void *x, const void *y)
 	return a->detail < b->detail ? -1 : a->detail > b->detail;
 }
 
-/* Most frequent first; of as many, the latest first. */
+/*
+ * The latest first: what failed just before the end is what ended it more
+ * often than what failed most (a dynamic loader's and a libc's probes of
+ * paths fail by the dozen at every start); of as late, the most frequent.
+ */
 static int cmp_group(const void *x, const void *y)
 {
 	const struct fail_group *a = x, *b = y;
 
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return a->last > b->last ? -1 : a->last < b->last;
+	if (a->last != b->last)
+		return a->last > b->last ? -1 : 1;
+	return a->count > b->count ? -1 : a->count < b->count;
 }
 
 /* @fc's failed syscalls in its stretch, grouped. 0, or -1 out of memory. */
@@ -89,6 +93,7 @@ static int group_failed(struct fail_ctr *fc, const struct tl_container *c)
 			fc->groups[g - 1].last = v[i].ts;
 	}
 	qsort(fc->groups, g, sizeof(*fc->groups), cmp_group);
+	fc->nall = g;
 	fc->ngroups = g < FAILURES_MAX_GROUPS ? g : FAILURES_MAX_GROUPS;
 	ret = 0;
 out:

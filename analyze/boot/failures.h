@@ -5,7 +5,7 @@
  *   - the failed syscalls (ret < 0) of its tasks in the last stretch before
  *     its end (FAILURES_STRETCH_NS, or --failures=DURATION), grouped by
  *     syscall, errno and detail (`connect ECONNREFUSED 127.0.0.1:5432 × 12`),
- *     most frequent first;
+ *     the group that failed last first (failures.c says why);
  *   - for an init killed by a signal, what the rows say of the sender: the
  *     task that woke the init from its last sleep (a signal wakes its
  *     target in the sender's context: the sched row's waker; an interrupt
@@ -30,7 +30,7 @@
 
 /* The default last stretch: a crash loop's boot is seconds; its cause is at its end. */
 #define FAILURES_STRETCH_NS 10000000000ULL
-/* Groups of failed syscalls kept per container, the most frequent. */
+/* Groups of failed syscalls kept per container, the latest. */
 #define FAILURES_MAX_GROUPS 10
 
 /* Failed syscalls of one syscall, errno and detail. */
@@ -56,8 +56,9 @@ struct fail_ctr {
 	int how;		/* common/end_detail.h */
 	uint32_t init;		/* its init task, or TL_NOTASK */
 	uint64_t from;		/* the stretch: [from, t_end] */
-	struct fail_group *groups;	/* most frequent first */
-	size_t ngroups;
+	struct fail_group *groups;	/* the latest first */
+	size_t ngroups;		/* kept: FAILURES_MAX_GROUPS at most */
+	size_t nall;		/* groups there were */
 	uint64_t failed;	/* failed syscalls in the stretch, grouped or not */
 	/* the signal's sender (how >= END_SIGNAL) */
 	enum fail_sender sender;

@@ -145,6 +145,8 @@ static void text_one(FILE *f, const struct failures *fl, const struct fail_ctr *
 			str(fl, g->name), errno_name(g->err, eb), g->detail != TL_NOSTR ? " " : "",
 			str(fl, g->detail), g->count, units_format(before_end(fc, g->last), b[1]));
 	}
+	if (fc->nall > fc->ngroups)
+		fprintf(f, "    and %zu groups that failed earlier\n", fc->nall - fc->ngroups);
 	if (fc->how >= END_SIGNAL) {
 		fprintf(f, "  signal SIG%s:\n", end_signal_name(fc->how - END_SIGNAL, eb));
 		text_sender(f, fl, fc);
