@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analyze/boot/ending.h"
 #include "analyze/out/failures_report.h"
 #include "analyze/units.h"
 #include "common/end_detail.h"
@@ -264,6 +265,33 @@ static void json_one(FILE *f, const struct failures *fl, const struct fail_ctr *
 		fprintf(f, "}");
 	}
 	fprintf(f, "}");
+}
+
+void failures_list_unreached(FILE *f, const struct timeline *tl, uint32_t phase, size_t max)
+{
+	char how[40], b[UNITS_BUFSZ];
+	size_t i, listed = 0, more = 0;
+
+	for (i = 0; i < tl->nctrs; i++) {
+		const struct tl_container *c = &tl->ctrs[i];
+
+		if (c->is_host || c->t_start == TL_NONE || timeline_phase(c, phase) != TL_NONE)
+			continue;
+		if (listed++ == max) {
+			listed--;
+			more++;
+			continue;
+		}
+		if (c->t_end == TL_NONE)
+			fprintf(f, "  %s: no end: running when the trace ended\n",
+				timeline_str(tl, c->name));
+		else
+			fprintf(f, "  %s: %s after %s\n", timeline_str(tl, c->name),
+				end_how_text(ending_how(c), how, sizeof(how)),
+				units_format((int64_t)(c->t_end - c->t_start), b));
+	}
+	if (more)
+		fprintf(f, "  and %zu more (analyze --failures)\n", more);
 }
 
 int failures_print(FILE *f, const struct failures *fl, enum report_format fmt)

@@ -29,4 +29,12 @@
 /* failures_print - @fl in @fmt (text, tsv or json). 0, or -1 when writing failed (errno). */
 int failures_print(FILE *f, const struct failures *fl, enum report_format fmt);
 
+/*
+ * failures_list_unreached - text: a line "  NAME: exited 3 after 983.1ms"
+ * per timed container of @tl (finished) that never reached phase @phase,
+ * @max at most, then how many more: the analyses that leave them out say
+ * which and how they ended (--profile, --critical-path).
+ */
+void failures_list_unreached(FILE *f, const struct timeline *tl, uint32_t phase, size_t max);
+
 #endif /* ANALYZE_FAILURES_REPORT_H */
