@@ -5,7 +5,9 @@
 # - it burns 300 ms of CPU in crasher_burn(), then exits 3 without
 #   listening: the end row says exit=3, analyze says "exited 3",
 #   --critical-path=end spans its life (its segments sum to start -> its
-#   exit), --profile --until end names crasher_burn first with >= 200 ms;
+#   exit), --profile --until end names crasher_burn first with >= 200 ms,
+#   --by state (its window: its life), --by syscall, --plot (the boot chart)
+#   and trace-event (--critical-path=end) go to its end;
 # - it sleeps in pause() until a /bin/kill of the test sends it SIGTERM: the
 #   end row says signal=TERM, --failures names SIGTERM and that kill's pid
 #   and comm as the sender (the waker of the init's last sleep);
@@ -50,6 +52,20 @@ self=$(awk -F'\t' 'NR > 1 && $1 == "crasher" && $3 == "crasher_burn" { print $5;
 # 199 Hz: 5.03 ms a sample; 300 ms is 60 samples, >= 40 is >= 200 ms
 [ "${self:-0}" -ge 40 ] || fail "crasher_burn has $self samples, under 200 ms"
 ok "--profile --until end: crasher_burn, $self samples"
+# the other analyses that take a window
+win=$("$ANALYZE" --by state --until end --format tsv "$out" | awk -F'\t' '$1 == "crasher" { print $7 }')
+[ "$win" = "$life" ] || fail "--by state --until end: window $win, its life is $life"
+"$ANALYZE" --by syscall --until end "$out" | grep -q '^boot windows: start -> end of 1 container' ||
+	fail "--by syscall --until end: $("$ANALYZE" --by syscall --until end "$out")"
+"$ANALYZE" --plot "$TMP/plot" --until end "$out" > /dev/null 2>&1 || fail "--plot --until end exited $?"
+grep -q "^set title 'Boot chart of crasher: start to end " "$TMP/plot/bootchart.gp" ||
+	fail "the boot chart does not go to end: $(grep title "$TMP/plot/bootchart.gp")"
+"$ANALYZE" --format trace-event --critical-path=end "$out" | python3 -c '
+import json, sys
+ev = json.load(sys.stdin)["traceEvents"]
+assert any(e.get("cat") == "critical_path" for e in ev), "no critical_path slices"
+' || fail "trace-event --critical-path=end"
+ok "--by state, --by syscall, --plot, trace-event: to end"
 
 # 2. killed by SIGTERM from a task of the test
 rm -f "$TMP/pid"
