@@ -462,6 +462,29 @@ static int64_t fork_parent_tid(const struct tsv_field *f)
 	return tid;
 }
 
+/*
+ * End row @r: its container's t_end_row, end_how, end_pid; a container
+ * with no other row in this file (its start in the run's previous one)
+ * is not made for it. 0.
+ */
+static int add_end(struct timeline *tl, const struct tsv_row *r)
+{
+	long ci = timeline_find_container(tl, r->f[TSV_CONTAINER].p, r->f[TSV_CONTAINER].n), pid;
+	struct tl_container *c;
+
+	if (ci < 0)
+		return 0;
+	c = &tl->ctrs[ci];
+	tl->rows++;
+	if (r->ts_ns < c->t_end_row) {
+		c->t_end_row = r->ts_ns;
+		c->end_how = end_detail_parse(r->f[TSV_DETAIL].p, r->null & (1u << TSV_DETAIL) ?
+					      0 : r->f[TSV_DETAIL].n, &pid);
+		c->end_pid = pid;
+	}
+	return 0;
+}
+
 int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 {
 	const struct tsv_field *ev = &r->f[TSV_EVENT];
@@ -469,6 +492,9 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	struct tl_task *t;
 	long ci, comm;
 
+	/* an end row is the container's, of no task (its tid is \N) */
+	if (field_is(ev, "end", 3) && !(r->null & (1u << TSV_TS_NS)))
+		return add_end(tl, r);
 	if (r->null & ((1u << TSV_TS_NS) | (1u << TSV_TID))) {
 		tl->unplaced++;
 		return 0;
@@ -484,17 +510,6 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	/* a start row's task is the runtime's (or the spawner's), not one of the container */
 	if (field_is(ev, "start", 5))
 		return add_start(tl, c, r);
-	if (field_is(ev, "end", 3)) {
-		if (r->ts_ns < c->t_end_row) {
-			long pid;
-
-			c->t_end_row = r->ts_ns;
-			c->end_how = end_detail_parse(r->f[TSV_DETAIL].p, r->null & (1u << TSV_DETAIL) ?
-						      0 : r->f[TSV_DETAIL].n, &pid);
-			c->end_pid = pid;
-		}
-		return 0;
-	}
 	t = task_get(tl, (uint32_t)ci, r);
 	if (!t)
 		return -1;
