@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/end_detail.h"
+#include "common/sched_detail.h"
 
 /* Linux's numbers on x86-64 and arm64 (asm-generic/signal.h): a name in the file means this. */
 static const char *const sig_names[32] = {
@@ -42,41 +43,28 @@ size_t end_detail_format(char *buf, size_t n, long pid, unsigned wstatus)
 	return (size_t)len < n ? (size_t)len : n ? n - 1 : 0;
 }
 
+/* The decimal number @s (@n bytes), at most 9 digits (a pid, a status), or -1. */
+static long small_number(const char *s, size_t n)
+{
+	return n <= 9 ? (long)detail_number(s, n) : -1;
+}
+
 /* Signal number of name @s (@n bytes), or -1. */
 static int signal_number(const char *s, size_t n)
 {
-	int k, v = 0;
-	size_t i;
+	long v;
+	int k;
 
 	for (k = 1; k < 32; k++)
 		if (strlen(sig_names[k]) == n && memcmp(sig_names[k], s, n) == 0)
 			return k;
 	if (n > 6 && memcmp(s, "RTMIN+", 6) == 0) {
-		for (i = 6; i < n && i < 9; i++) {
-			if (s[i] < '0' || s[i] > '9')
-				return -1;
-			v = v * 10 + (s[i] - '0');
-		}
-		return i == n && SIG_RTMIN + v <= SIG_MAX ? SIG_RTMIN + v : -1;
+		v = small_number(s + 6, n - 6);
+		return v >= 0 && SIG_RTMIN + v <= SIG_MAX ? SIG_RTMIN + (int)v : -1;
 	}
 	return -1;
 }
 
-/* The decimal number @s (@n bytes, at most 9 digits), or -1. */
-static long small_number(const char *s, size_t n)
-{
-	long v = 0;
-	size_t i;
-
-	if (n == 0 || n > 9)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	return v;
-}
 
 int end_detail_parse(const char *s, size_t n, long *pid)
 {
