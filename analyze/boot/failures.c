@@ -115,6 +115,28 @@ static uint64_t init_exit(const struct tl_container *c, uint32_t ti)
 	return TL_NONE;
 }
 
+/* The waker fc->sender_tid as a task of @c: of it, or a host task its host rows brought. */
+static void describe_waker(struct fail_ctr *fc, const struct tl_container *c)
+{
+	uint32_t ti = fc->sender_tid > 0 ? timeline_find_task(c, fc->sender_tid) : TL_NOTASK, pi;
+	const struct tl_task *w;
+	size_t k;
+
+	fc->sender_exec = fc->sender_pcomm = TL_NOSTR;
+	if (ti == TL_NOTASK)
+		return;
+	w = &c->tasks[ti];
+	fc->sender_known = true;
+	fc->sender_host = w->host;
+	fc->sender_pid = w->pid;
+	fc->sender_ppid = w->ppid;
+	for (k = 0; k < w->nexecs && w->execs[k].ts <= fc->sender_ts; k++)
+		fc->sender_exec = w->execs[k].filename;
+	pi = w->parent != TL_NOTASK ? w->parent : timeline_find_task(c, w->ppid);
+	if (pi != TL_NOTASK)
+		fc->sender_pcomm = timeline_comm_at(&c->tasks[pi], fc->sender_ts);
+}
+
 /*
  * What the init's last off-CPU interval says of who sent the signal: a
  * signal wakes a sleeping target in the sender's context (signal_wake_up()
@@ -147,6 +169,7 @@ static void find_waker(struct fail_ctr *fc, const struct tl_container *c)
 			back - off->runnable : back;
 	fc->sender_tid = off->waker;
 	fc->sender_comm = off->wcomm;
+	describe_waker(fc, c);
 	switch ((enum tl_wake)off->wake) {
 	case TL_WAKE_TASK:
 	case TL_WAKE_NEW:

@@ -9,7 +9,9 @@
  *   - for an init killed by a signal, what the rows say of the sender: the
  *     task that woke the init from its last sleep (a signal wakes its
  *     target in the sender's context: the sched row's waker; an interrupt
- *     or an object that cannot tell leave it unknown), and the last
+ *     or an object that cannot tell leave it unknown; a waker outside the
+ *     container is known by its host rows: what it exec'd, its parent),
+ *     and the last
  *     successful kill-family syscall (kill, tkill, tgkill, rt_sigqueueinfo,
  *     rt_tgsigqueueinfo, pidfd_send_signal) of a traced task of its file
  *     in the stretch: the rows do not record a kill's target, so it is a
@@ -65,6 +67,15 @@ struct fail_ctr {
 	int64_t sender_tid;
 	uint32_t sender_comm;	/* or TL_NOSTR */
 	uint64_t sender_ts;	/* the wake */
+	/*
+	 * The waker as a task of the container's timeline, when it is one: of
+	 * the container, or a host task (host rows: client mode, --sched
+	 * host) with what it exec'd and who made it
+	 */
+	bool sender_known, sender_host;
+	int64_t sender_pid, sender_ppid;
+	uint32_t sender_exec;	/* its last exec's file before the wake, or TL_NOSTR */
+	uint32_t sender_pcomm;	/* its parent's comm, or TL_NOSTR */
 	/* a kill-family syscall in the stretch: kill_ts TL_NONE when none */
 	uint64_t kill_ts;
 	int64_t kill_pid, kill_tid;

@@ -69,6 +69,24 @@ static int64_t before_end(const struct fail_ctr *fc, uint64_t ts)
 	return ts <= fc->t_end ? (int64_t)(fc->t_end - ts) : 0;
 }
 
+/* What the rows say of the waker as a task: inside the container, or its host rows. */
+static void text_waker(FILE *f, const struct failures *fl, const struct fail_ctr *fc)
+{
+	if (!fc->sender_known) {
+		fprintf(f, "    (outside the container; host rows, in client mode or with --sched "
+			"host, would say what it ran)\n");
+		return;
+	}
+	fprintf(f, "    (%s: process %" PRId64, fc->sender_host ? "outside the container" :
+		"in the container", fc->sender_pid);
+	if (fc->sender_exec != TL_NOSTR)
+		fprintf(f, ", exec of %s", str(fl, fc->sender_exec));
+	if (fc->sender_ppid > 0)
+		fprintf(f, ", child of %" PRId64 "%s%s", fc->sender_ppid,
+			fc->sender_pcomm != TL_NOSTR ? " " : "", str(fl, fc->sender_pcomm));
+	fprintf(f, ")\n");
+}
+
 static void text_sender(FILE *f, const struct failures *fl, const struct fail_ctr *fc)
 {
 	char b[UNITS_BUFSZ];
@@ -79,6 +97,7 @@ static void text_sender(FILE *f, const struct failures *fl, const struct fail_ct
 			"its sender (a signal wakes its target in the sender's context)\n",
 			units_format(before_end(fc, fc->sender_ts), b), fc->sender_tid,
 			str(fl, fc->sender_comm));
+		text_waker(f, fl, fc);
 		break;
 	case SENDER_IRQ:
 		fprintf(f, "    woken from its last sleep by an interrupt: the rows name no sender "
@@ -188,11 +207,18 @@ static void tsv_one(FILE *f, const struct failures *fl, const struct fail_ctr *f
 	if (fc->how < END_SIGNAL)
 		return;
 	fprintf(f, "%s\tsender\t%s\t\\N\t\\N\t", name, sender_kind(fc));
-	if (fc->sender == SENDER_WAKER || fc->sender == SENDER_UNKNOWN)
-		fprintf(f, "%" PRId64 "\ttid=%" PRId64 " comm=%s\n", before_end(fc, fc->sender_ts),
+	if (fc->sender == SENDER_WAKER || fc->sender == SENDER_UNKNOWN) {
+		fprintf(f, "%" PRId64 "\ttid=%" PRId64 " comm=%s", before_end(fc, fc->sender_ts),
 			fc->sender_tid, str(fl, fc->sender_comm));
-	else
+		if (fc->sender_known)
+			fprintf(f, " pid=%" PRId64 " ppid=%" PRId64 " host=%d", fc->sender_pid,
+				fc->sender_ppid, fc->sender_host);
+		if (fc->sender_exec != TL_NOSTR)
+			fprintf(f, " exec=%s", str(fl, fc->sender_exec));
+		fprintf(f, "\n");
+	} else {
 		fprintf(f, "\\N\t\\N\n");
+	}
 	if (fc->kill_ts != TL_NONE)
 		fprintf(f, "%s\tsender\tkill\t\\N\t\\N\t%" PRId64 "\ttid=%" PRId64 " comm=%s "
 			"container=%s\n", name, before_end(fc, fc->kill_ts), fc->kill_tid,
@@ -252,6 +278,15 @@ static void json_one(FILE *f, const struct failures *fl, const struct fail_ctr *
 			fprintf(f, ", \"tid\": %" PRId64 ", \"comm\": ", fc->sender_tid);
 			json_s(f, str(fl, fc->sender_comm));
 			fprintf(f, ", \"before_end_ns\": %" PRId64, before_end(fc, fc->sender_ts));
+			if (fc->sender_known) {
+				fprintf(f, ", \"pid\": %" PRId64 ", \"ppid\": %" PRId64
+					", \"outside\": %s", fc->sender_pid, fc->sender_ppid,
+					fc->sender_host ? "true" : "false");
+				if (fc->sender_exec != TL_NOSTR) {
+					fprintf(f, ", \"exec\": ");
+					json_s(f, str(fl, fc->sender_exec));
+				}
+			}
 		}
 		if (fc->kill_ts != TL_NONE) {
 			fprintf(f, ", \"kill\": {\"syscall\": ");

@@ -10,7 +10,8 @@
 #   and trace-event (--critical-path=end) go to its end;
 # - it sleeps in pause() until a /bin/kill of the test sends it SIGTERM: the
 #   end row says signal=TERM, --failures names SIGTERM and that kill's pid
-#   and comm as the sender (the waker of the init's last sleep);
+#   and comm as the sender (the waker of the init's last sleep); with
+#   --sched host, its exec of /bin/kill and its parent, the test's shell;
 # - it connects to a closed port 12 times, opens a missing file, exits 1:
 #   --failures shows `connect ECONNREFUSED 127.0.0.1:PORT × 12` and
 #   `openat ENOENT /nonexistent/config.yml × 1`, in text, tsv and json;
@@ -75,16 +76,21 @@ assert any(e.get("cat") == "critical_path" for e in ev), "no critical_path slice
 ok "--by state, --by syscall, --plot, trace-event: to end"
 
 # 2. killed by SIGTERM from a task of the test
-rm -f "$TMP/pid"
-"$COLLECTOR" -o "$TMP/kill.tsv" -- "$C" wait "$TMP/pid" 2>/dev/null &
-col=$!
-for _ in $(seq 100); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
-[ -s "$TMP/pid" ] || fail "crasher wrote no pid"
-sleep 0.2	# into pause()
-bash -c 'echo $$ > "$1"; exec /bin/kill -TERM "$2"' sh "$TMP/killer" "$(cat "$TMP/pid")"
-wait "$col"
-rc=$?
-[ "$rc" = 143 ] || fail "collector exited $rc, not 128 + SIGTERM"
+# killed [COLLECTOR-OPTION...]: crasher wait, killed by /bin/kill (its pid in
+# $TMP/killer), traced into $TMP/kill.tsv
+killed() {
+	rm -f "$TMP/pid"
+	"$COLLECTOR" "$@" -o "$TMP/kill.tsv" -- "$C" wait "$TMP/pid" 2>/dev/null &
+	col=$!
+	for _ in $(seq 100); do [ -s "$TMP/pid" ] && break; sleep 0.05; done
+	[ -s "$TMP/pid" ] || fail "crasher wrote no pid"
+	sleep 0.2	# into pause()
+	bash -c 'echo $$ > "$1"; exec /bin/kill -TERM "$2"' sh "$TMP/killer" "$(cat "$TMP/pid")"
+	wait "$col"
+	rc=$?
+	[ "$rc" = 143 ] || fail "collector exited $rc, not 128 + SIGTERM"
+}
+killed
 rows "$TMP/kill.tsv" end | awk -F'\t' '{ print $12 }' | grep -Eq '^init=[0-9]+ signal=TERM$' ||
 	fail "end row: $(rows "$TMP/kill.tsv" end)"
 "$ANALYZE" --failures "$TMP/kill.tsv" > "$TMP/kill.txt" || fail "--failures exited $?"
@@ -94,6 +100,14 @@ want="by $(cat "$TMP/killer") kill: its sender"
 grep -q "$want" "$TMP/kill.txt" ||
 	fail "the sender $(cat "$TMP/killer") kill is not named: $(cat "$TMP/kill.txt")"
 ok "SIGTERM, sent by $(cat "$TMP/killer") kill"
+if [ "$BT_MODE" != legacy ]; then
+	# host rows (--sched host) say what the sender outside the container ran
+	killed --sched host
+	"$ANALYZE" --failures "$TMP/kill.tsv" > "$TMP/kill.txt" || fail "--failures exited $?"
+	grep -q "(outside the container: process $(cat "$TMP/killer"), exec of /bin/kill, child of $$ " \
+		"$TMP/kill.txt" || fail "--sched host: the sender's exec and parent: $(cat "$TMP/kill.txt")"
+	ok "--sched host: the sender ran /bin/kill, a child of the test ($$)"
+fi
 
 # 3. 12 refused connections, a missing file, exit 1
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
