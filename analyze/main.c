@@ -58,7 +58,8 @@ static const char usage_text[] =
 "                          window [start, <phase>] (exec, listen, a mark label, or\n"
 "                          end: its last process's exit), clipping syscalls that\n"
 "                          straddle it; prints its wall time (default: the files'\n"
-"                          # until=, collector --until's phase)\n"
+"                          # until=, collector --until's phase; none: the whole\n"
+"                          trace)\n"
 "    --failures[=<dur>]    why each boot ended: its init's exit status or signal,\n"
 "                          its failed syscalls in the last <dur> (default 10s)\n"
 "                          grouped (connect ECONNREFUSED 127.0.0.1:5432 x 12), what\n"
@@ -350,7 +351,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
 	char *until_file = NULL;	/* the files' # until=, the default window */
-	bool critpath_default = false;
+	bool critpath_default = false, until_none = false;
 	uint32_t until_ph = UINT32_MAX;	/* --until's phase id, once read */
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
@@ -456,6 +457,14 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			if (!*optarg)
 				return usage_error("%s", "--until needs a phase (exec, listen or a "
 						   "mark label)");
+			if (strcmp(optarg, "none") == 0) {
+				/* the whole trace, whatever the files' # until= says */
+				until_none = true;
+				until = NULL;
+				ao.windowed = false;
+				break;
+			}
+			until_none = false;
 			until = optarg;
 			ao.timeline = true;
 			ao.windowed = true;
@@ -582,7 +591,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	 * The window the collector stopped each boot at (# until=, collector
 	 * --until) is the analyses' default one: no boot went on past it.
 	 */
-	if (!until && ro.format != FMT_TRACE_EVENT &&
+	if (!until && !until_none && ro.format != FMT_TRACE_EVENT &&
 	    (ao.by != BY_NONE || plot_dir || profile || critpath_default) &&
 	    (until_file = runs_until(files, nfiles))) {
 		if (critpath_default)

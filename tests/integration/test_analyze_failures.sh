@@ -15,7 +15,8 @@
 # - it connects to a closed port 12 times, opens a missing file, exits 1:
 #   --failures shows `connect ECONNREFUSED 127.0.0.1:PORT × 12` and
 #   `openat ENOENT /nonexistent/config.yml × 1`, in text, tsv and json;
-# - collector --until exec writes # until=exec, analyze's default window.
+# - collector --until exec writes # until=exec, analyze's default window;
+#   --until none is the whole trace.
 # With the legacy object (no profile rows, and wake=unknown: the task
 # current at the wake), the same but the profile, and the sender is named
 # as the task current at the wake.
@@ -135,4 +136,6 @@ ok "connect ECONNREFUSED 127.0.0.1:$port × 12, in text, tsv and json"
 grep -qx '# until=exec' "$TMP/ex.tsv" || fail "no # until=exec"
 "$ANALYZE" --by syscall "$TMP/ex.tsv" | grep -q '^boot windows: start -> exec of 1 container' ||
 	fail "the default window is not exec: $("$ANALYZE" --by syscall "$TMP/ex.tsv")"
-ok "# until=exec is the default window"
+"$ANALYZE" --by syscall --until none "$TMP/ex.tsv" | grep -q '^syscall time over the whole trace' ||
+	fail "--until none is not the whole trace"
+ok "# until=exec is the default window; --until none the whole trace"
