@@ -523,10 +523,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		return usage_error("%s", "--profile prints its own tables: no --hist, --by, "
 				   "--critical-path, --compare or --format trace-event");
 	if (failures && (ro.hist || ro.by != BY_NONE || critpath || compare || profile ||
-			 until || plot_dir || ro.format == FMT_TRACE_EVENT || ro.format == FMT_FOLDED))
+			 until || plot_dir || ro.format == FMT_TRACE_EVENT || ro.format == FMT_FOLDED ||
+			 ro.format == FMT_OTLP || otlp_to))
 		return usage_error("%s", "--failures prints its own view: no --hist, --by, "
-				   "--critical-path, --compare, --profile, --until, --plot or "
-				   "--format trace-event|folded");
+				   "--critical-path, --compare, --profile, --until, --plot, "
+				   "--otlp-endpoint or --format trace-event|folded|otlp");
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
 	if (ro.format == FMT_TRACE_EVENT) {
