@@ -98,6 +98,40 @@ static void list_missed(FILE *f, const struct analysis *a, size_t i)
 		fprintf(f, "  and %zu more (analyze --failures)\n", more);
 }
 
+static void json_str(FILE *f, const char *s);
+
+/*
+ * "never_reached": the containers that never reached phase @i (the first
+ * MAX_MISSED_LISTED), each with how it ended: "end" exit|signal|unknown|
+ * running, "status" or "signal", "lifetime_ns".
+ */
+static void json_missed(FILE *f, const struct analysis *a, size_t i)
+{
+	size_t k, listed = 0;
+	char sig[16];
+
+	fprintf(f, ", \"never_reached\": [");
+	for (k = 0; k < a->nctrs && listed < MAX_MISSED_LISTED; k++) {
+		const struct ctr_result *c = &a->ctrs[k];
+
+		if (reached(a, c, i))
+			continue;
+		fprintf(f, "%s{\"container\": ", listed++ ? ", " : "");
+		json_str(f, strtab_str(a->ctr_names, c->name, NULL));
+		if (c->life < 0)
+			fprintf(f, ", \"end\": \"running\"}");
+		else if (c->how >= END_SIGNAL)
+			fprintf(f, ", \"end\": \"signal\", \"signal\": \"%s\", \"lifetime_ns\": %" PRId64 "}",
+				end_signal_name(c->how - END_SIGNAL, sig), c->life);
+		else if (c->how >= 0)
+			fprintf(f, ", \"end\": \"exit\", \"status\": %d, \"lifetime_ns\": %" PRId64 "}",
+				c->how, c->life);
+		else
+			fprintf(f, ", \"end\": \"unknown\", \"lifetime_ns\": %" PRId64 "}", c->life);
+	}
+	fprintf(f, "]");
+}
+
 int report_phases_text(FILE *f, const struct analysis *a)
 {
 	int w = report_name_width(a, 6);
@@ -387,6 +421,7 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		json_str(f, analysis_phase_name(a, i));
 		fprintf(f, ", \"count\": %zu, \"missing\": %zu", st.count,
 			a->ncontainers - st.count);
+		json_missed(f, a, i);
 		if (st.count)
 			fprintf(f, ", \"min\": %" PRId64 ", \"avg\": %" PRId64 ", \"max\": %"
 				PRId64 ", \"p50\": %" PRId64 ", \"p90\": %" PRId64

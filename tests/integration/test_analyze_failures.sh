@@ -39,7 +39,12 @@ rows "$out" end | awk -F'\t' '{ print $12 }' | grep -Eq '^init=[0-9]+ exit=3$' |
 	fail "end row: $(rows "$out" end)"
 "$ANALYZE" "$out" > "$TMP/table" || fail "analyze exited $?"
 grep -Eq '^  crasher: exited 3 after [0-9.]+m?s$' "$TMP/table" || fail "no 'exited 3': $(cat "$TMP/table")"
-ok "it exited 3, and analyze says so"
+"$ANALYZE" --format json "$out" | python3 -c '
+import json, sys
+p = [p for p in json.load(sys.stdin)["phases"] if p["phase"] == "listen"][0]
+assert p["never_reached"][0]["end"] == "exit" and p["never_reached"][0]["status"] == 3, p
+' || fail "json: listen's never_reached"
+ok "it exited 3, and analyze says so (text, json)"
 
 "$ANALYZE" --failures --format tsv "$out" > "$TMP/f.tsv" || fail "--failures exited $?"
 life=$(awk -F'\t' '$2 == "end" { print $6 }' "$TMP/f.tsv")
