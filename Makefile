@@ -208,7 +208,7 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
-$(OUTPUT)/obj/tests/tools/burn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+$(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 $(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/out/failures_report.h"
 #include "analyze/out/profile_report.h"
 #include "analyze/read/dpkg.h"
 #include "analyze/units.h"
@@ -176,9 +177,12 @@ static void print_text(FILE *f, const struct profile *p, const char *phase,
 			units_format((int64_t)p->all.cpu_ns, b), hz(&p->all));
 		text_table(f, p, &p->all, top);
 	}
-	if (p->not_reached)
-		fprintf(f, "\n%zu container%s did not reach %s: left out (--until <phase>)\n",
-			p->not_reached, p->not_reached == 1 ? "" : "s", phase);
+	if (p->not_reached) {
+		fprintf(f, "\n%zu container%s did not reach %s: left out (--until <phase>; "
+			"end: to its last exit)\n", p->not_reached, p->not_reached == 1 ? "" : "s",
+			phase);
+		failures_list_unreached(f, tl, p->phase, 10);
+	}
 	if (!p->nctrs && !p->not_reached)
 		fprintf(f, "no samples (no timed container)\n");
 }

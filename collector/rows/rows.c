@@ -319,8 +319,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		if ((p = run_progress(c, k)))
 			progress_exec(p, h->ts_ns, e->flags & BT_EXEC_NS_INIT,
 				      entrypoint_is_runtime(r.detail.s, r.detail.n));
-		if (k)
+		if (k) {
+			lifecycle_saw_exec(k->top, (long)h->pid, e->flags & BT_EXEC_NS_INIT);
 			lifecycle_until_reached(c, k, UNTIL_EXEC);
+		}
 		break;
 	}
 	case BT_EV_EXIT: {
@@ -334,6 +336,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
 						     WEXITSTATUS(e->exit_code);
 		output_row(c->out, &r);
+		if (k)
+			lifecycle_saw_exit(k->top, (long)h->pid, e->exit_code);
 		break;
 	}
 	case BT_EV_MARK:
@@ -396,6 +400,10 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "host_rows", host_rows_meta(c));
 	snprintf(buf, sizeof(buf), "%u", c->opt.profile_hz);
 	output_meta(c->out, "profile", c->samples ? buf : "off");
+	/* the window each boot was stopped at, as analyze names the phase: its default --until */
+	if (c->opt.until != UNTIL_EXIT)
+		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :
+			    c->opt.until == UNTIL_LISTEN ? "listen" : c->opt.until_mark);
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	/* the run's files: analyze joins a container across them (collector/rows/rotate.h) */
