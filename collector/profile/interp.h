@@ -71,4 +71,12 @@ struct interp_py311 {
 };
 extern const struct interp_py311 interp_py311;
 
+/* The Ruby 3.1 offsets the collector uses, for the test that checks them on a live process. */
+struct interp_rb31 {
+	struct bt_interp_proc proc;	/* the control frames' (tstate_addr 0) */
+	unsigned iseq_body, body_pathobj, body_label, body_first_lineno;
+	unsigned str_heap_len, str_heap_ptr, str_embed, ary_embed, ary_heap_ptr;
+};
+extern const struct interp_rb31 interp_rb31;
+
 #endif /* COLLECTOR_INTERP_H */
