@@ -17,8 +17,9 @@
  * threads.running_ec: the thread holding the GVL, the fiber it runs),
  * then its control frames from ec->cfp up to the end of its VM stack
  * (vm_stack + vm_stack_size VALUEs), each a Ruby frame when its iseq is
- * an imemo iseq and its pc is set (C-method frames hold a method entry
- * there, dummy frames nothing).
+ * an imemo iseq, its pc is set and its magic (ep[0]) is not a dummy's
+ * (C-method frames hold a method entry there; the dummy frames, nothing
+ * or an empty iseq).
  *
  * The thread holding the GIL (GVL) is the thread running interpreted
  * code; the interrupted thread is checked against it by its thread id as
@@ -77,13 +78,15 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 #define RB_IMEMO_SHIFT 12	/* FL_USHIFT: imemo_type's bits */
 #define RB_IMEMO_ISEQ 7
 #define RB_FRAME_FINISH 0x20	/* VM_FRAME_FLAG_FINISH, in ep[0] */
+#define RB_FRAME_MAGIC_MASK 0x7fff0001	/* VM_FRAME_MAGIC_MASK, in ep[0] */
+#define RB_FRAME_MAGIC_DUMMY 0x79990001	/* VM_FRAME_MAGIC_DUMMY */
 
 /* Ruby 3.1: @e's iframe[], the running execution context's iseqs, when it is @t's. */
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
 	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0;
-	__u32 i, n = 0, tid = 0;
+	__u32 i, n, tid = 0;
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	ec = ractor ? interp_read_ptr(ractor + ip->rr_running_ec) : 0;
@@ -106,12 +109,20 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 			continue;	/* a C method's frame, or a dummy */
 		ep = interp_read_ptr(cfp + ip->cfp_ep);
 		flags = ep ? interp_read_ptr(ep) : 0;
+		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
+			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
+		/*
+		 * The count lives in the record, not in a register: the
+		 * verifier then sees one state per turn whatever the frames
+		 * before were (1,000,000 instructions otherwise).
+		 */
+		n = e->iframes;
 		if (n >= BT_IFRAMES_MAX)
 			break;
-		e->iframe[n++] = iseq | (flags & RB_FRAME_FINISH ? BT_IFRAME_ENTRY : 0);
+		e->iframe[n] = iseq | (flags & RB_FRAME_FINISH ? BT_IFRAME_ENTRY : 0);
+		e->iframes = n + 1;
 	}
 	e->interp_kind = ip->kind;
-	e->iframes = n;
 }
 
 /* Fill @e's iframe[] when @t's process is a registered interpreter. */

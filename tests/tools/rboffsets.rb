@@ -6,9 +6,11 @@
 # another process's, and checks what it finds against what Ruby says:
 # the running execution context's thread is this thread
 # (Thread#native_thread_id), and the Ruby frames from the innermost of
-# outer_c on are outer_c, outer_b, outer_a, <main>, with this file and
-# their first lines. libruby has no DWARF to check the offsets against:
-# this is their truth. Prints `ok N frames`, or a reason and exits 1.
+# outer_c on are outer_c, `block in outer_b`, outer_b, outer_a, <main>
+# (Array#each's C frame left out), with this file, their first lines and
+# their frames' magic.
+# libruby has no DWARF to check the offsets against: this is their
+# truth. Prints `ok N frames`, or a reason and exits 1.
 require 'fiddle'
 
 OFF = File.readlines(ARGV[0]).to_h { |l| k, v = l.split; [k, Integer(v)] }
@@ -50,7 +52,7 @@ def frames
   ractor = u64(Fiddle::Handle::DEFAULT['ruby_single_main_ractor'])
   ec = u64(ractor + o('rb_ractor_t.threads.running_ec'))
   th = u64(ec + o('rb_execution_context_t.thread_ptr'))
-  tid = bytes(th + o('rb_thread_t.tid'), 4).unpack1('l')
+  tid = bytes(th + o('rb_thread_t.tid'), 4)&.unpack1('l')
   abort "running_ec's thread tid #{tid}, not this thread's #{Thread.current.native_thread_id}" unless tid == Thread.current.native_thread_id
   stack = u64(ec + o('rb_execution_context_t.vm_stack'))
   last = stack + 8 * u64(ec + o('rb_execution_context_t.vm_stack_size'))
@@ -62,9 +64,10 @@ def frames
     flags = iseq != 0 ? u64(iseq) : 0
     if flags & 0x1f == 0x1a && (flags >> 12) & 0xf == 7
       body = u64(iseq + o('rb_iseq_t.body'))
+      magic = u64(u64(cfp + o('rb_control_frame_t.ep'))) & 0x7fff0001 # VM_FRAME_MAGIC_MASK
       out << [rstring(u64(body + o('rb_iseq_constant_body.location.label'))),
               rpath(u64(body + o('rb_iseq_constant_body.location.pathobj'))),
-              u64(body + o('rb_iseq_constant_body.location.first_lineno')) >> 1]
+              u64(body + o('rb_iseq_constant_body.location.first_lineno')) >> 1, magic]
     end
     cfp += o('rb_control_frame_t.sizeof')
   end
@@ -80,7 +83,7 @@ def outer_c
 end
 
 def outer_b
-  outer_c
+  [1].each { return outer_c }
 end
 
 def outer_a
@@ -89,8 +92,13 @@ end
 
 got = outer_a
 at = got.index { |f| f[0] == 'outer_c' } or abort "no outer_c among the frames read: #{got.inspect}"
-want = %w[outer_c outer_b outer_a].map { |m| [m, __FILE__, line_of(m)] }
-abort "frames read #{got[at, 3].inspect}, Ruby says #{want.inspect}" unless got[at, 3] == want
-abort "the outermost frame read is #{got[at + 3].inspect}, not <main> of #{__FILE__}" unless
-  got[at + 3] && got[at + 3][0] == '<main>' && got[at + 3][1] == __FILE__
+# a block's label names its method, its first line is the block's (base_label would say outer_b)
+# the frames' magic (ep[0]): VM_FRAME_MAGIC_METHOD, _BLOCK
+method = 0x11110001
+want = [['outer_c', __FILE__, line_of('outer_c'), method],
+        ['block in outer_b', __FILE__, line_of('outer_b') + 1, 0x22220001],
+        ['outer_b', __FILE__, line_of('outer_b'), method], ['outer_a', __FILE__, line_of('outer_a'), method]]
+abort "frames read #{got[at, 4].inspect}, Ruby says #{want.inspect}" unless got[at, 4] == want
+abort "the outermost frame read is #{got[at + 4].inspect}, not <main> of #{__FILE__}" unless
+  got[at + 4] && got[at + 4][0, 2] == ['<main>', __FILE__] && got[at + 4][3] == 0x77770001 # _EVAL
 puts "ok #{got.size} frames"
