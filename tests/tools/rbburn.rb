@@ -1,11 +1,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# rbburn.rb: a Ruby app whose two methods burn 200 and 100 ms of CPU in
-# Ruby code of their own (spin, below them), then listens on
-# 127.0.0.1:0 and exits: test_collector_profile_ruby's known truth.
+# rbburn.rb [threads]: a Ruby app whose two methods burn 200 and 100 ms
+# of CPU in Ruby code of their own (spin, below them), then listens on
+# 127.0.0.1:0 and exits: test_collector_profile_ruby's known truth. With
+# `threads`, each method runs in a thread of its own, both at once (they
+# take turns holding the GVL).
 require 'socket'
 
 def cpu_ms
-  Process.clock_gettime(Process::CLOCK_PROCESS_CPUTIME_ID, :millisecond)
+  Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :millisecond)
 end
 
 def spin(ms)
@@ -30,8 +32,12 @@ def burn_short
 end
 
 def main
-  burn_long
-  burn_short
+  if ARGV[0] == 'threads'
+    [Thread.new { burn_long }, Thread.new { burn_short }].each(&:join)
+  else
+    burn_long
+    burn_short
+  end
   s = TCPServer.new('127.0.0.1', 0)
   s.close
 end
