@@ -342,6 +342,17 @@ static uint64_t u64_at(const unsigned char *b, unsigned off)
 	return v;
 }
 
+/* @len bytes of @pid's memory at @data into @out (@n bytes, cut, NUL-terminated): its length, or -1. */
+static int peek_str(pid_t pid, uint64_t data, uint64_t len, char *out, size_t n)
+{
+	if (len >= n)
+		len = n - 1;
+	if (peek(pid, data, out, (size_t)len) < 0)
+		return -1;
+	out[len] = '\0';
+	return (int)strlen(out);	/* a NUL inside ends it */
+}
+
 /* Python str @addr of @pid into @out (@n bytes, NUL-terminated): its length, or -1. */
 static int py_str(pid_t pid, uint64_t addr, char *out, size_t n)
 {
@@ -362,12 +373,7 @@ static int py_str(pid_t pid, uint64_t addr, char *out, size_t n)
 		len = u64_at(h, o->str_utf8_length);
 		data = u64_at(h, o->str_utf8);
 	}
-	if (len >= n)
-		len = n - 1;
-	if (peek(pid, data, out, (size_t)len) < 0)
-		return -1;
-	out[len] = '\0';
-	return (int)strlen(out);	/* a NUL inside ends it */
+	return peek_str(pid, data, len, out, n);
 }
 
 /* The name of code object @code of @pid: `qualname (file:LINE)`, malloc'd, or NULL. */
@@ -415,12 +421,7 @@ static int rb_str(pid_t pid, uint64_t v, char *out, size_t n)
 		len = RB_STR_EMBED_LEN(flags);
 		data = v + o->str_embed;
 	}
-	if (len >= n)
-		len = n - 1;
-	if (peek(pid, data, out, (size_t)len) < 0)
-		return -1;
-	out[len] = '\0';
-	return (int)strlen(out);	/* a NUL inside ends it */
+	return peek_str(pid, data, len, out, n);
 }
 
 /* An iseq's pathobj @v of @pid (a String, or an Array [path, realpath]): its path, as rb_str. */

@@ -23,6 +23,7 @@
 # The compat and legacy objects read no interpreter frames (modern only).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/interp.sh"
 need_root
 RB=/usr/bin/ruby3.1
 APP=$(cd "$(dirname "$0")/../tools" && pwd)/rbburn.rb
@@ -35,37 +36,8 @@ out=$("$RB" "$(dirname "$APP")/rboffsets.rb" "$TMP/offsets" 2>&1) ||
 	fail "the collector's Ruby 3.1 offsets misread a live process's frames: $out"
 ok "Ruby 3.1 offsets: a live process's own thread, labels, files and lines read right ($out)"
 
-# run TAG [COLLECTOR OPTIONS]: profile one boot of the app; checks its rows and analysis
-run() {
-	local tag=$1 tsv=$TMP/$1.tsv folded long short all
-	shift
-	"$COLLECTOR" --profile=999 "$@" -o "$tsv" -- "$RB" "$APP" > "$TMP/$tag.out" 2> "$TMP/$tag.err" ||
-		fail "$tag: collector exited $?: $(cat "$TMP/$tag.err")"
-	check_tsv "$tsv"
-	rows "$tsv" stack | cut -f12 | grep -qF " i:" || fail "$tag: no interpreter frame in any stack row"
-	for f in spin burn_long burn_short main; do
-		rows "$tsv" stack | cut -f12 | grep -qF "$f ($APP:$(line_of "$f"))" ||
-			fail "$tag: no frame '$f ($APP:$(line_of "$f"))' in the stack rows"
-	done
-	"$ANALYZE" --profile --top 1000 --format tsv "$tsv" > "$TMP/$tag.prof" ||
-		fail "$tag: analyze --profile exited $?"
-	grep -qF "burn_long ($APP:" "$TMP/$tag.prof" || fail "$tag: analyze --profile names no burn_long"
-	folded=$("$ANALYZE" --profile --top 1000 --format folded "$tsv") || fail "$tag: analyze --format folded exited $?"
-	long=$(awk -v f="burn_long ($APP:" 'index($0, f) { n += $NF } END { print n + 0 }' <<< "$folded")
-	short=$(awk -v f="burn_short ($APP:" 'index($0, f) { n += $NF } END { print n + 0 }' <<< "$folded")
-	all=$(awk '{ n += $NF } END { print n + 0 }' <<< "$folded")
-	[ "$short" -gt 0 ] || fail "$tag: no sample under burn_short: $(head -5 "$TMP/$tag.prof")"
-	# 2:1 within 15%: 1.7 <= long/short <= 2.3
-	[ $((long * 10)) -ge $((short * 17)) ] && [ $((long * 10)) -le $((short * 23)) ] ||
-		fail "$tag: burn_long $long samples, burn_short $short: not 2:1 (±15%)"
-	[ $(((long + short) * 4)) -ge $((all * 3)) ] ||
-		fail "$tag: burn_long and burn_short hold $((long + short)) of $all samples, under 3/4"
-	grep -F "burn_long (" <<< "$folded" | grep -qF "main ($APP:$(line_of main));burn_long ($APP:$(line_of burn_long));spin ($APP:$(line_of spin))" ||
-		fail "$tag: spin is not under burn_long under main in the folded stacks"
-	ok "$tag: burn_long $long, burn_short $short samples ($((long * 100 / short))%), of $all; under main, named with their files and lines"
-}
-run host
-cgroup_mode && run container --unshare pid,mount
+interp_run host "$APP" line_of -- "$RB" "$APP"
+cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$RB" "$APP"
 
 # threads: burn_long and burn_short at once, in two threads taking turns
 # with the GVL; each thread's samples carry its own method, never the other's
