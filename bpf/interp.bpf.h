@@ -69,8 +69,8 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 /*
  * Ruby's control frames looked at per sample, at most: C-method frames
  * (Integer#times, Array#each: one per block call) are among them, so a
- * stack of 48 Ruby frames may take more. At 4 reads a frame, 160 is a
- * few microseconds.
+ * stack of 48 Ruby frames may take more: 160 frames, at most 5 reads of
+ * user memory each.
  */
 #define INTERP_RB_CFPS 160
 #define RB_T_MASK 0x1f		/* RBasic.flags: the type */

@@ -27,9 +27,11 @@
  * vm_exec_core is static and nameless, so the Ruby frames stand in place
  * of the first native frame in libruby and all after it). A frame is a
  * code object's (an iseq's) address; its name is read from the process's
- * memory the first time and kept per process: a code object freed and
- * another made at its address (rare during a boot) would keep the first
- * one's name. CPython: `qualname (file.py:LINE)`, with the line the
+ * memory the first time and kept per process (unless read in part: an
+ * object being made or freed there), so a code object freed and another
+ * made at its address would keep the first one's name (rare for CPython's
+ * code objects during a boot; for Ruby, the iseqs of code eval'd from
+ * strings that the GC frees). CPython: `qualname (file.py:LINE)`, with the line the
  * function starts at (co_firstlineno). Ruby: `label (file.rb:LINE)`, the
  * iseq's label (`meth`, `block in meth`, `<class:Foo>`, `<main>`,
  * `<top (required)>`) without the method's class (its owner's name is
