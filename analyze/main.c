@@ -605,8 +605,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	}
 	/* --plot alone needs the rows of the charted containers only: files
 	 * that can be read twice are, the second time keeping just those
-	 * (--format trace-event wants every row at once) */
-	twice = plot_dir && !critpath && !until && ro.format != FMT_TRACE_EVENT &&
+	 * (--format trace-event wants every row at once; --profile, the
+	 * timeline of every container's samples) */
+	twice = plot_dir && !critpath && !until && !profile && ro.format != FMT_TRACE_EVENT &&
 		all_regular(files, nfiles);
 	if (twice)
 		ao.timeline = false;

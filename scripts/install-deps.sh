@@ -42,7 +42,9 @@ set -eu
 # against the interpreter's DWARF; golang-go (1.19, with golang-1.19-src:
 # Go 1.15's test table) builds the stripped Go program whose frames are
 # named from its pclntab, and the test's oracle, Go's own debug/gosym
-# (tests/tools/go/).
+# (tests/tools/go/); ruby (Ruby 3.1) runs the app whose own frames
+# --profile reads (tests/tools/rbburn.rb), and ruby-railties (Rails 6.1)
+# with puma the Rails app whose boot it profiles (tests/tools/railsapp).
 # fleet (dist/clickhouse, analyze --format otlp): clickhouse-server and
 # clickhouse-client (18.16 in Debian 12) load several collector runs and
 # answer the fleet queries in a test (its own config, data and loopback
@@ -63,6 +65,7 @@ runc docker.io podman busybox-static qemu-system-x86 cpio
 prometheus systemd strace libdw-dev nodejs
 libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
+ruby ruby-railties puma
 clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
 
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
