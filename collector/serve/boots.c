@@ -6,6 +6,7 @@
 #include "collector/serve/boots.h"
 #include "collector/idmap.h"
 #include "collector/serve/metrics.h"
+#include "collector/rows/names.h"
 #include "common/entrypoint.h"
 
 #define NONE UINT64_MAX
@@ -77,25 +78,15 @@ static int runtime_named(struct field f, const char *prefix)
 	return f.n == p + 12 || f.s[p + 12] == '#';
 }
 
-/* Whether cgroup path @f has a directory "kubepods" or "kubepods-*" / "kubepods.*". */
-static int under_kubepods(struct field f)
-{
-	size_t i;
-
-	for (i = 0; f.s && i + 8 <= f.n; i++) {
-		if ((i == 0 || f.s[i - 1] == '/') && memcmp(f.s + i, "kubepods", 8) == 0 &&
-		    (i + 8 == f.n || f.s[i + 8] == '/' || f.s[i + 8] == '-' || f.s[i + 8] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
 enum boot_runtime boots_runtime(enum boots_kind kind, struct field name, struct field how,
 				struct field comm, struct field detail)
 {
+	struct kube_path kp;
+
 	if (kind == BOOTS_SPAWN || field_is(how, "spawn"))
 		return RT_SPAWN;
-	if ((field_is(how, "mkdir") || field_is(how, "attach")) && under_kubepods(detail))
+	if ((field_is(how, "mkdir") || field_is(how, "attach")) && detail.s &&
+	    cgroup_path_kube(detail.s, detail.n, &kp))
 		return RT_KUBERNETES;
 	if (runtime_named(name, "docker-"))
 		return RT_DOCKER;
