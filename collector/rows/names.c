@@ -25,9 +25,8 @@ static size_t hex_run(const char *s)
 	return n;
 }
 
-/* "<prefix><hex id>[.scope]" → "<short><12 hex>"; 0 if @base is not one. */
-static int runtime_name(const char *base, const char *prefix, const char *shortp,
-			char *out, size_t n)
+/* "<prefix><hex id>[.scope]": the id into @id (@n bytes), 1; 0 if @base is not one. */
+static int runtime_id(const char *base, const char *prefix, char *id, size_t n)
 {
 	size_t pl = strlen(prefix), h;
 
@@ -36,7 +35,7 @@ static int runtime_name(const char *base, const char *prefix, const char *shortp
 	h = hex_run(base + pl);
 	if (h < SHORT_ID || (base[pl + h] != '\0' && strcmp(base + pl + h, ".scope") != 0))
 		return 0;
-	snprintf(out, n, "%s%.*s", shortp, SHORT_ID, base + pl);
+	snprintf(id, n, "%.*s", (int)h, base + pl);
 	return 1;
 }
 
@@ -160,19 +159,23 @@ bool cgroup_path_kube(const char *path, size_t n, struct kube_path *kp)
 	return true;
 }
 
-int container_runtime_name(const char *path, char *out, size_t n)
+int container_runtime_id(const char *path, const char **runtime, char *id, size_t n)
 {
+	static const struct { const char *prefix, *runtime; } scopes[] = {
+		{ "docker-", "docker" }, { "libpod-", "podman" },
+		{ "cri-containerd-", "containerd" }, { "crio-", "crio" },
+	};
 	const char *base = strrchr(path, '/');
 	const char *parent_end = base;
 	struct kube_path kp;
-	size_t h;
+	size_t h, i;
 
 	base = base ? base + 1 : path;
-	if (runtime_name(base, "docker-", "docker-", out, n) ||
-	    runtime_name(base, "libpod-", "podman-", out, n) ||
-	    runtime_name(base, "cri-containerd-", "containerd-", out, n) ||
-	    runtime_name(base, "crio-", "crio-", out, n))
-		return 1;
+	for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
+		if (runtime_id(base, scopes[i].prefix, id, n)) {
+			*runtime = scopes[i].runtime;
+			return 1;
+		}
 	/*
 	 * cgroupfs drivers name a container's cgroup by its bare id: docker
 	 * under /docker or any --cgroup-parent (podman always writes
@@ -184,12 +187,23 @@ int container_runtime_name(const char *path, char *out, size_t n)
 	if (base[h] == '\0' && parent_end &&
 	    ((h >= SHORT_ID && parent_end - path >= 7 && strncmp(parent_end - 7, "/docker", 7) == 0) ||
 	     h == 64)) {
-		snprintf(out, n, "%s%.*s", cgroup_path_kube(path, (size_t)(parent_end - path), &kp) ? "containerd-"
-									       : "docker-",
-			 SHORT_ID, base);
+		*runtime = cgroup_path_kube(path, (size_t)(parent_end - path), &kp) ? "containerd"
+										     : "docker";
+		snprintf(id, n, "%s", base);
 		return 1;
 	}
 	return 0;
+}
+
+int container_runtime_name(const char *path, char *out, size_t n)
+{
+	const char *rt;
+	char id[256];
+
+	if (!container_runtime_id(path, &rt, id, sizeof(id)))
+		return 0;
+	snprintf(out, n, "%s-%.*s", rt, SHORT_ID, id);
+	return 1;
 }
 
 char *container_name_from_path(const char *path, char *out, size_t n)

@@ -56,6 +56,14 @@ bool cgroup_path_kube(const char *path, size_t n, struct kube_path *kp);
 int container_runtime_name(const char *path, char *out, size_t n);
 
 /*
+ * container_runtime_id - when @path is a container runtime's cgroup (as
+ * container_runtime_name() tells): its runtime in *@runtime ("docker",
+ * "podman", "containerd", "crio", static) and its whole id into @id (@n
+ * bytes, NUL-terminated, truncated), 1; else 0.
+ */
+int container_runtime_id(const char *path, const char **runtime, char *id, size_t n);
+
+/*
  * syscall_name - the name of x86-64 syscall @nr from the build machine's
  * kernel headers, or NULL for a number the table does not know.
  */

@@ -247,6 +247,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 			return 0;
 		}
 	}
+	if (k && k->top->names)
+		lifecycle_names(c, k->top, h->ts_ns, h->pid, h->type == BT_EV_EXEC,
+				h->type == BT_EV_EXEC && size >= sizeof(struct bt_exec_event) &&
+				(((const struct bt_exec_event *)data)->flags & BT_EXEC_NS_INIT));
 	switch (h->type) {
 	case BT_EV_SYSCALL:
 	case BT_EV_SYSCALL_DETAIL: {

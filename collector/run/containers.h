@@ -34,11 +34,15 @@ struct candidate {
  * the container key in pidtree mode: what the kernel puts in
  * bt_event_hdr.cgroup_id.
  */
+struct runtime_names;
+
 struct container {
 	unsigned long long cgid;
 	struct container *top;
 	struct candidate *cand;
 	int start_marked;	/* watch, --pid: the --start probe's start row is out */
+	/* a runtime's container whose meta row is not out yet (lifecycle.c); freed with it */
+	struct runtime_names *names;
 	char name[CONTAINER_NAME_MAX];
 };
 
