@@ -20,6 +20,7 @@ need_runtime() {
 start_docker() { dockerd_start || fail "cannot start dockerd (log: $RT_DIR/docker/log)"; }
 start_podman() { podman_start || fail "cannot set up podman"; }
 start_runc() { runc_start || fail "cannot set up runc"; }
+start_containerd() { containerd_start || fail "cannot start containerd (log: $RT_DIR/containerd/log)"; }
 
 # The cgroup v2 path of each test's own parent: made by the runtime during
 # the watch (docker --cgroup-parent, podman --cgroup-parent, runc's
