@@ -48,7 +48,9 @@
 #include "analyze/read/strtab.h"
 #include "analyze/stats/llhist.h"
 
-enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE };
+/* BY_POD, BY_IMAGE, BY_NAMESPACE: from the meta rows (analysis.pods, pods.h) */
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_POD, BY_IMAGE, BY_NAMESPACE };
+#define BY_META(by) ((by) == BY_POD || (by) == BY_IMAGE || (by) == BY_NAMESPACE)
 
 struct analyze_opts {
 	const char *exec_pattern;	/* --exec, or NULL */
@@ -121,6 +123,7 @@ struct boot_window {
 struct file_ctr;
 struct file_mark;
 struct carried;
+struct pods;
 
 struct analysis {
 	struct analyze_opts opts;
@@ -136,6 +139,7 @@ struct analysis {
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
 	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
+	struct pods *pods;		/* --by pod|image|namespace; NULL otherwise */
 	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
 	uint64_t samples;		/* profile sample rows of timed containers */
