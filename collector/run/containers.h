@@ -23,6 +23,7 @@ struct candidate {
 	unsigned long long parent;	/* the parent cgroup's id */
 	unsigned long long ts;		/* when it was made */
 	long pid;			/* by whom */
+	long ppid;			/* and its parent */
 	int matched;			/* its path matches --cgroup's glob */
 	char comm[17];
 	char path[512];			/* relative to the cgroup2 mount */

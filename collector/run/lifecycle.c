@@ -56,11 +56,15 @@ void lifecycle_write_start(struct collector *c, struct container *k, unsigned lo
 		progress_start(c->progress, ts);
 }
 
-/* Bundle searches per container: its first row, then its exec rows (runc's re-execs, init's). */
+/*
+ * Bundle searches per container: one per task, at the first row of each
+ * (runc's [0:PARENT] and [1:CHILD] are gone when their rows are read; its
+ * init lives on), and at the entrypoint's exec.
+ */
 #define NAMES_TRIES 8
 
 void lifecycle_names_begin(struct collector *c, struct container *k, const char *path,
-			   long maker)
+			   long maker, long maker_parent)
 {
 	struct runtime_names *rn = malloc(sizeof(*rn));
 
@@ -70,6 +74,7 @@ void lifecycle_names_begin(struct collector *c, struct container *k, const char 
 		return;
 	}
 	rn->maker = (pid_t)maker;
+	rn->maker_parent = (pid_t)maker_parent;
 	free(k->names);
 	k->names = rn;
 }
@@ -95,16 +100,16 @@ static void write_names(struct collector *c, struct container *k, unsigned long 
 }
 
 void lifecycle_names(struct collector *c, struct container *k, unsigned long long ts, long pid,
-		     bool exec, bool last)
+		     bool last)
 {
 	struct runtime_names *rn = k->names;
 
-	if (rn->tries == 0 || exec) {
-		rn->tries++;
-		if (runtime_names_from_bundle(rn, (pid_t)pid, rn->maker) ||
-		    rn->tries >= NAMES_TRIES || last)
-			write_names(c, k, ts);
-	}
+	if (pid == rn->last_pid && !last)
+		return;
+	rn->last_pid = (pid_t)pid;
+	rn->tries++;
+	if (runtime_names_from_bundle(rn, (pid_t)pid) || rn->tries >= NAMES_TRIES || last)
+		write_names(c, k, ts);
 }
 
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts)
@@ -131,7 +136,7 @@ static void write_start_of(struct collector *c, struct container *k, const char 
 	containers_decide(k, NULL, name);
 	client_claim(c, k, cand->path, 0);
 	lifecycle_write_start(c, k, cand->ts, "mkdir", cand->pid, cand->comm, cand->path);
-	lifecycle_names_begin(c, k, cand->path, cand->pid);
+	lifecycle_names_begin(c, k, cand->path, cand->pid, cand->ppid);
 	free(cand);
 }
 
@@ -197,6 +202,7 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	cand->parent = e->parent_id;
 	cand->ts = e->hdr.ts_ns;
 	cand->pid = e->hdr.pid;
+	cand->ppid = e->hdr.ppid;
 	cand->matched = matched;
 	comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
 	snprintf(cand->comm, sizeof(cand->comm), "%.*s", (int)comm.n, comm.s);
@@ -336,7 +342,7 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 	lifecycle_write_start(c, k, e->hdr.ts_ns, "namespace", e->hdr.pid,
 			      field_strn(e->parent_comm, sizeof(e->parent_comm)).s, how);
 	if (have_cg)
-		lifecycle_names_begin(c, k, cg, e->hdr.ppid);
+		lifecycle_names_begin(c, k, cg, e->hdr.ppid, 0);
 }
 
 void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h)

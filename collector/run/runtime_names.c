@@ -252,12 +252,13 @@ static int try_process(struct runtime_names *rn, pid_t pid)
 	return try_dir(rn, dir);
 }
 
-int runtime_names_from_bundle(struct runtime_names *rn, pid_t pid, pid_t maker)
+int runtime_names_from_bundle(struct runtime_names *rn, pid_t pid)
 {
 	int depth;
 
 	for (depth = 0; pid > 1 && depth < MAX_ANCESTORS; depth++, pid = proc_ppid(pid))
 		if (try_process(rn, pid))
 			return 1;
-	return maker > 1 && try_process(rn, maker);
+	return (rn->maker > 1 && try_process(rn, rn->maker)) ||
+	       (rn->maker_parent > 1 && try_process(rn, rn->maker_parent));
 }

@@ -43,7 +43,8 @@ struct runtime_names {
 	struct meta m;			/* points into val */
 	const char *source;		/* the meta row's name: cgroup, oci, docker */
 	char leaf[RUNTIME_NAME_MAX];	/* the id, or the cgroup's last directory */
-	pid_t maker;			/* the task that made the cgroup (lifecycle.c) */
+	pid_t maker, maker_parent;	/* the task that made the cgroup, and its parent */
+	pid_t last_pid;			/* the task of the last search (lifecycle.c) */
 	unsigned tries;			/* bundle searches so far (lifecycle.c) */
 };
 
@@ -57,12 +58,13 @@ int runtime_names_from_path(const char *path, struct runtime_names *rn);
 
 /*
  * runtime_names_from_bundle - add to @rn what the bundle of its container
- * says, found from @pid (a task of the container, or of its runtime) and
- * its ancestors, and from @maker (the task that made the cgroup; 0:
- * none). Returns 1 when a bundle of this container was read (source "oci"
- * or, with Docker's state, "docker"), 0 when none was found (the runtime
- * may not have written it yet, or its processes are gone).
+ * says, found from @pid (a task of the container) and its ancestors, then
+ * from rn->maker and rn->maker_parent (runc create and the shim or conmon
+ * that ran it, as the cgroup's mkdir record gave them: the shim outlives a
+ * container that is gone already; 0: none). Returns 1 when a bundle of
+ * this container was read (source "oci" or, with Docker's state,
+ * "docker"), 0 when none was found (its processes are gone).
  */
-int runtime_names_from_bundle(struct runtime_names *rn, pid_t pid, pid_t maker);
+int runtime_names_from_bundle(struct runtime_names *rn, pid_t pid);
 
 #endif /* COLLECTOR_RUNTIME_NAMES_H */
