@@ -160,13 +160,12 @@ static int read_bundle(struct runtime_names *rn, const char *doc, size_t n)
 	if (!ll || cl < ll || strcmp(cg + cl - ll, rn->leaf) != 0 ||
 	    (cl > ll && cg[cl - ll - 1] != '/' && cg[cl - ll - 1] != ':' && cg[cl - ll - 1] != '-'))
 		return 0;
+	rn->source = "oci";
 	if ((ann = json_member(doc, end, "annotations")))
 		for (i = 0; i < sizeof(annotations) / sizeof(annotations[0]); i++)
 			if (!rn->m.v[annotations[i].key].s &&
-			    member_str(ann, end, annotations[i].annotation, v, sizeof(v))) {
+			    member_str(ann, end, annotations[i].annotation, v, sizeof(v)))
 				set_str(rn, annotations[i].key, v);
-				rn->source = "oci";
-			}
 	/* Docker: its /etc/hostname is containers/<id>/hostname under its data root */
 	if ((mounts = json_member(doc, end, "mounts")))
 		while ((m = json_next(mounts, end, &it)))
@@ -210,22 +209,56 @@ static int try_dir(struct runtime_names *rn, const char *dir)
 	return ok;
 }
 
+/*
+ * conmon's --name / -n: the container's name as podman (and CRI-O) gave
+ * it, when the bundle of the same command line was this container's.
+ */
+static void conmon_name(struct runtime_names *rn, const char *buf, size_t n)
+{
+	const char *arg;
+	size_t i;
+
+	if (rn->m.v[META_NAME].s)
+		return;
+	for (i = 0; i < n; i += strlen(buf + i) + 1) {
+		arg = buf + i;
+		if (strncmp(arg, "--name=", 7) == 0)
+			set_str(rn, META_NAME, arg + 7);
+		else if ((strcmp(arg, "--name") == 0 || strcmp(arg, "-n") == 0) &&
+			 i + strlen(arg) + 1 < n)
+			set_str(rn, META_NAME, arg + strlen(arg) + 1);
+		else
+			continue;
+		return;
+	}
+}
+
+/* @pid's command line, NUL-separated, into @buf (@cap bytes, NUL-terminated): its length. */
+static size_t cmdline(pid_t pid, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t r;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+		buf[0] = '\0';
+		return 0;
+	}
+	r = read(fd, buf, cap - 1);
+	close(fd);
+	buf[r > 0 ? r : 0] = '\0';
+	return r > 0 ? (size_t)r : 0;
+}
+
 /* Process @pid's bundle: its --bundle / -b argument, and its working directory. */
 static int try_process(struct runtime_names *rn, pid_t pid)
 {
 	char path[64], buf[8192], dir[PATH_MAX], full[PATH_MAX];
+	size_t n = cmdline(pid, buf, sizeof(buf)), i;
 	const char *arg, *val;
 	ssize_t r;
-	size_t n, i;
-	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	n = r > 0 ? (size_t)r : 0;
-	buf[n] = '\0';
 	for (i = 0; i < n; i += strlen(buf + i) + 1) {
 		arg = buf + i;
 		val = NULL;
@@ -252,13 +285,35 @@ static int try_process(struct runtime_names *rn, pid_t pid)
 	return try_dir(rn, dir);
 }
 
+/* conmon's name, when @pid or an ancestor is conmon (podman's: runc create's parent). */
+static void find_conmon(struct runtime_names *rn, pid_t pid, int depth)
+{
+	char buf[8192], *base;
+	size_t n;
+
+	for (; pid > 1 && depth < MAX_ANCESTORS; depth++, pid = proc_ppid(pid)) {
+		n = cmdline(pid, buf, sizeof(buf));
+		base = strrchr(buf, '/');
+		if (strcmp(base ? base + 1 : buf, "conmon") == 0) {
+			conmon_name(rn, buf, n);
+			return;
+		}
+	}
+}
+
 int runtime_names_from_bundle(struct runtime_names *rn, pid_t pid)
 {
 	int depth;
 
 	for (depth = 0; pid > 1 && depth < MAX_ANCESTORS; depth++, pid = proc_ppid(pid))
-		if (try_process(rn, pid))
+		if (try_process(rn, pid)) {
+			find_conmon(rn, pid, depth);
 			return 1;
-	return (rn->maker > 1 && try_process(rn, rn->maker)) ||
-	       (rn->maker_parent > 1 && try_process(rn, rn->maker_parent));
+		}
+	if ((rn->maker > 1 && try_process(rn, rn->maker)) ||
+	    (rn->maker_parent > 1 && try_process(rn, rn->maker_parent))) {
+		find_conmon(rn, rn->maker_parent, MAX_ANCESTORS - 1);
+		return 1;
+	}
+	return 0;
 }

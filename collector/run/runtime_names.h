@@ -11,7 +11,9 @@
  *                     container-name, image-name, container-type,
  *                     sandbox-id) or CRI-O's (io.kubernetes.pod.name, ...);
  *   Docker's state    containers/<id>/config.v2.json under its data root:
- *                     Name, Config.Image.
+ *                     Name, Config.Image;
+ *   podman's conmon   its --name / -n (podman keeps the image in its
+ *                     database only: none).
  *
  * The bundle is found from the processes that start the container, as
  * the collector sees its first task: runc create (its --bundle argument,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Kubernetes and Docker names (issue 31), under one watch with --metrics:
+# Kubernetes names (issue 31), under one watch with --metrics:
 # - a pod as the kubelet lays it out with containerd's CRI, driven by
 #   Debian's containerd and `ctr run`: cgroupfs paths
 #   kubepods/burstable/pod<uid>/<id> and the CRI annotations the kubelet
@@ -8,8 +8,8 @@
 #   then an app container that listens (its container name is hostile);
 # - a systemd-driver tree made by hand: kubepods.slice/
 #   kubepods-besteffort.slice/kubepods-besteffort-pod<uid_>.slice/
-#   cri-containerd-<id>.scope with a process in it;
-# - a Docker container (dockerd of scripts/runtimes.sh) named and imaged.
+#   cri-containerd-<id>.scope with a process in it.
+# (Docker's and podman's names: test_runtime_docker, test_runtime_podman.)
 # Truths: each container's meta row (before its entrypoint's exec row)
 # has the names given; analyze --by pod gives the pod's boot as the app's
 # listen minus the sandbox's start (from the rows themselves), with the
@@ -20,9 +20,8 @@
 need_root
 have curl "the metrics scrape" || skip "curl is missing"
 . "$(dirname "$0")/runtimes.sh"
-need_runtime containerd docker
+need_runtime containerd
 start_containerd
-start_docker
 rt_own_cgroup /kubepods
 rt_own_cgroup /kubepods.slice
 
@@ -32,7 +31,6 @@ id() { printf '%s%056x' "$1" $$; }	# a 64-hex id of the test's
 SB=$(id aaaaaaaa) INIT=$(id bbbbbbbb) APP=$(id cccccccc) SD=$(id dddddddd)
 IMAGE=reg.example/app:1.4
 port=$(rt_free_port) || fail "no free port"
-dport=$(rt_free_port) || fail "no free port"
 
 watch_start "$TMP/w.tsv" --metrics 0 --metrics-label namespace,image
 addr=$(metrics_addr "$TMP/w.tsv.err")
@@ -64,68 +62,17 @@ mkdir -p "$cg2$scope" || fail "mkdir $scope"
 sh -c "echo \$\$ > $cg2$scope/cgroup.procs && exec busybox sh -c '$(httpd_cmd "$((port + 1))")'" ||
 	fail "the process in $scope failed"
 
-"${DOCKER[@]}" run --name "web-$$" "$RT_IMAGE" sh -c "$(httpd_cmd "$dport")" > /dev/null ||
-	fail "docker run failed"
 metrics=$(scrape "$addr")
 watch_stop "$TMP/w.tsv"
 
-# meta TSV CONTAINER-PATH-PATTERN: the meta of the container whose start row's
-# path matches, as KEY=VALUE lines (values unescaped, then shown with repr),
-# and "order=ok" when the meta row comes before its entrypoint's exec row
-meta() {
-	python3 - "$1" "$2" <<'EOF'
-import re, sys
-def unescape(s):
-    out, i = bytearray(), 0
-    m = {'\\': b'\\', 't': b'\t', 'n': b'\n', 'r': b'\r'}
-    while i < len(s):
-        if s[i] == '\\':
-            if s[i + 1] == 'x':
-                out.append(int(s[i + 2:i + 4], 16)); i += 4; continue
-            out += m[s[i + 1]]; i += 2; continue
-        out += s[i].encode(); i += 1
-    return bytes(out)
-name, meta, metai, execi = None, None, None, None
-rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')][1:]
-for i, r in enumerate(rows):
-    if r[7] == 'start' and re.search(sys.argv[2], r[11]):
-        name = r[1]
-    if name and r[1] == name and r[7] == 'meta' and meta is None:
-        meta, metai = unescape(r[11]), i
-    if name and r[1] == name and r[7] == 'exec' and execi is None and \
-       (r[8] == 'init' or not re.search(r'^/proc/self/exe$|/fd/\d+$|/runc$', r[11])):
-        execi = i
-if meta is None:
-    sys.exit(0)
-i = 0
-while i < len(meta):
-    eq = meta.index(b'=', i); key = meta[i:eq].decode()
-    colon = meta.index(b':', eq); n = int(meta[eq + 1:colon])
-    print('%s=%s' % (key, repr(meta[colon + 1:colon + 1 + n].decode())))
-    i = colon + 1 + n + 1
-print('order=%s' % ('ok' if execi is None or metai < execi else 'late'))
-EOF
-}
-# expect_meta CONTAINER-PATTERN KEY=REPR...
-expect_meta() {
-	local got want pat=$1
-	shift
-	got=$(meta "$TMP/w.tsv" "$pat")
-	[ -n "$got" ] || { miss "no meta row for the container of $pat"; return; }
-	for want in "$@" "order=ok"; do
-		grep -qxF -- "$want" <<< "$got" || miss "meta of $pat: no $want in: $(tr '\n' ' ' <<< "$got")"
-	done
-}
-expect_meta "pod$U/$SB\$" "runtime='containerd'" "id='$SB'" "pod='web-0'" "namespace='prod'" \
+expect_meta "$TMP/w.tsv" "pod$U/$SB\$" "runtime='containerd'" "id='$SB'" "pod='web-0'" "namespace='prod'" \
 	"pod_uid='$U'" "type='sandbox'" "qos='burstable'" "image='$IMAGE'"
-expect_meta "pod$U/$INIT\$" "pod='web-0'" "container='migrate'" "type='container'" \
+expect_meta "$TMP/w.tsv" "pod$U/$INIT\$" "pod='web-0'" "container='migrate'" "type='container'" \
 	"sandbox_id='$SB'"
-expect_meta "pod$U/$APP\$" "pod='web-0'" "container='app\\tx'" "image='$IMAGE'"
-expect_meta "cri-containerd-$SD.scope\$" "runtime='containerd'" "id='$SD'" "pod_uid='$U2'" \
+expect_meta "$TMP/w.tsv" "pod$U/$APP\$" "pod='web-0'" "container='app\\tx'" "image='$IMAGE'"
+expect_meta "$TMP/w.tsv" "cri-containerd-$SD.scope\$" "runtime='containerd'" "id='$SD'" "pod_uid='$U2'" \
 	"qos='besteffort'"
-expect_meta "/docker/[0-9a-f]{64}\$" "runtime='docker'" "name='web-$$'" "image='$RT_IMAGE'"
-grep -qP "\tmeta\tdocker\t" "$TMP/w.tsv" || miss "the docker container's meta row is not from its state"
-[ "$misses" -eq 0 ] && ok "meta rows: the pod's 3 containers (CRI annotations), the systemd tree, docker's name and image"
+[ "$misses" -eq 0 ] && ok "meta rows: the pod's 3 containers (CRI annotations), the systemd tree"
 
 # the pod's boot, from the rows: the sandbox's start to the app's first listen's return
 sbname=$(awk -F'\t' -v p="pod$U/$SB" '$8 == "start" && index($12, p) { print $2; exit }' "$TMP/w.tsv")
