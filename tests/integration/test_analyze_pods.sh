@@ -111,3 +111,17 @@ rc=$?
 [ "$rc" = 2 ] && grep -q "^analyze: $TMP/bad.tsv:12: meta row: bad detail" "$TMP/err" ||
 	fail "malformed meta row: exit $rc, $(cat "$TMP/err")"
 ok "a malformed meta row: analyze: FILE:12: ..., exit 2"
+
+# --plot with --by pod: the chart's data hold the bars (from the pod's start, ms)
+"$ANALYZE" --by pod --plot "$TMP/plot" "$TMP/p.tsv" > /dev/null 2> "$TMP/plot.err" ||
+	fail "analyze --by pod --plot: $(cat "$TMP/plot.err")"
+[ ! -s "$TMP/plot.err" ] || fail "analyze --plot said: $(cat "$TMP/plot.err")"
+grep -qxP '1\t50.000000\t100.000000' "$TMP/plot/pods.dat" &&
+	grep -qxP '4\t215.000000\t700.000000' "$TMP/plot/pods.dat" &&
+	awk '/^$/ { b++ } b == 8 && $1 == 4 && $2 == "700.000000" { f = 1 } END { exit !f }' "$TMP/plot/pods.dat" ||
+	fail "pods.dat: $(cat "$TMP/plot/pods.dat")"
+grep -qF "'shop/web??-0 migrate' 1" "$TMP/plot/pods.gp" || fail "pods.gp: the labels: $(grep ytics "$TMP/plot/pods.gp")"
+if have gnuplot "the pods chart"; then
+	[ -s "$TMP/plot/pods.png" ] || fail "no pods.png"
+fi
+ok "--plot: pods.png, its bars the containers' times, the pod's boot at 700 ms, names sanitized"
