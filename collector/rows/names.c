@@ -87,12 +87,15 @@ static int kube_pod(const char *c, size_t len, int systemd, struct kube_path *kp
 	return 1;
 }
 
+/* The runtimes' scopes (systemd) and cgroup names: prefix, then the id. */
+static const struct { const char *prefix, *runtime; } scopes[] = {
+	{ "docker-", "docker" }, { "libpod-", "podman" },
+	{ "cri-containerd-", "containerd" }, { "crio-", "crio" },
+};
+
 /* The container's own directory: a scope, or a bare id (cgroupfs). */
 static void kube_container(const char *c, size_t len, struct kube_path *kp)
 {
-	static const struct { const char *prefix, *runtime; } scopes[] = {
-		{ "cri-containerd-", "containerd" }, { "crio-", "crio" }, { "docker-", "docker" },
-	};
 	size_t i, pl;
 
 	if (comp_starts(c, len, "crio-conmon-")) {
@@ -161,10 +164,6 @@ bool cgroup_path_kube(const char *path, size_t n, struct kube_path *kp)
 
 int container_runtime_id(const char *path, const char **runtime, char *id, size_t n)
 {
-	static const struct { const char *prefix, *runtime; } scopes[] = {
-		{ "docker-", "docker" }, { "libpod-", "podman" },
-		{ "cri-containerd-", "containerd" }, { "crio-", "crio" },
-	};
 	const char *base = strrchr(path, '/');
 	const char *parent_end = base;
 	struct kube_path kp;

@@ -62,7 +62,13 @@ int runtime_names_from_path(const char *path, struct runtime_names *rn)
 	return 1;
 }
 
-/* Read @path whole (at most MAX_FILE bytes) into a malloc'd buffer; NULL on failure. */
+/*
+ * Read @path whole (at most MAX_FILE bytes) into a malloc'd buffer; NULL on
+ * failure. Not following a last symbolic link, and non-blocking: a FIFO
+ * named config.json where a container's process points (its own working
+ * directory, through /proc) gives nothing rather than stalling the
+ * collector.
+ */
 static char *slurp(const char *path, size_t *n)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
