@@ -509,6 +509,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 					   "as traces: no other --format, --hist, --by, --until, "
 					   "--compare, --profile or --plot");
 		ao.timeline = true;
+		ao.names = true;	/* the meta rows: k8s.pod.name ... (boot/resource.c) */
 	}
 
 	/* 2. compare mode: two files, one table */

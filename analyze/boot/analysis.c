@@ -125,8 +125,7 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
 	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
 	    (opts->timeline && !(a->tl = timeline__new())) ||
-	    ((opts->by == BY_POD || opts->by == BY_IMAGE || opts->by == BY_NAMESPACE) &&
-	     !(a->pods = pods__new()))) {
+	    ((BY_META(opts->by) || opts->names) && !(a->pods = pods__new()))) {
 		analysis__free(a);
 		return NULL;
 	}

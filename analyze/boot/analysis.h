@@ -61,6 +61,9 @@ struct analyze_opts {
 	unsigned reader_flags;		/* TSV_LENIENT */
 	unsigned threads;		/* read a regular file in up to this many
 					 * parts at once; 0 or 1: one */
+	bool names;			/* keep the meta rows' names (analysis.pods) for
+					 * --format otlp's resources; --by pod|image|namespace
+					 * keep them too */
 	bool timeline;			/* keep the rows in a timeline (analysis.tl):
 					 * --critical-path, --until, the boot chart;
 					 * then a file is read by one thread */

@@ -44,22 +44,34 @@ static bool is(const struct tsv_field *f, const char *s)
 	return f->n == n && memcmp(f->p, s, n) == 0;
 }
 
+/* The key of (run or file, name): malloc'd, its length in *@kn; NULL out of memory. */
+static char *key_of(uint32_t file, const char *run, const char *name, size_t n, size_t *kn)
+{
+	char head[80];
+	size_t hn = (size_t)snprintf(head, sizeof(head), "%.40s/%u\n", run ? run : "", run ? 0 : file);
+	char *key = malloc(hn + n + 1);
+
+	if (!key)
+		return NULL;
+	memcpy(key, head, hn);
+	memcpy(key + hn, name, n);
+	*kn = hn + n;
+	return key;
+}
+
 /* The container of @r: (run or file, name), created when new; NULL out of memory. */
 static struct pod_ctr *ctr_of(struct pods *p, uint32_t file, const char *run,
 			      const struct tsv_field *name)
 {
-	char head[80];
-	size_t hn = (size_t)snprintf(head, sizeof(head), "%.40s/%u\n", run ? run : "", run ? 0 : file);
-	char *key = malloc(hn + name->n);
+	size_t kn;
+	char *key = key_of(file, run, name->p, name->n, &kn);
 	struct pod_ctr *c;
 	int added;
 	long id;
 
 	if (!key)
 		return NULL;
-	memcpy(key, head, hn);
-	memcpy(key + hn, name->p, name->n);
-	id = strtab_intern(p->keys, key, hn + name->n, &added);
+	id = strtab_intern(p->keys, key, kn, &added);
 	free(key);
 	if (id < 0)
 		return NULL;
@@ -76,6 +88,17 @@ static struct pod_ctr *ctr_of(struct pods *p, uint32_t file, const char *run,
 		c->name_n = name->n;
 	}
 	return &p->c[id];
+}
+
+const struct pod_ctr *pods_find(const struct pods *p, uint32_t file, const char *run,
+				const char *name, size_t n)
+{
+	size_t kn;
+	char *key = key_of(file, run, name, n, &kn);
+	long id = key ? strtab_find(p->keys, key, kn) : -1;
+
+	free(key);
+	return id >= 0 ? &p->c[id] : NULL;
 }
 
 static void min_to(uint64_t *t, uint64_t v)

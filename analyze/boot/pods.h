@@ -65,6 +65,13 @@ void pods__free(struct pods *p);
  */
 int pods_row(struct pods *p, uint32_t file, const char *run, const struct tsv_row *r);
 
+/*
+ * pods_find - container @name (@n bytes, escaped as in the file) of file
+ * @file of run @run (NULL: none), as pods_row() keyed it; NULL if unseen.
+ */
+const struct pod_ctr *pods_find(const struct pods *p, uint32_t file, const char *run,
+				const char *name, size_t n);
+
 /* pods_exec - @c's exec phase time (its init exec, else its first), POD_NONE. */
 uint64_t pods_exec(const struct pod_ctr *c);
 

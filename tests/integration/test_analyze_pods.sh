@@ -125,3 +125,20 @@ if have gnuplot "the pods chart"; then
 	[ -s "$TMP/plot/pods.png" ] || fail "no pods.png"
 fi
 ok "--plot: pods.png, its bars the containers' times, the pod's boot at 700 ms, names sanitized"
+
+# --format otlp: the meta rows' names are the resource's attributes (k8s.*, container.image.name)
+"$ANALYZE" --format otlp "$TMP/p.tsv" > "$TMP/otlp.jsonl" || fail "analyze --format otlp: $?"
+python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp resources: the meta rows' names"
+import json, sys
+res = {}
+for line in open(sys.argv[1]):
+    a = {x["key"]: x["value"]["stringValue"]
+         for x in json.loads(line)["resourceSpans"][0]["resource"]["attributes"]}
+    res[a["boottrace.container"]] = a
+want = {"k8s.pod.name": "web\t\ufffd-0", "k8s.namespace.name": "shop", "k8s.pod.uid": sys.argv[2],
+        "k8s.container.name": "migrate", "container.image.name": "img\\x:1"}
+got = {k: res["i1"].get(k) for k in want}
+assert got == want, got
+assert "k8s.pod.name" not in res["plain"], res["plain"]
+EOF
+ok "--format otlp: k8s.pod.name, k8s.namespace.name, k8s.pod.uid, k8s.container.name, container.image.name from the meta rows"

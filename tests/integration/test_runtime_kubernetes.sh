@@ -14,7 +14,8 @@
 # has the names given; analyze --by pod gives the pod's boot as the app's
 # listen minus the sandbox's start (from the rows themselves), with the
 # roles sandbox, init, app in order; the Prometheus series of the app's
-# listen carries namespace="prod" and its image.
+# listen carries namespace="prod" and its image; its OTLP trace's resource
+# has the pod's names (k8s.pod.name ...).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/metrics.sh"
 need_root
@@ -99,6 +100,25 @@ key="boottrace_phase_seconds_count{phase=\"listen\",runtime=\"kubernetes\",names
 key="boottrace_phase_seconds_bucket{phase=\"listen\",runtime=\"kubernetes\",namespace=\"prod\",image=\"$IMAGE\",le=\"0.5\"}"
 [ -n "$(sample "$metrics" "$key")" ] || miss "no le=\"0.5\" bucket (the kubelet's edge)"
 [ "$misses" -eq 0 ] && ok "metrics: namespace and image labels on the pod's phases"
+
+# OTLP: the pod's names are the app's boot's resource attributes
+"$ANALYZE" --format otlp "$TMP/w.tsv" > "$TMP/otlp.jsonl" || fail "analyze --format otlp: $?"
+python3 - "$TMP/otlp.jsonl" "$appname" "$U" "$APP" "$IMAGE" <<'EOF' || miss "otlp: the app's resource attributes"
+import json, sys
+f, name, uid, cid, image = sys.argv[1:]
+for line in open(f):
+    a = {x["key"]: x["value"]["stringValue"]
+         for x in json.loads(line)["resourceSpans"][0]["resource"]["attributes"]}
+    if a["boottrace.container"] == name:
+        want = {"k8s.pod.name": "web-0", "k8s.namespace.name": "prod", "k8s.pod.uid": uid,
+                "k8s.container.name": "app\tx", "container.image.name": image,
+                "container.id": cid, "container.runtime": "containerd"}
+        got = {k: a.get(k) for k in want}
+        assert got == want, got
+        sys.exit(0)
+sys.exit("no trace of " + name)
+EOF
+[ "$misses" -eq 0 ] && ok "otlp: k8s.* and container.* resource attributes of the app's boot"
 
 cleanup_checked
 misses_done
