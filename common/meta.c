@@ -5,7 +5,7 @@
 #include "common/meta.h"
 
 static const char *const key_names[META_NKEYS] = {
-	"runtime", "id", "name", "image", "pod", "namespace", "pod_uid", "container", "type",
+	"image", "runtime", "id", "name", "pod", "namespace", "pod_uid", "container", "type",
 	"qos", "sandbox_id",
 };
 

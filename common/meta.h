@@ -6,8 +6,8 @@
  * length-prefixed string, since every one comes from the runtime's state
  * or from whoever made the pod, and may hold anything:
  *
- *   runtime=10:containerd id=64:3f2a... pod=5:web-0 namespace=4:prod
- *   pod_uid=36:0b8c... container=3:app image=21:registry/app:1.4 type=9:container
+ *   image=16:registry/app:1.4 runtime=10:containerd id=64:3f2a... pod=5:web-0
+ *   namespace=4:prod pod_uid=36:0b8c... container=3:app type=9:container
  *
  * A reader skips keys it does not know (later versions may add some);
  * a key given twice, or with a value that is not LEN:BYTES, is malformed.
@@ -22,12 +22,17 @@
 
 #include "common/sched_detail.h"
 
-/* The keys, in the order the collector writes them. */
+/*
+ * The keys, in the order the collector writes them. The image first: a
+ * reader that cannot walk the fields (SQL: dist/clickhouse/schema.sql)
+ * finds it at the start of the detail, where no other value can hold
+ * "image=".
+ */
 enum meta_key {
+	META_IMAGE,		/* the image as the user named it: "registry/app:1.4" */
 	META_RUNTIME,		/* containerd, crio, docker, podman */
 	META_ID,		/* the runtime's container id (64 hex, or as the runtime names it) */
 	META_NAME,		/* the runtime's container name (Docker's, without its "/") */
-	META_IMAGE,		/* the image as the user named it: "registry/app:1.4" */
 	META_POD,		/* Kubernetes: the pod's name */
 	META_NAMESPACE,		/* the pod's namespace */
 	META_POD_UID,		/* the pod's uid, with its '-' */
