@@ -154,8 +154,8 @@ static int docker_state(struct runtime_names *rn, const char *hostname)
 /* The names config.json @doc gives; 1 when it is this container's bundle. */
 static int read_bundle(struct runtime_names *rn, const char *doc, size_t n)
 {
-	const char *end = doc + n, *lx, *ann, *mounts, *it = NULL, *m, *cp;
-	char v[RUNTIME_NAME_MAX], cg[RUNTIME_NAME_MAX], dst[64], src[PATH_MAX];
+	const char *end = doc + n, *lx, *ann, *mounts, *it = NULL, *m;
+	char v[RUNTIME_NAME_MAX], cg[PATH_MAX], dst[64], src[PATH_MAX];
 	size_t i, cl, ll = strlen(rn->leaf);
 
 	/* cgroupfs "/kubepods/burstable/pod<uid>/<id>", systemd "<slice>:cri-containerd:<id>" */
@@ -163,7 +163,8 @@ static int read_bundle(struct runtime_names *rn, const char *doc, size_t n)
 	    !member_str(lx, end, "cgroupsPath", cg, sizeof(cg)))
 		return 0;
 	cl = strlen(cg);
-	if (!ll || cl < ll || strcmp(cg + cl - ll, rn->leaf) != 0 ||
+	/* (a cgroupsPath longer than cg was cut: it names no container here) */
+	if (!ll || cl < ll || cl >= sizeof(cg) - 1 || strcmp(cg + cl - ll, rn->leaf) != 0 ||
 	    (cl > ll && cg[cl - ll - 1] != '/' && cg[cl - ll - 1] != ':' && cg[cl - ll - 1] != '-'))
 		return 0;
 	rn->source = "oci";
@@ -178,7 +179,7 @@ static int read_bundle(struct runtime_names *rn, const char *doc, size_t n)
 			if (member_str(m, end, "destination", dst, sizeof(dst)) &&
 			    strcmp(dst, "/etc/hostname") == 0 &&
 			    member_str(m, end, "source", src, sizeof(src)) &&
-			    (cp = strstr(src, "/containers/")) && docker_state(rn, src)) {
+			    strstr(src, "/containers/") && docker_state(rn, src)) {
 				rn->source = "docker";
 				break;
 			}
