@@ -149,6 +149,23 @@ static void test_from_bundle(void **state)
 	assert_string_equal(rn.val[META_TYPE], "sandbox");
 	assert_string_equal(rn.val[META_NAME], "web");
 	assert_string_equal(rn.val[META_IMAGE], "busy\tbox:1");
+	/* CRI-O's annotations, its cgroupfs path */
+	snprintf(doc, sizeof(doc),
+		 "{\"annotations\": {\"io.kubernetes.pod.name\": \"db-0\", "
+		 "\"io.kubernetes.pod.namespace\": \"data\", \"io.kubernetes.container.name\": "
+		 "\"pg\", \"io.kubernetes.cri-o.ImageName\": \"pg:16\", "
+		 "\"io.kubernetes.cri-o.ContainerType\": \"container\"}, "
+		 "\"linux\": {\"cgroupsPath\": \"/kubepods/burstable/pod1/crio-" ID64 "\"}}");
+	put_file("config.json", doc);
+	assert_int_equal(runtime_names_from_path("/kubepods/burstable/pod1/crio-" ID64, &rn), 1);
+	assert_int_equal(runtime_names_from_bundle(&rn, getpid()), 1);
+	assert_string_equal(rn.source, "oci");
+	assert_string_equal(rn.val[META_RUNTIME], "crio");
+	assert_string_equal(rn.val[META_POD], "db-0");
+	assert_string_equal(rn.val[META_NAMESPACE], "data");
+	assert_string_equal(rn.val[META_CONTAINER], "pg");
+	assert_string_equal(rn.val[META_IMAGE], "pg:16");
+	assert_string_equal(rn.val[META_TYPE], "container");
 	/* another container's bundle */
 	assert_int_equal(runtime_names_from_path("/kubepods/pod1/" "f" ID64 + 1, &rn), 1);
 	assert_int_equal(runtime_names_from_bundle(&rn, getpid()), 0);
