@@ -53,7 +53,10 @@ static const char usage_text[] =
 "                          strace -c), summed over all threads (not wall time);\n"
 "                          p99 from a log-linear histogram (< 1% error);\n"
 "                          state: per container, its tasks' time running,\n"
-"                          runnable, blocked (S, D) or unknown (scheduler rows)\n"
+"                          runnable, blocked (S, D) or unknown (scheduler rows);\n"
+"                          image, namespace: the boot phases per value of the\n"
+"                          containers' meta rows; pod: each pod's boot (sandbox\n"
+"                          start to every app's listen), its init containers\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
 "                          window [start, <phase>] (exec, listen, a mark label, or\n"
 "                          end: its last process's exit), clipping syscalls that\n"
@@ -122,6 +125,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --critical-path       where the time to listen went\n"
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
+"    analyze boot.tsv --by pod                      each pod's boot and its parts\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
 "    analyze --otlp-endpoint http://127.0.0.1:4318 boot.tsv   to a collector\n"
@@ -411,9 +415,15 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ao.by = BY_COMM;
 			else if (strcmp(optarg, "state") == 0)
 				ao.by = BY_STATE;
+			else if (strcmp(optarg, "pod") == 0)
+				ao.by = BY_POD;
+			else if (strcmp(optarg, "image") == 0)
+				ao.by = BY_IMAGE;
+			else if (strcmp(optarg, "namespace") == 0)
+				ao.by = BY_NAMESPACE;
 			else
 				return usage_error("unknown --by key '%s' (syscall, container, "
-						   "comm or state)", optarg);
+						   "comm, state, pod, image or namespace)", optarg);
 			if (ao.by == BY_STATE)
 				ao.timeline = true; /* the tasks' off-CPU intervals */
 			ro.by = ao.by;
@@ -543,6 +553,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 					   "as traces: no other --format, --hist, --by, --until, "
 					   "--compare, --profile or --plot");
 		ao.timeline = true;
+		ao.names = true;	/* the meta rows: k8s.pod.name ... (boot/resource.c) */
 	}
 
 	/* 2. compare mode: two files, one table */

@@ -7,6 +7,7 @@
 
 #include "analyze/out/critpath_report.h"
 #include "analyze/out/report.h"
+#include "analyze/out/pods_report.h"
 #include "analyze/out/states_report.h"
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
@@ -24,6 +25,9 @@ static const char *by_name(enum by_kind by)
 	case BY_CONTAINER: return "container";
 	case BY_COMM: return "comm";
 	case BY_STATE: return "state";
+	case BY_POD: return "pod";
+	case BY_IMAGE: return "image";
+	case BY_NAMESPACE: return "namespace";
 	default: return "";
 	}
 }
@@ -454,6 +458,10 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, ",\n  \"by_state\": ");
 		if (states_print(f, a, FMT_JSON) < 0)
 			return -1;
+	} else if (BY_META(o->by)) {
+		fprintf(f, ",\n  \"by_%s\": ", by_name(o->by));
+		if (pods_print(f, a, o->by, FMT_JSON) < 0)
+			return -1;
 	} else if (o->by != BY_NONE) {
 		struct group_ref *r;
 		size_t n = analysis_groups(by_table(a, o->by), &r);
@@ -512,6 +520,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 			return critpath_print(f, a, o->critpath_phase, FMT_TSV, o->profile);
 		if (o->by == BY_STATE)
 			return states_print(f, a, FMT_TSV);
+		if (BY_META(o->by))
+			return pods_print(f, a, o->by, FMT_TSV) < 0 ? -1 : done(f);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -524,7 +534,9 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		return -1;
 	if (o->by != BY_NONE) {
 		fprintf(f, "\n");
-		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) : by_print(f, a, o->by, FMT_TEXT)) < 0)
+		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) :
+		     BY_META(o->by) ? pods_print(f, a, o->by, FMT_TEXT) :
+				      by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;
 	}
 	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT, o->profile) < 0)
