@@ -32,7 +32,8 @@ UNISTD_H ?= $(firstword $(wildcard /usr/include/$(shell uname -m)-linux-gnu/asm/
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lcgroup -lm
+# the collector unwinds --profile's user stacks with elfutils' libdwfl (collector/profile/unwind.c)
+LDLIBS := -lbpf -ldw -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
 ANALYZE_LDLIBS := -ldw -lelf
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
@@ -177,6 +178,8 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
 $(OUTPUT)/obj/tests/tools/burn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+# burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
+$(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

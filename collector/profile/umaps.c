@@ -328,6 +328,9 @@ size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n)
 		read_maps(u, p);	/* mapped since we read */
 		r = lookup(&p->maps, ip);
 	}
+	/* the process lives and maps nothing there: a broken chain's garbage, the end */
+	if (!r && p->maps.n)
+		return 0;
 	if (r && r->len) {
 		len = snprintf(buf, n, "f:%zu:%.*s+0x%llx", r->len, (int)r->len,
 			       p->maps.names + r->name, (unsigned long long)(ip - r->start + r->pgoff));

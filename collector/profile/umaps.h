@@ -34,8 +34,11 @@ void umaps_forget(struct umaps *u, pid_t pid);
 /*
  * umaps_frame - the frame of user address @ip in process @pid
  * (docs/tsv-format.md, Profile rows): `f:LEN:PATH+0xOFF` in a file
- * mapping, `j:LEN:NAME` in its perf map, else `u:0xADDR`; into @buf (@n
- * bytes, NUL-terminated). Its length, or 0 when it does not fit.
+ * mapping, `j:LEN:NAME` in its perf map, else `u:0xADDR` (anonymous
+ * memory, or the process gone); into @buf (@n bytes, NUL-terminated). Its
+ * length, or 0 when it does not fit or when @ip is in none of the live
+ * process's mappings: a frame-pointer chain gone wrong, whose frame ends
+ * the stack (docs/tsv-format.md).
  */
 size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n);
 
