@@ -34,6 +34,8 @@ struct uproc {
 	pid_t pid;
 	Dwfl *dwfl;		/* NULL: no module could be read (then frame pointers) */
 	int mem;		/* /proc/PID/mem, -1: not open */
+	int exe_fd;		/* /proc/PID/exe, for exe: -1 */
+	Elf *exe;		/* its executable: the Dwfl's architecture (see uproc_new) */
 	bool go;		/* its executable is a Go program */
 	struct umap *maps;
 	size_t n, cap;
@@ -78,6 +80,9 @@ static void uproc_free(struct uproc *p)
 		dwfl_end(p->dwfl);
 	if (p->mem >= 0)
 		close(p->mem);
+	elf_end(p->exe);	/* after dwfl_end: the Dwfl's backend was opened on it */
+	if (p->exe_fd >= 0)
+		close(p->exe_fd);
 	free(p->maps);
 	free(p);
 }
@@ -252,20 +257,13 @@ static const struct umap *map_of(const struct uproc *p, uint64_t addr)
 	return lo && addr < p->maps[lo - 1].end ? &p->maps[lo - 1] : NULL;
 }
 
-/* Whether @pid's executable has a Go section (.go.buildinfo since Go 1.13, .gopclntab before). */
-static bool is_go(struct unwind *w, pid_t pid)
+/* Whether @elf, an executable, has a Go section (.go.buildinfo since Go 1.13, .gopclntab before). */
+static bool is_go(Elf *elf)
 {
-	char path[96];
 	size_t shstrndx;
 	Elf_Scn *scn = NULL;
 	bool go = false;
-	Elf *elf;
-	int fd;
 
-	snprintf(path, sizeof(path), "%s/%d/exe", w->proc, (int)pid);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
 		while (!go && (scn = elf_nextscn(elf, scn))) {
 			GElf_Shdr sh;
@@ -276,8 +274,6 @@ static bool is_go(struct unwind *w, pid_t pid)
 				     !strcmp(name, ".note.go.buildid");
 		}
 	}
-	elf_end(elf);
-	close(fd);
 	return go;
 }
 
@@ -354,16 +350,24 @@ static struct uproc *uproc_new(struct unwind *w, pid_t pid)
 	if (!p)
 		return NULL;
 	p->pid = pid;
-	p->go = is_go(w, pid);
 	snprintf(path, sizeof(path), "%s/%d/mem", w->proc, (int)pid);
 	p->mem = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/%d/exe", w->proc, (int)pid);
+	if ((p->exe_fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0)
+		p->exe = elf_begin(p->exe_fd, ELF_C_READ_MMAP, NULL);
+	p->go = is_go(p->exe);
 	p->dwfl = dwfl_begin(&dwfl_callbacks);
-	if (!p->dwfl || read_maps(w, p) < 0) {
+	if (!p->dwfl || !p->exe || read_maps(w, p) < 0) {
 		uproc_free(p);
 		return NULL;
 	}
-	/* NULL ELF: the architecture from the first module libdwfl can open */
-	if (!dwfl_attach_state(p->dwfl, NULL, pid, &thread_callbacks, p)) {
+	/*
+	 * The executable's ELF, ours, gives the architecture. Not NULL:
+	 * libdwfl would borrow the backend of its first module, freed with
+	 * that module when a re-read of the maps drops it (a use after free
+	 * seen with node, whose mappings change as it runs).
+	 */
+	if (!dwfl_attach_state(p->dwfl, p->exe, pid, &thread_callbacks, p)) {
 		dwfl_end(p->dwfl);
 		p->dwfl = NULL;
 	}
