@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include <linux/types.h>
+
 #include "bpf/boottrace.h"
 
 #define UNWIND_MAX 256
