@@ -23,13 +23,15 @@
 #   lost      events lost (the TSV's trailer, perf's LOST), the most of 3
 # Then DWARF unwinding on tests/tools/burn_libc -x SCALE (built without
 # frame pointers, its CPU in libc: 3 s), the same rounds: untraced; the
-# collector --profile=999 with --profile-unwind=fp and =dwarf (16 KiB of
-# stack a sample); perf record -g -F 999 and --call-graph dwarf,16384 -F
-# 999. Besides wall, work and output: bytes per sample (the TSV's stack
-# and sample rows, or perf.data, over the samples), the unwinding's CPU
-# per sample in the collector (its -v line) and each tool's own CPU
-# (user + sys, /usr/bin/time; perf's record only, not its report) per
-# sample.
+# collector --syscalls none (its clock_gettime calls, 25,000 a second,
+# would be rows: sampling alone is measured) without --profile, and with
+# --profile=999 --profile-unwind=fp and =dwarf (16 KiB of stack a
+# sample); perf record -g -F 999 and --call-graph dwarf,16384 -F 999.
+# Besides wall, work and output: bytes per sample (the TSV's stack and
+# sample rows, or perf.data, over the samples), the unwinding's CPU per
+# sample in the collector (its -v line) and each tool's own CPU per
+# sample: user + sys of the run (/usr/bin/time; perf's record only, not
+# its report) less the untraced run's (burn_libc's own).
 # Then the syscall-bound loops, where every call is a row: the pipe
 # ping-pong of bench/sched.sh (tests/tools/sched_probe pingpong N, two
 # processes on one CPU, ns per round trip) and the getppid loop of
@@ -73,7 +75,8 @@ WL=("$BURNL" -x "$SCALE" -w)
 FP=(--profile-unwind=fp)
 # one KIND N: run the workload one way, record wall ns, rounds, bytes
 configs=(untraced collector prof99 prof999 perf99 perf999)
-configs_dw=(luntraced lfp999 ldw999 lperf999 lperfdw)
+configs_dw=(luntraced lcoll lfp999 ldw999 lperf999 lperfdw)
+NS=(--syscalls none)
 declare -A wall work outb profb nsamp lost cpu uwns
 # tool CMD...: run CMD under /usr/bin/time, its user + sys s to $TMP/cpu
 tool() { /usr/bin/time -f '%U %S' -o "$TMP/cpu" "$@"; }
@@ -88,9 +91,11 @@ one() {
 	prof999) "$COLLECTOR" --profile=999 "${FP[@]}" -o "$TMP/o.tsv" -- "${W[@]}" ;;
 	perf99) "$PERF" record -q -g -F 99 -o "$TMP/perf.data" -- "${W[@]}" ;;
 	perf999) "$PERF" record -q -g -F 999 -o "$TMP/perf.data" -- "${W[@]}" ;;
-	luntraced) "${WL[@]}" ;;
-	lfp999) tool "$COLLECTOR" --profile=999 "${FP[@]}" -o "$TMP/o.tsv" -- "${WL[@]}" ;;
-	ldw999) tool "$COLLECTOR" -v --profile=999 --profile-unwind=dwarf -o "$TMP/o.tsv" -- "${WL[@]}" ;;
+	luntraced) tool "${WL[@]}" ;;
+	lcoll) tool "$COLLECTOR" "${NS[@]}" -o "$TMP/o.tsv" -- "${WL[@]}" ;;
+	lfp999) tool "$COLLECTOR" "${NS[@]}" --profile=999 "${FP[@]}" -o "$TMP/o.tsv" -- "${WL[@]}" ;;
+	ldw999) tool "$COLLECTOR" "${NS[@]}" -v --profile=999 --profile-unwind=dwarf -o "$TMP/o.tsv" -- \
+		"${WL[@]}" ;;
 	lperf999) tool "$PERF" record -q -g -F 999 -o "$TMP/perf.data" -- "${WL[@]}" ;;
 	lperfdw) tool "$PERF" record -q --call-graph dwarf,16384 -F 999 -o "$TMP/perf.data" -- "${WL[@]}" ;;
 	esac > /dev/null 2> "$TMP/err"
@@ -113,7 +118,7 @@ one() {
 	nsamp[$k.$i]=-
 	lost[$k.$i]=-
 	case $k in
-	collector|prof*|lfp*|ldw*)
+	collector|prof*|lcoll|lfp*|ldw*)
 		profb[$k.$i]=$(prof_bytes "$f")
 		nsamp[$k.$i]=$(awk -F'\t' '$8 == "sample"' "$f" | wc -l)
 		lost[$k.$i]=$(tail -1 "$f" | sed -n 's/^# lost=\([0-9]*\).*/\1/p') ;;
@@ -173,28 +178,34 @@ printf '%-36s %9s %7s %7s %12s %9s %9s %10s %8s %5s\n' what wall-ms ratio work o
 for k in "${configs_dw[@]}"; do
 	case $k in
 	luntraced) what=untraced ;;
-	lfp999) what="collector --profile=999 (fp)" ;;
-	ldw999) what="collector --profile=999 (dwarf)" ;;
+	lcoll) what="collector --syscalls none" ;;
+	lfp999) what="  --profile=999 (fp)" ;;
+	ldw999) what="  --profile=999 (dwarf)" ;;
 	lperf999) what="perf record -g -F 999" ;;
 	lperfdw) what="perf record --call-graph dwarf -F 999" ;;
 	esac
 	awk -v what="$what" -v w="${m[$k.wall]}" -v bw="${m[luntraced.wall]}" \
 		-v r="${m[$k.work]}" -v br="${m[luntraced.work]}" -v o="${m[$k.outb]}" \
 		-v p="${m[$k.profb]}" -v n="${m[$k.nsamp]}" -v l="${m[$k.lost]}" \
-		-v c="${m[$k.cpu]}" -v u="${m[$k.uwns]}" 'BEGIN {
+		-v c="${m[$k.cpu]}" -v bc="${m[luntraced.cpu]}" -v u="${m[$k.uwns]}" 'BEGIN {
 		s = w / 1e9
 		b = n == "-" || n == 0 ? "-" : sprintf("%.0f", (p == "-" ? o : p) / n)
-		cs = c == "-" ? "-" : sprintf("%.0f", c * 1000)
-		cps = c == "-" || n == "-" || n == 0 ? "-" : sprintf("%.1fus", c * 1e6 / n)
+		c -= bc	# the tool'"'"'s own
+		cs = sprintf("%.0f", c * 1000)
+		cps = n == "-" || n == 0 ? "-" : sprintf("%.1fus", c * 1e6 / n)
 		us = u == "-" ? "-" : sprintf("%.1fus", u / 1000)
 		printf "%-36s %9.0f %6.2fx %6.3fx %12.0f %9s %9s %10s %8s %5s\n", what, w / 1e6, w / bw,
 			r / br, o / s, b, cs, cps, us, n, l
 	}'
 done
 awk -v a="${m[ldw999.work]}" -v b="${m[lperfdw.work]}" -v u="${m[luntraced.work]}" \
-	-v c="${m[ldw999.cpu]}" -v d="${m[lperfdw.cpu]}" 'BEGIN {
-	printf "dwarf: the collector against perf --call-graph dwarf: work %.3fx, own CPU %.2fx\n",
-		a / b, c / d }'
+	-v c="${m[ldw999.cpu]}" -v d="${m[lperfdw.cpu]}" -v bc="${m[luntraced.cpu]}" \
+	-v o="${m[ldw999.profb]}" -v n="${m[ldw999.nsamp]}" -v po="${m[lperfdw.outb]}" \
+	-v pn="${m[lperfdw.nsamp]}" -v f="${m[lfp999.work]}" -v cw="${m[lcoll.work]}" 'BEGIN {
+	printf "dwarf: the collector against perf --call-graph dwarf: work %.3fx, own CPU %.2fx, bytes per sample %.4fx\n",
+		a / b, (c - bc) / (d - bc), (o / n) / (po / pn)
+	printf "dwarf against fp in the collector: work %.3fx; dwarf --profile=999 over the collector alone: work %.3fx\n",
+		a / f, a / cw }'
 
 # the syscall-bound loops: every call a row
 echo

@@ -34,7 +34,7 @@ struct samples *samples__new(enum unwind_mode unwind)
 	s->umaps = umaps__new("/proc");
 	s->stacks = stacks__new();
 	if (unwind != UNWIND_FP)
-		s->unwind = unwind__new(unwind, "/proc");
+		s->unwind = unwind__new(unwind, "/proc", s->umaps);
 	if (!s->umaps || !s->stacks || (unwind != UNWIND_FP && !s->unwind)) {
 		samples__free(s);
 		return NULL;

@@ -23,13 +23,6 @@
 #include "collector/profile/umaps.h"
 #include "collector/profile/unwind.h"
 
-/* A mapping of the process: its range, file offset, and whether it is code. */
-struct umap {
-	uint64_t start, end, pgoff;
-	bool exec;
-	bool file;		/* a file's ('/'): its frames may have a build id */
-};
-
 struct uproc {
 	pid_t pid;
 	Dwfl *dwfl;		/* NULL: no module could be read (then frame pointers) */
@@ -37,36 +30,37 @@ struct uproc {
 	int exe_fd;		/* /proc/PID/exe, for exe: -1 */
 	Elf *exe;		/* its executable: the Dwfl's architecture (see uproc_new) */
 	bool go;		/* its executable is a Go program */
-	struct umap *maps;
-	size_t n, cap;
-	unsigned long long read_ns;	/* the sample time its maps were last read at */
+	unsigned long long read_ns;	/* the sample time its modules were last reported at */
 	/* the sample being unwound */
 	pid_t tid;
 	const struct bt_sample_ustack *us;
 	const unsigned char *stack;
 	uint64_t stack_lo, stack_hi;	/* the stack's mapping: past the copy, unknown */
+	struct umaps *umaps;	/* the collector's (samples.c): the mappings */
 	struct bt_stack_build_id *out;
 	int nout;
-	bool missed;		/* a frame was in no mapping known */
+	bool stale;		/* a frame in a file no module covers: mapped since */
 };
 
 struct unwind {
 	enum unwind_mode mode;
 	char proc[64];
+	struct umaps *umaps;
 	struct idmap procs;	/* pid → struct uproc */
 	unsigned long long ns, count;
 };
 
-/* Maps read again for a missed address at most this often per process (ns of sample time). */
+/* Modules reported again for a stale frame at most this often per process (ns of sample time). */
 #define REREAD_NS 10000000ULL
 
-struct unwind *unwind__new(enum unwind_mode mode, const char *proc)
+struct unwind *unwind__new(enum unwind_mode mode, const char *proc, struct umaps *umaps)
 {
 	struct unwind *w = calloc(1, sizeof(*w));
 
 	if (!w)
 		return NULL;
 	w->mode = mode;
+	w->umaps = umaps;
 	snprintf(w->proc, sizeof(w->proc), "%s", proc);
 	elf_version(EV_CURRENT);
 	return w;
@@ -83,7 +77,6 @@ static void uproc_free(struct uproc *p)
 	elf_end(p->exe);	/* after dwfl_end: the Dwfl's backend was opened on it */
 	if (p->exe_fd >= 0)
 		close(p->exe_fd);
-	free(p->maps);
 	free(p);
 }
 
@@ -164,22 +157,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static int add_map(struct uproc *p, uint64_t start, uint64_t end, uint64_t pgoff, bool exec,
-		   bool file)
-{
-	if (p->n == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 64;
-		struct umap *v = realloc(p->maps, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		p->maps = v;
-		p->cap = cap;
-	}
-	p->maps[p->n++] = (struct umap){ start, end, pgoff, exec, file };
-	return 0;
-}
-
 /* Report module @name over [@lo, @hi) to @p's Dwfl, with @p as its userdata for find_elf(). */
 static void report(struct uproc *p, const char *name, uint64_t lo, uint64_t hi)
 {
@@ -191,10 +168,10 @@ static void report(struct uproc *p, const char *name, uint64_t lo, uint64_t hi)
 }
 
 /*
- * (Re)read @p's mappings from /proc/PID/maps and report its files as
- * modules, each over the span of its mappings (as libdwfl's own
- * dwfl_linux_proc_report does; the bias follows from the lowest). 0, or
- * -1 when the maps cannot be read (the process is gone).
+ * Report @p's files as modules from /proc/PID/maps, each over the span of
+ * its mappings (as libdwfl's own dwfl_linux_proc_report does; the bias
+ * follows from the lowest). 0, or -1 when the maps cannot be read (the
+ * process is gone).
  */
 static int read_maps(struct unwind *w, struct uproc *p)
 {
@@ -207,15 +184,10 @@ static int read_maps(struct unwind *w, struct uproc *p)
 	snprintf(path, sizeof(path), "%s/%d/maps", w->proc, (int)p->pid);
 	if (!(f = fopen(path, "re")))
 		return -1;
-	p->n = 0;
 	dwfl_report_begin(p->dwfl);
 	while (fgets(line, sizeof(line), f)) {
-		const char *perms = strchr(line, ' ');
-
-		if (umaps_parse_maps_line(line, &start, &end, &pgoff, &file, &len) < 0 || !perms)
+		if (umaps_parse_maps_line(line, &start, &end, &pgoff, &file, &len) < 0)
 			continue;
-		if (add_map(p, start, end, pgoff, perms[3] == 'x', len && *file == '/') < 0)
-			break;
 		if (!len || len >= sizeof(name) - 32)
 			continue;	/* anonymous: no module (a JIT's code has no CFI here) */
 		if (*file == '/')
@@ -239,22 +211,6 @@ static int read_maps(struct unwind *w, struct uproc *p)
 	fclose(f);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	return 0;
-}
-
-static const struct umap *map_of(const struct uproc *p, uint64_t addr)
-{
-	size_t lo = 0, hi = p->n;
-
-	/* /proc/PID/maps is in address order */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->maps[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo && addr < p->maps[lo - 1].end ? &p->maps[lo - 1] : NULL;
 }
 
 /* Whether @elf, an executable, has a Go section (.go.buildinfo since Go 1.13, .gopclntab before). */
@@ -393,15 +349,23 @@ static struct uproc *get(struct unwind *w, pid_t pid)
 
 /* ---- frames ---- */
 
-/* Frame @pc into p->out: the file's build id and the file offset, or the address. */
-static void put_frame(struct uproc *p, const struct umap *m, uint64_t pc)
+/*
+ * Frame @pc, in mapping @m, into p->out: the file's build id and the file
+ * offset, or the address (umaps names it f:PATH+0xOFF, [vdso] too: the
+ * kernel gives no build id for it either).
+ */
+static void put_frame(struct uproc *p, const struct umaps_mapping *m, uint64_t pc)
 {
 	struct bt_stack_build_id *b = &p->out[p->nout++];
-	Dwfl_Module *mod = m->file ? dwfl_addrmodule(p->dwfl, pc) : NULL;
+	Dwfl_Module *mod = m->named ? dwfl_addrmodule(p->dwfl, pc) : NULL;
+	const char *name = mod ? dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL) :
+				 NULL;
 	const unsigned char *bits;
 	GElf_Addr vaddr;
-	int len = mod ? dwfl_module_build_id(mod, &bits, &vaddr) : 0;
+	int len = name && name[0] == '/' ? dwfl_module_build_id(mod, &bits, &vaddr) : 0;
 
+	if (m->named && !mod)
+		p->stale = true;	/* a file mapped after the modules were reported */
 	memset(b, 0, sizeof(*b));
 	/* as the kernel gives it (BPF_F_USER_BUILD_ID): at most 20 bytes, zero-padded */
 	if (len > 0 && len <= BT_BUILD_ID_SIZE) {
@@ -417,29 +381,27 @@ static void put_frame(struct uproc *p, const struct umap *m, uint64_t pc)
 static int on_frame(Dwfl_Frame *state, void *arg)
 {
 	struct uproc *p = arg;
-	const struct umap *m;
+	struct umaps_mapping m;
 	Dwarf_Addr pc;
 
 	if (!dwfl_frame_pc(state, &pc, NULL) || !pc)
 		return DWARF_CB_ABORT;
-	m = map_of(p, pc);
-	if (!m || !m->exec) {
-		p->missed = !m;
-		return DWARF_CB_ABORT;	/* outside every mapping of code: the end, not printed */
-	}
-	put_frame(p, m, pc);
+	if (umaps_find(p->umaps, p->pid, pc, &m) < 0)
+		return DWARF_CB_ABORT;	/* outside every mapping: the end, not printed */
+	put_frame(p, &m, pc);
 	return p->nout < BT_STACK_MAX ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
 /* One walk of @p's sample. */
 static void walk(struct uproc *p)
 {
-	const struct umap *s = map_of(p, p->us->regs[BT_UREG_SP]);
+	struct umaps_mapping s = { 0 };
 
-	p->stack_lo = s ? s->start : 0;
-	p->stack_hi = s ? s->end : 0;
+	umaps_find(p->umaps, p->pid, p->us->regs[BT_UREG_SP], &s);
+	p->stack_lo = s.start;
+	p->stack_hi = s.end;
 	p->nout = 0;
-	p->missed = false;
+	p->stale = false;
 	/* its end (an error at the outermost frame, often) is not an error here */
 	dwfl_getthread_frames(p->dwfl, p->tid, on_frame, p);
 }
@@ -483,9 +445,10 @@ int unwind_stack(struct unwind *w, const struct bt_sample_event *e,
 	p->us = us;
 	p->stack = stack;
 	p->out = out;
+	p->umaps = w->umaps;
 	walk(p);
-	/* an address in no mapping known: the process mapped more since (dlopen) */
-	if ((p->missed || !p->nout) && e->hdr.ts_ns - p->read_ns >= REREAD_NS) {
+	/* a file no module covers: the process mapped more since (dlopen) */
+	if (p->stale && e->hdr.ts_ns - p->read_ns >= REREAD_NS) {
 		p->read_ns = e->hdr.ts_ns;
 		if (read_maps(w, p) == 0)
 			walk(p);

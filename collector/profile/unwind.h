@@ -11,9 +11,9 @@
  * Done here, while the process and its mappings exist, with elfutils'
  * libdwfl: one Dwfl per process, its modules reported from
  * /proc/PID/maps (files opened through /proc/PID/root, so a container's
- * own files), reused across samples and reported again when a sample's
- * address is in no mapping known (the process mapped more since: a
- * dlopen). Its memory_read reads the copied stack, and other addresses
+ * own files), reused across samples and reported again when a frame is in
+ * a file no module covers (the process mapped more since: a dlopen); the
+ * mappings themselves, for file offsets, from umaps.c's cache. Its memory_read reads the copied stack, and other addresses
  * (the files' mapped data, rarely asked by CFI) from /proc/PID/mem; an
  * address in the stack's mapping but past the copy ends the walk, as it
  * does in perf. The frames come out in the kernel's form (struct
@@ -40,8 +40,14 @@ enum unwind_mode { UNWIND_AUTO, UNWIND_FP, UNWIND_DWARF };
 
 struct unwind;
 
-/* unwind__new - a cache for @mode reading /proc under @proc ("/proc"). NULL when out of memory. */
-struct unwind *unwind__new(enum unwind_mode mode, const char *proc);
+struct umaps;
+
+/*
+ * unwind__new - a cache for @mode reading /proc under @proc ("/proc"),
+ * the processes' mappings from @umaps (borrowed: it outlives the cache).
+ * NULL when out of memory.
+ */
+struct unwind *unwind__new(enum unwind_mode mode, const char *proc, struct umaps *umaps);
 void unwind__free(struct unwind *w);
 /* unwind_forget - @pid exec'd or exited: its Dwfl is dropped. */
 void unwind_forget(struct unwind *w, pid_t pid);

@@ -98,7 +98,8 @@ static void test_unwind_self(void **state)
 {
 	struct bt_stack_build_id out[BT_STACK_MAX];
 	struct bt_sample_event e;
-	struct unwind *w = unwind__new(UNWIND_DWARF, "/proc");
+	struct umaps *u = umaps__new("/proc");
+	struct unwind *w = unwind__new(UNWIND_DWARF, "/proc", u);
 	int n;
 
 	(void)state;
@@ -124,11 +125,12 @@ static void test_unwind_self(void **state)
 	unwind__free(w);
 
 	/* fp mode: never */
-	w = unwind__new(UNWIND_FP, "/proc");
+	w = unwind__new(UNWIND_FP, "/proc", u);
 	e.hdr.pid = (__u32)getpid();
 	e.hdr.tid = (__u32)gettid();
 	assert_int_equal(unwind_stack(w, &e, &us, stack, out), -1);
 	unwind__free(w);
+	umaps__free(u);
 }
 
 /*
@@ -140,7 +142,8 @@ static void test_unwind_fallback(void **state)
 	struct bt_stack_build_id out[BT_STACK_MAX];
 	struct bt_sample_event e;
 	struct bt_sample_ustack bad = us;
-	struct unwind *w = unwind__new(UNWIND_AUTO, "/proc");
+	struct umaps *u = umaps__new("/proc");
+	struct unwind *w = unwind__new(UNWIND_AUTO, "/proc", u);
 
 	(void)state;
 	assert_non_null(w);
@@ -153,6 +156,7 @@ static void test_unwind_fallback(void **state)
 	bad.regs[BT_UREG_IP] = 0x10;	/* in nothing */
 	assert_int_equal(unwind_stack(w, &e, &bad, stack, out), -1);
 	unwind__free(w);
+	umaps__free(u);
 }
 
 int main(void)
