@@ -210,7 +210,7 @@ awk -v a="${m[ldw999.work]}" -v b="${m[lperfdw.work]}" -v u="${m[luntraced.work]
 # the syscall-bound loops: every call a row
 echo
 echo "syscall-bound loops, ns per round trip / call, median of 3:"
-printf '%-28s %14s %8s %14s %8s\n' what pingpong ratio getppid ratio
+printf '%-32s %14s %8s %14s %8s\n' what pingpong ratio getppid ratio
 per_op() { sed -n "s|^\([0-9.]*\) $1\$|\1|p" "$2" | tail -1; }
 declare -A op
 for i in 1 2 3; do
@@ -252,7 +252,7 @@ for k in untraced collector prof999 dw999 perf999 perfdw; do
 	esac
 	awk -v what="$what" -v p="${op[$k.pingpong]}" -v bp="${op[untraced.pingpong]}" \
 		-v g="${op[$k.getppid]}" -v bg="${op[untraced.getppid]}" 'BEGIN {
-		printf "%-28s %14.1f %7.2fx %14.1f %7.2fx\n", what, p, p / bp, g, g / bg }'
+		printf "%-32s %14.1f %7.2fx %14.1f %7.2fx\n", what, p, p / bp, g, g / bg }'
 done
 awk -v p="${op[prof999.pingpong]}" -v c="${op[collector.pingpong]}" \
 	-v g="${op[prof999.getppid]}" -v d="${op[collector.getppid]}" 'BEGIN {
