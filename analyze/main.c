@@ -17,6 +17,7 @@
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
 #include "analyze/out/compare.h"
+#include "analyze/out/otlp.h"
 #include "analyze/out/plot.h"
 #include "analyze/out/profile_report.h"
 #include "analyze/out/report.h"
@@ -36,7 +37,14 @@ static const char usage_text[] =
 "                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
 "                          container, a thread per task, syscalls as slices, phases\n"
 "                          and the critical path as slices of their own; folded:\n"
-"                          --profile's collapsed stacks (flamegraph.pl, speedscope)\n"
+"                          --profile's collapsed stacks (flamegraph.pl, speedscope);\n"
+"                          otlp: each boot as an OpenTelemetry trace, OTLP/JSON lines\n"
+"                          (a root span, a span per phase, one per segment of the\n"
+"                          critical path to listen or --critical-path's phase)\n"
+"    --otlp-endpoint <url> POST each boot's trace (OTLP/JSON) to an OTLP/HTTP\n"
+"                          receiver: http://host:4318 sends to /v1/traces; http only\n"
+"                          (for https, an OpenTelemetry collector in between);\n"
+"                          prints nothing unless --format otlp is given too\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
@@ -59,7 +67,8 @@ static const char usage_text[] =
 "                          its top functions; with --plot, a flame graph per container\n"
 "    --top <n>             with --profile: the functions a table lists (default 20)\n"
 "    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
-"                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug)\n"
+"                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug,\n"
+"                          then the debuginfod servers of $DEBUGINFOD_URLS if set)\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
@@ -104,6 +113,8 @@ static const char usage_text[] =
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
+"    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
+"    analyze --otlp-endpoint http://127.0.0.1:4318 boot.tsv   to a collector\n"
 "    analyze --profile boot.tsv                 where the boot's CPU time went\n"
 "    analyze --profile --format folded boot.tsv | flamegraph.pl > boot.svg\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
@@ -112,7 +123,7 @@ static const char usage_text[] =
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
-	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR,
+	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR, OPT_OTLP_ENDPOINT,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -138,6 +149,7 @@ static const struct option long_opts[] = {
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "otlp-endpoint", required_argument, NULL, OPT_OTLP_ENDPOINT },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -328,6 +340,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	size_t ndebug = 0, top = PROFILE_TOP;
 	struct profile *prof = NULL, *prof2 = NULL;
 	bool keep_all = false;
+	struct otlp_url otlp_url;
+	const struct otlp_url *otlp_to = NULL;
+	char why[256];
 	int c, rc = 0;
 	char *end;
 	long n;
@@ -354,9 +369,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ro.format = FMT_TRACE_EVENT;
 			else if (strcmp(optarg, "folded") == 0)
 				ro.format = FMT_FOLDED;
+			else if (strcmp(optarg, "otlp") == 0)
+				ro.format = FMT_OTLP;
 			else
 				return usage_error("unknown format '%s' (text, tsv, json, "
-						   "trace-event or folded)", optarg);
+						   "trace-event, folded or otlp)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -437,6 +454,13 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				return usage_error("%s", "out of memory");
 			debug_dirs[ndebug++] = optarg;
 			break;
+		case OPT_OTLP_ENDPOINT:
+			if (otlp_url_parse(optarg, &otlp_url, why, sizeof(why)) < 0) {
+				fprintf(stderr, "analyze: --otlp-endpoint %s: %s\n", optarg, why);
+				return 2;
+			}
+			otlp_to = &otlp_url;
+			break;
 		case OPT_THREADS:
 			errno = 0;
 			n = strtol(optarg, &end, 10);
@@ -466,6 +490,14 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		if (ro.hist || ro.by != BY_NONE || compare || until)
 			return usage_error("%s", "--format trace-event exports every row: no --hist, "
 					   "--by, --until or --compare");
+		ao.timeline = true;
+	}
+	if (ro.format == FMT_OTLP || otlp_to) {
+		if ((ro.format != FMT_OTLP && ro.format != FMT_TEXT) || ro.hist ||
+		    ro.by != BY_NONE || compare || until || profile || plot_dir)
+			return usage_error("%s", "--format otlp and --otlp-endpoint export the boots "
+					   "as traces: no other --format, --hist, --by, --until, "
+					   "--compare, --profile or --plot");
 		ao.timeline = true;
 	}
 
@@ -575,7 +607,24 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		goto plots;
 	}
 
-	/* 5. report */
+	/* 5. report: OTLP traces, or the tables */
+	if (ro.format == FMT_OTLP || otlp_to) {
+		struct otlp_opts oo = { .out = ro.format == FMT_OTLP ? stdout : NULL,
+					.url = otlp_to, .cp_phase = UINT32_MAX };
+		size_t sent;
+		long k;
+
+		if (critpath)
+			oo.cp_phase = ro.critpath_phase;
+		else if ((k = strtab_find(a->phase_names, "listen", 6)) >= 0)
+			oo.cp_phase = (uint32_t)k;
+		rc = otlp_export(a, &oo, stderr, &sent);
+		if (!rc)
+			rc = flush_stdout();
+		if (otlp_to)
+			fprintf(stderr, "analyze: sent %zu traces to %s\n", sent, otlp_to->text);
+		goto cleanup;
+	}
 	if (report_print(stdout, a, &ro) < 0) {
 		if (errno == E2BIG)
 			fprintf(stderr, "analyze: histogram needs more than %d buckets; use a "

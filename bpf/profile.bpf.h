@@ -24,6 +24,8 @@
  * buffer itself (a full ring: counted lost, as every record is).
  */
 
+#include "bpf/interp.bpf.h"
+
 /* The period of the perf events, ns: the sample's weight (0: --profile off). */
 const volatile __u32 profile_period_ns = 0;
 
@@ -161,6 +163,7 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 		return 0;
 	}
 	sample_fill(ctx, t, key, &c->s);
+	interp_walk(t, &c->s);
 	sample_copy_ustack(t, c);
 	size = sizeof(c->s) + sizeof(c->u) + c->u.stack_bytes;
 	if (size > sizeof(*c))
@@ -188,6 +191,7 @@ int bt_profile(struct bpf_perf_event_data *ctx)
 		return 0;
 	}
 	sample_fill(ctx, t, key, e);
+	interp_walk(t, e);
 	bpf_ringbuf_submit(e, wake_flags(e, sizeof(*e)));
 	return 0;
 }

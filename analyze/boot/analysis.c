@@ -157,6 +157,7 @@ void analysis__free(struct analysis *a)
 	free(a->carry);
 	free(a->cm);
 	free(a->run_id);
+	resource_files_release(&a->res);
 	free(a);
 }
 
@@ -669,6 +670,11 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		const char *sched = tsv_reader_meta(r, "sched");
 
 		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
+		if (resource_file_add(&a->res, r) < 0) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			ret = 1;
+			goto out;
+		}
 	}
 	if (join_run(a, tsv_reader_meta(r, "run_id")) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyze/boot/resource.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/reader.h"
 #include "analyze/read/strtab.h"
@@ -155,6 +156,8 @@ struct analysis {
 	size_t carry_cap;
 	struct file_mark *cm;		/* their marks */
 	size_t ncm, cm_cap;
+	struct res_files res;		/* each file's host, kernel, run, clock
+					 * (resource.h), with opts.timeline */
 };
 
 /* analysis__new - an empty analysis with @opts; NULL when out of memory. */

@@ -862,13 +862,16 @@ oom:
 int timeline_finish(struct timeline *tl)
 {
 	static const char *const clones[4] = { "clone", "clone3", "fork", "vfork" };
-	long ids[4];
+	long ids[4], client;
 	size_t i;
 
 	if (tl->finished)
 		return 0;
 	for (i = 0; i < 4; i++)
 		ids[i] = strtab_find(tl->strs, clones[i], strlen(clones[i]));
+	client = strtab_find(tl->strs, "client", 6);
+	if (client < 0)
+		client = TL_NOSTR;
 	/* the hosts' tasks first (sorted), then copied into each container of their file */
 	for (i = 0; i < tl->nctrs; i++) {
 		struct tl_container *c = &tl->ctrs[i];
@@ -888,7 +891,7 @@ int timeline_finish(struct timeline *tl)
 			if (tl->ctrs[h].is_host && tl->ctrs[h].file == c->file &&
 			    host_tasks_import(c, &tl->ctrs[h]) < 0)
 				return -1;
-		if (finish_container(c, ids) < 0)
+		if (finish_container(c, ids) < 0 || host_tasks_mark_runtime(c, (uint32_t)client) < 0)
 			return -1;
 	}
 	/* the index and the file's names are for reading only */

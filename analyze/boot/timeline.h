@@ -129,6 +129,8 @@ struct tl_task {
 	bool is_thread;		/* its fork row says "thread" */
 	bool has_fork;		/* it has a fork row */
 	bool host;		/* a task outside the container (host_tasks.h), in its window */
+	bool runtime;		/* a host task of a process that worked for the boot
+				 * (host_tasks_mark_runtime()): its samples are the boot's */
 	uint64_t fork_ts;	/* its fork row, or TL_NONE (created before the trace) */
 	int64_t parent_tid;	/* the fork row's parent=: the thread that forked
 				 * it; 0 when the row has none (older files) */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "collector/profile/frames.h"
+#include "collector/profile/interp.h"
 #include "collector/profile/ksyms.h"
 #include "collector/profile/samples.h"
 #include "collector/profile/stacks.h"
@@ -16,10 +17,11 @@ struct samples {
 	struct stacks *stacks;
 	struct unwind *unwind;	/* NULL: frame pointers */
 	struct bt_sample_event unwound;	/* a sample with its CFI frames */
+	struct interp *interp;
 	char text[FRAMES_MAX_TEXT];
 };
 
-struct samples *samples__new(enum unwind_mode unwind)
+struct samples *samples__new(struct backend *be, enum unwind_mode unwind)
 {
 	struct samples *s = calloc(1, sizeof(*s));
 	FILE *f;
@@ -33,9 +35,10 @@ struct samples *samples__new(enum unwind_mode unwind)
 	}
 	s->umaps = umaps__new("/proc");
 	s->stacks = stacks__new();
+	s->interp = interp__new(be);
 	if (unwind != UNWIND_FP)
 		s->unwind = unwind__new(unwind, "/proc", s->umaps);
-	if (!s->umaps || !s->stacks || (unwind != UNWIND_FP && !s->unwind)) {
+	if (!s->umaps || !s->stacks || !s->interp || (unwind != UNWIND_FP && !s->unwind)) {
 		samples__free(s);
 		return NULL;
 	}
@@ -50,6 +53,7 @@ void samples__free(struct samples *s)
 	umaps__free(s->umaps);
 	stacks__free(s->stacks);
 	unwind__free(s->unwind);
+	interp__free(s->interp);
 	free(s);
 }
 
@@ -77,8 +81,10 @@ static const struct bt_sample_event *unwound(struct samples *s, const struct bt_
 uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_t size,
 		       const char **frames, size_t *n, int *fresh)
 {
+	if (e->interp_kind == BT_INTERP_NONE)
+		interp_check(s->interp, (pid_t)e->hdr.pid);	/* its next samples may have them */
 	e = unwound(s, e, size);
-	*n = frames_format(s->ksyms, s->umaps, e, s->text, sizeof(s->text));
+	*n = frames_format(s->ksyms, s->umaps, s->interp, e, s->text, sizeof(s->text));
 	*frames = s->text;
 	return stacks_id(s->stacks, s->text, *n, fresh);
 }
@@ -88,6 +94,7 @@ void samples_forget(struct samples *s, pid_t pid)
 	if (!s)
 		return;
 	umaps_forget(s->umaps, pid);
+	interp_forget(s->interp, pid);
 	unwind_forget(s->unwind, pid);
 }
 

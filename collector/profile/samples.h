@@ -19,12 +19,14 @@
 #include "collector/profile/unwind.h"
 
 struct samples;
+struct backend;
 
 /*
  * samples__new - for a run with --profile, its user stacks walked as
- * @unwind says (unwind.c): reads /proc/kallsyms. NULL when out of memory.
+ * @unwind says (unwind.c): reads /proc/kallsyms; the interpreters it finds
+ * are registered with @be (interp.h). NULL when out of memory.
  */
-struct samples *samples__new(enum unwind_mode unwind);
+struct samples *samples__new(struct backend *be, enum unwind_mode unwind);
 void samples__free(struct samples *s);
 
 /*

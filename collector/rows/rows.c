@@ -328,7 +328,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		const struct bt_exit_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exit");
-		samples_forget(c->samples, (pid_t)h->pid);
+		if (h->tid == h->pid)	/* the process, not one of its threads */
+			samples_forget(c->samples, (pid_t)h->pid);
 		r.has_ret = true;
 		/* as a shell reports it: the exit status, or 128 + signal */
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :

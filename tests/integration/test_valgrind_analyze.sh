@@ -46,6 +46,8 @@ for f in "${files[@]}"; do
 	vg 0 --format json --hist --by syscall "$f"
 	vg 0 --format tsv "$f"
 	vg 0 --format trace-event "$f"
+	vg 0 --format otlp "$f"
+	vg 0 --format otlp --critical-path=exec "$f"
 	vg 0 --exec '/usr/*' --container '*' "$f"
 	vg 0 --critical-path "$f"
 	vg 0 --critical-path=exec --format tsv "$f"
