@@ -87,7 +87,13 @@ within "$ratio" 170 230 || fail "analyze: libc_long:libc_short totals $along:$as
 	fail "analyze: $((along + ashort)) of main's $amain samples under libc_long or libc_short"
 ok "analyze --profile: totals libc_long $along, libc_short $ashort of main's $amain"
 
-# 3. frame pointers: the same program's callers lost in libc
+# 3. frame pointers: the same program's callers lost in libc (not in a
+# sanitizer build: ASan's interceptors of memcpy and strlen keep frame
+# pointers, and their callers with them)
+if nm "$BURNL" 2> /dev/null | grep -q __asan_init; then
+	ok "fp: left out, burn_libc is built with ASan"
+	exit 0
+fi
 "$COLLECTOR" --profile=999 --profile-unwind=fp -o "$TMP/f.tsv" -- "$BURNL" > "$TMP/f.out" 2> "$TMP/f.err" ||
 	fail "collector --profile-unwind=fp exited $?: $(cat "$TMP/f.err")"
 grep -qx '# profile_unwind=fp' "$TMP/f.tsv" || fail "no '# profile_unwind=fp' line"
