@@ -213,6 +213,17 @@ $(OUTPUT)/obj/tests/tools/burn.o: override CFLAGS += -fno-omit-frame-pointer -fn
 $(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 # burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
 $(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
+# burn_libc_df: the same with its CFI in .debug_frame only (-g, no unwind
+# tables): test_collector_profile_dwarf moves it to a debug file
+all: $(OUTPUT)/tests/burn_libc_df
+$(OUTPUT)/tests/burn_libc_df: $(OUTPUT)/obj/tests/tools/burn_libc_df.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@
+$(OUTPUT)/obj/tests/tools/burn_libc_df.o: tests/tools/burn_libc.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
+		-c $< -o $@
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

@@ -8,7 +8,9 @@
 # user stack) each sample keeps its caller: libc_long : libc_short on the
 # samples' stacks is 2:1 (+-15%), with at least 3/4 of burn_libc's samples
 # under one of the two, in the raw TSV and through analyze --profile
-# (total samples). With frame pointers the same samples lose them (fewer
+# (total samples). The same from .debug_frame in a debug file found by
+# build id (a stripped copy of tests/tools/burn_libc_df; fewer than 1/4
+# without the file). With frame pointers the same samples lose them (fewer
 # than 1/4 under either: what the CFI walk is for). The compat object
 # copies no user stack: --profile-unwind=dwarf says so and walks frame
 # pointers ('# profile_unwind=fp'). Bad --profile-unwind and
@@ -87,7 +89,43 @@ within "$ratio" 170 230 || fail "analyze: libc_long:libc_short totals $along:$as
 	fail "analyze: $((along + ashort)) of main's $amain samples under libc_long or libc_short"
 ok "analyze --profile: totals libc_long $along, libc_short $ashort of main's $amain"
 
-# 3. frame pointers: the same program's callers lost in libc (not in a
+# 3. CFI from a debug file: burn_libc_df (the same program, its functions'
+# CFI in .debug_frame only), stripped, keeps its callers through the debug
+# file found by build id under /usr/lib/debug/.build-id (where a -dbgsym
+# package puts it), and loses them without it: libc_long and libc_short,
+# found from libc's .eh_frame, stay, but not libc_all and main under them
+DF=$TOOLS/burn_libc_df
+[ -x "$DF" ] || fail "$DF not built (make all)"
+cp "$DF" "$TMP/bl" && objcopy --only-keep-debug "$DF" "$TMP/bl.debug" && objcopy --strip-debug "$TMP/bl" ||
+	fail "objcopy of $DF"
+bid=$(readelf -n "$TMP/bl" | sed -n 's/.*Build ID: \([0-9a-f]*\)$/\1/p')
+[ ${#bid} -eq 40 ] || fail "burn_libc_df has no 20-byte build id: '$bid'"
+dbgdir=/usr/lib/debug/.build-id/${bid:0:2}
+made=
+for d in /usr/lib/debug /usr/lib/debug/.build-id "$dbgdir"; do
+	[ -d "$d" ] || { mkdir "$d" && made="$d $made"; }
+done
+cleanup_hooks+=("rm -f '$dbgdir/${bid:2}.debug'; for d in $made; do rmdir \"\$d\"; done")
+cp "$TMP/bl.debug" "$dbgdir/${bid:2}.debug" || fail "cannot write $dbgdir"
+df_run() { # df_run TAG: burn_libc_df's samples "LONG SHORT ALL", each under libc_all under main
+	"$COLLECTOR" --profile=999 -o "$TMP/$1.tsv" -- "$TMP/bl" > "$TMP/$1.out" 2> "$TMP/$1.err" ||
+		fail "collector ($1) exited $?: $(cat "$TMP/$1.err")"
+	"${PC[@]}" --elf "$DF" --tid "$(burn_tid "$TMP/$1.out")" callers "$TMP/$1.tsv" |
+		awk -F'\t' '{ all += $1 }
+			$2 ~ /(^| )libc_long libc_all main( |$)/ { l += $1 }
+			$2 ~ /(^| )libc_short libc_all main( |$)/ { s += $1 }
+			END { print l + 0, s + 0, all + 0 }'
+}
+read -r long short all <<< "$(df_run df)"
+[ "$short" -gt 0 ] && within $((100 * long / short)) 170 230 && [ $((4 * (long + short))) -ge $((3 * all)) ] ||
+	fail "with its debug file: libc_long $long, libc_short $short of $all samples"
+rm -f "$dbgdir/${bid:2}.debug"
+read -r nlong nshort nall <<< "$(df_run nodf)"
+[ "$nall" -gt 200 ] && [ $((4 * (nlong + nshort))) -lt "$nall" ] ||
+	fail "without its debug file: $((nlong + nshort)) of $nall under libc_all under main"
+ok ".debug_frame from the debug file by build id: libc_long $long, libc_short $short of $all under libc_all under main; without it $((nlong + nshort)) of $nall"
+
+# 4. frame pointers: the same program's callers lost in libc (not in a
 # sanitizer build: ASan's interceptors of memcpy and strlen keep frame
 # pointers, and their callers with them)
 if nm "$BURNL" 2> /dev/null | grep -q __asan_init; then
