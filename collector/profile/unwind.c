@@ -146,14 +146,82 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	return fd;
 }
 
+/* Whether @elf has a section named one of @names (NULL-terminated). */
+static bool has_section(Elf *elf, const char *const *names)
+{
+	size_t shstrndx, i;
+	Elf_Scn *scn = NULL;
+
+	if (!elf || elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		for (i = 0; names[i]; i++)
+			if (!strcmp(name, names[i]))
+				return true;
+	}
+	return false;
+}
+
+/* Whether @elf, an executable, is a Go program (.go.buildinfo since Go 1.13, .gopclntab before). */
+static bool is_go(Elf *elf)
+{
+	static const char *const go[] = { ".go.buildinfo", ".gopclntab", ".note.go.buildid", NULL };
+
+	return has_section(elf, go);
+}
+
 /*
- * Debug files by build id only (/usr/lib/debug/.build-id/): not
+ * A module's debug file, for its .debug_frame: by build id only
+ * (/usr/lib/debug/.build-id/, where -dbgsym packages put them), not
  * dwfl_standard_find_debuginfo, which asks a debuginfod server when
- * DEBUGINFOD_URLS is set, a network wait in the middle of the trace.
+ * DEBUGINFOD_URLS is set (a network wait in the middle of the trace). And
+ * only a debug file that has a .debug_frame: libdwfl opens its DWARF
+ * whole, decompressing every section, to read its CFI. Debian's own debug
+ * files (libc6-dbg) have none (their CFI is the binaries' .eh_frame), and
+ * each new process's first samples are in the dynamic loader, whose
+ * _start has no CFI: the walk ends there after a lookup of ld.so's debug
+ * file, which cost 2.7 ms of the collector's CPU per process
+ * (decompressing it) before this check. The check comes first:
+ * dwfl_build_id_find_debuginfo() keeps the file it opens in the module.
  */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			  const char *file_name, const char *debuglink_file, GElf_Word debuglink_crc,
+			  char **debuginfo_file_name)
+{
+	static const char *const frame[] = { ".debug_frame", NULL };
+	const unsigned char *bits;
+	char path[128];
+	GElf_Addr vaddr;
+	int len = dwfl_module_build_id(mod, &bits, &vaddr), i, at, fd;
+	bool cfi;
+	Elf *elf;
+
+	if (len <= 1 || len > 40)
+		return -1;	/* no build id, no such file */
+	at = snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%02x/", bits[0]);
+	for (i = 1; i < len; i++)
+		at += snprintf(path + at, sizeof(path) - (size_t)at, "%02x", bits[i]);
+	snprintf(path + at, sizeof(path) - (size_t)at, ".debug");
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	cfi = has_section(elf, frame);
+	elf_end(elf);
+	close(fd);
+	if (!cfi)
+		return -1;
+	return dwfl_build_id_find_debuginfo(mod, userdata, modname, base, file_name, debuglink_file,
+					    debuglink_crc, debuginfo_file_name);
+}
+
 static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_elf = find_elf,
-	.find_debuginfo = dwfl_build_id_find_debuginfo,
+	.find_debuginfo = find_debuginfo,
 	.section_address = dwfl_offline_section_address,
 };
 
@@ -211,26 +279,6 @@ static int read_maps(struct unwind *w, struct uproc *p)
 	fclose(f);
 	dwfl_report_end(p->dwfl, NULL, NULL);
 	return 0;
-}
-
-/* Whether @elf, an executable, has a Go section (.go.buildinfo since Go 1.13, .gopclntab before). */
-static bool is_go(Elf *elf)
-{
-	size_t shstrndx;
-	Elf_Scn *scn = NULL;
-	bool go = false;
-
-	if (elf && !elf_getshdrstrndx(elf, &shstrndx)) {
-		while (!go && (scn = elf_nextscn(elf, scn))) {
-			GElf_Shdr sh;
-			const char *name;
-
-			if (gelf_getshdr(scn, &sh) && (name = elf_strptr(elf, shstrndx, sh.sh_name)))
-				go = !strcmp(name, ".go.buildinfo") || !strcmp(name, ".gopclntab") ||
-				     !strcmp(name, ".note.go.buildid");
-		}
-	}
-	return go;
 }
 
 /* ---- the thread: one, the sample's ---- */
