@@ -265,6 +265,8 @@ int setup_config(struct collector *c, struct backend_config *cfg)
 	cfg->buffer_mb = c->opt.ringbuf_mb;
 	cfg->sched = c->opt.sched != SCHED_OFF;
 	cfg->profile_hz = c->opt.profile_hz;
+	if (c->opt.profile_unwind != PROFILE_UNWIND_FP)
+		cfg->profile_stack = c->opt.profile_stack;
 	cfg->marks = marks_count(c->opt.marks) > 0;
 	cfg->start_mark = marks_have_start(c->opt.marks);
 	cfg->nmarks = (unsigned int)marks_count(c->opt.marks);
