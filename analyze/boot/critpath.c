@@ -121,7 +121,9 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	s->other = TL_NOTASK;
 	s->state = (uint8_t)st;
 	s->by_comm = TL_NOSTR;
+	s->cpu = TL_NOCPU;
 	if (o && st == CP_ST_RUNNABLE) {
+		s->cpu = o->cpu;
 		s->off_state = o->state;
 		s->wake = o->wake;
 		s->by = o->holder;
@@ -752,4 +754,8 @@ void critpath_release(struct cp_path *p)
 	free(p->segs);
 	p->segs = NULL;
 	p->nsegs = 0;
+	free(p->shares);
+	p->shares = NULL;
+	p->nshares = 0;
+	p->shares_filled = false;
 }

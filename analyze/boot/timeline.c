@@ -133,9 +133,15 @@ void timeline_file_sched(struct timeline *tl, bool sched)
 	tl->file_sched = sched;
 }
 
+void timeline_file_host_rows(struct timeline *tl, bool host_rows)
+{
+	tl->file_host_rows = host_rows;
+}
+
 int timeline_begin_file(struct timeline *tl)
 {
 	tl->file_sched = false;
+	tl->file_host_rows = false;
 	strtab__free(tl->fnames);
 	tl->fnames = strtab__new();
 	/* stack ids start again from 1 in each file */
@@ -187,6 +193,7 @@ static long ctr_get(struct timeline *tl, const struct tsv_field *f)
 	c->file = tl->nfiles;
 	c->t_start = TL_NONE;
 	c->has_sched = tl->file_sched;
+	c->host_rows = tl->file_host_rows;
 	tl->fmap[id] = (uint32_t)tl->nctrs;
 	return (long)tl->nctrs++;
 }
@@ -346,6 +353,7 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	if (n < 0 || sched_detail_parse(buf, (size_t)n, &d) < 0) {
 		memset(&d, 0, sizeof(d));
 		d.wake = SCHED_WAKE_MISSING;
+		d.cpu = -1;
 	}
 	w = d.wake == SCHED_WAKE_UNKNOWN ? &d.cur : &d.waker;
 	wc = raw_comm_id(tl, &w->comm);
@@ -363,6 +371,7 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	o->wcomm = (uint32_t)wc;
 	o->hcomm = (uint32_t)hc;
 	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
+	o->cpu = d.cpu >= 0 && d.cpu < TL_NOCPU ? (uint16_t)d.cpu : TL_NOCPU;
 	switch (d.wake) {
 	case SCHED_WAKE_TASK: o->wake = TL_WAKE_TASK; break;
 	case SCHED_WAKE_IRQ: o->wake = TL_WAKE_IRQ; break;

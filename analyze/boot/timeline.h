@@ -58,6 +58,7 @@
 #define TL_NORET INT64_MIN	/* ret is \N */
 #define TL_NOSTR UINT32_MAX	/* no string (\N) */
 #define TL_NOTASK UINT32_MAX	/* no such task */
+#define TL_NOCPU UINT16_MAX	/* a sched row without cpu= */
 
 /* A syscall row. 32 bytes: the timeline holds millions. */
 struct tl_row {
@@ -120,6 +121,8 @@ struct tl_off {
 	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
 	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
 	uint8_t wake;		/* enum tl_wake */
+	uint16_t cpu;		/* the CPU it got back (cpu=), or TL_NOCPU: it ran
+				 * there until its next interval's out */
 };
 
 struct tl_task {
@@ -197,6 +200,9 @@ struct tl_container {
 	bool is_host;		/* the hosts' rows of its file (container \\N): host_tasks.h */
 	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
 				 * a task without off-CPU intervals ran all the time */
+	bool host_rows;		/* its file has the host's rows during the container's
+				 * window (# host_rows=boots or all): every task that ran
+				 * on a CPU then has sched rows */
 	bool has_profile;	/* its file has profile rows (a sample row) */
 	struct tl_start *starts;	/* by time */
 	size_t nstarts, starts_cap;
@@ -229,6 +235,7 @@ struct timeline {
 	size_t fmap_cap;
 	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
 	bool file_sched;	/* the current file's # sched=on */
+	bool file_host_rows;	/* the current file's # host_rows=boots or all */
 	struct strtab *fstacks;	/* the current file's stack ids (a stack row's name) */
 	uint32_t *fstack;	/* stack id index -> the frames' string id */
 	size_t fstack_cap;
@@ -248,6 +255,13 @@ int timeline_begin_file(struct timeline *tl);
  * without a sched row. Call before its first row.
  */
 void timeline_file_sched(struct timeline *tl, bool sched);
+
+/*
+ * timeline_file_host_rows - the current file's metadata says it has the
+ * host's rows (# host_rows=boots or all): its containers have host_rows.
+ * Call before its first row.
+ */
+void timeline_file_host_rows(struct timeline *tl, bool host_rows);
 
 /*
  * timeline_add_row - keep row @r of the current file (validated by the
