@@ -144,11 +144,15 @@ static int add_run(struct fill *f, uint32_t ci, const struct tl_task *t, uint16_
 	return 0;
 }
 
-/* Every running interval of every task of the files with refs (@files[file]). */
-static int scan(struct fill *f, const bool *files)
+/*
+ * Every running interval of every task of the files with refs (@files[file])
+ * that overlaps [@lo, @hi), the span of the refs.
+ */
+static int scan(struct fill *f, const bool *files, uint64_t lo, uint64_t hi)
 {
 	const struct timeline *tl = f->tl;
 	size_t ci, ti, j;
+	long j0;
 
 	for (ci = 0; ci < tl->nctrs; ci++) {
 		const struct tl_container *c = &tl->ctrs[ci];
@@ -159,12 +163,20 @@ static int scan(struct fill *f, const bool *files)
 			const struct tl_task *t = &c->tasks[ti];
 
 			/* an imported host task: the host's container has it whole */
-			if ((t->host && !c->is_host) || t->tid <= 0 || t->tid > INT32_MAX)
+			/* its last switch-in may come after its last other row */
+			uint64_t end = t->end > t->last_end ? t->end : t->last_end;
+
+			if ((t->host && !c->is_host) || t->tid <= 0 || t->tid > INT32_MAX ||
+			    end <= lo || t->begin >= hi || !t->noffs)
 				continue;
-			for (j = 0; j < t->noffs; j++) {
+			/* the interval running at @lo began at the last off-CPU
+			 * interval before it; earlier ones ended before it */
+			j0 = timeline_off_before(t, lo);
+			for (j = j0 > 0 ? (size_t)j0 : 0;
+			     j < t->noffs && t->offs[j].out < hi; j++) {
 				const struct tl_off *o = &t->offs[j];
 				uint64_t a = o->out + o->dur;
-				uint64_t b = j + 1 < t->noffs ? t->offs[j + 1].out : t->end;
+				uint64_t b = j + 1 < t->noffs ? t->offs[j + 1].out : end;
 
 				if (o->cpu == TL_NOCPU || b <= a)
 					continue;
@@ -219,6 +231,7 @@ int cpu_share_fill(const struct timeline *tl, struct cp_path *paths, size_t n)
 {
 	struct fill f = { .tl = tl };
 	bool *files = NULL;
+	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t i, k, m;
 	int rc = -1;
 
@@ -249,10 +262,13 @@ int cpu_share_fill(const struct timeline *tl, struct cp_path *paths, size_t n)
 		if (!files)
 			goto out;
 		qsort(f.refs, f.nrefs, sizeof(*f.refs), cmp_ref);
-		for (i = 0; i < f.nrefs; i++)
+		for (i = 0; i < f.nrefs; i++) {
 			if (f.refs[i].file < tl->nfiles)
 				files[f.refs[i].file] = true;
-		if (scan(&f, files) < 0)
+			lo = f.refs[i].lo < lo ? f.refs[i].lo : lo;
+			hi = f.refs[i].hi > hi ? f.refs[i].hi : hi;
+		}
+		if (scan(&f, files, lo, hi) < 0)
 			goto out;
 	}
 	m = merge(&f);

@@ -800,8 +800,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
 	struct summary sm = { 0 };
-	struct cp_path *paths = NULL;
-	size_t i, k, timed = 0, npaths = 0, paths_cap = 0;
+	size_t i, k, timed = 0;
 	int rc = -1;
 
 	sm.keys = strtab__new();
@@ -818,47 +817,42 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		json_str(f, pname);
 		fprintf(f, ",\n    \"containers\": [");
 	}
-	/* every path first: who held the CPU of their runnable segments is one
-	 * pass over the files' sched rows for all of them (cpu_share.h) */
 	for (i = 0; i < tl->nctrs; i++) {
+		struct cp_path p;
 		int got;
 
 		if (tl->ctrs[i].t_start == TL_NONE)
 			continue;
 		timed++;
-		if (array_grow((void **)&paths, &paths_cap, npaths + 1, sizeof(*paths), 16) < 0) {
-			errno = ENOMEM;
-			goto out;
-		}
-		got = critpath_build(tl, i, phase, pname, &paths[npaths]);
+		got = critpath_build(tl, i, phase, pname, &p);
 		if (got < 0) {
 			errno = ENOMEM;
 			goto out;
 		}
-		if (got)
-			npaths++;
-	}
-	if (cpu_share_fill(tl, paths, npaths) < 0) {
-		errno = ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < npaths; i++) {
-		const struct cp_path *p = &paths[i];
-		int got;
-
+		if (!got)
+			continue;
+		/* one path at a time: a big file's paths at once would double
+		 * the memory of its rows (bench/analyze.sh) */
+		if (cpu_share_fill(tl, &p, 1) < 0) {
+			critpath_release(&p);
+			errno = ENOMEM;
+			goto out;
+		}
 		sm.paths++;
-		sm.boot += p->t1 - p->t0;
-		for (k = 0; k < p->nsegs; k++)
-			if (summary_add(&sm, &tl->ctrs[p->ctr], p->ctr, &p->segs[k]) < 0) {
+		sm.boot += p.t1 - p.t0;
+		for (k = 0; k < p.nsegs; k++)
+			if (summary_add(&sm, &tl->ctrs[i], i, &p.segs[k]) < 0) {
+				critpath_release(&p);
 				errno = ENOMEM;
 				goto out;
 			}
 		if (fmt == FMT_TSV)
-			got = tsv_path(f, a, p, pname, pr);
+			got = tsv_path(f, a, &p, pname, pr);
 		else if (fmt == FMT_JSON)
-			got = json_path(f, a, p, sm.paths == 1, pr);
+			got = json_path(f, a, &p, sm.paths == 1, pr);
 		else
-			got = text_path(f, a, p, pname, pr);
+			got = text_path(f, a, &p, pname, pr);
+		critpath_release(&p);
 		if (got < 0)
 			goto out;
 	}
@@ -871,9 +865,6 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 			timed - sm.paths, timed, timed == 1 ? "" : "s");
 	rc = done(sf);
 out:
-	for (i = 0; i < npaths; i++)
-		critpath_release(&paths[i]);
-	free(paths);
 	strtab__free(sm.keys);
 	free(sm.it);
 	return rc;
