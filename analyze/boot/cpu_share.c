@@ -106,8 +106,52 @@ static void cpu_range(const struct ref *r, size_t n, uint32_t file, uint16_t cpu
 	*e = lo;
 }
 
+struct cpu_share {
+	const struct timeline *tl;
+	uint64_t *span;		/* per container: its tasks' earliest begin, latest end */
+};
+
+struct cpu_share *cpu_share__new(const struct timeline *tl)
+{
+	struct cpu_share *cs = calloc(1, sizeof(*cs));
+	size_t ci, ti;
+
+	if (!cs)
+		return NULL;
+	cs->tl = tl;
+	cs->span = malloc((tl->nctrs ? tl->nctrs : 1) * 2 * sizeof(*cs->span));
+	if (!cs->span) {
+		free(cs);
+		return NULL;
+	}
+	for (ci = 0; ci < tl->nctrs; ci++) {
+		const struct tl_container *c = &tl->ctrs[ci];
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (ti = 0; ti < c->ntasks; ti++) {
+			const struct tl_task *t = &c->tasks[ti];
+			uint64_t end = t->end > t->last_end ? t->end : t->last_end;
+
+			lo = t->begin < lo ? t->begin : lo;
+			hi = end > hi ? end : hi;
+		}
+		cs->span[2 * ci] = lo;
+		cs->span[2 * ci + 1] = hi;
+	}
+	return cs;
+}
+
+void cpu_share__free(struct cpu_share *cs)
+{
+	if (!cs)
+		return;
+	free(cs->span);
+	free(cs);
+}
+
 struct fill {
 	const struct timeline *tl;
+	const uint64_t *span;
 	struct ref *refs;
 	size_t nrefs, refs_cap;
 	uint64_t maxlen;	/* the longest ref: how far back a search starts */
@@ -157,7 +201,8 @@ static int scan(struct fill *f, const bool *files, uint64_t lo, uint64_t hi)
 	for (ci = 0; ci < tl->nctrs; ci++) {
 		const struct tl_container *c = &tl->ctrs[ci];
 
-		if (c->file >= tl->nfiles || !files[c->file])
+		if (c->file >= tl->nfiles || !files[c->file] || f->span[2 * ci + 1] <= lo ||
+		    f->span[2 * ci] >= hi)
 			continue;
 		for (ti = 0; ti < c->ntasks; ti++) {
 			const struct tl_task *t = &c->tasks[ti];
@@ -227,9 +272,10 @@ static size_t merge(struct fill *f)
 	return out;
 }
 
-int cpu_share_fill(const struct timeline *tl, struct cp_path *paths, size_t n)
+int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n)
 {
-	struct fill f = { .tl = tl };
+	const struct timeline *tl = cs->tl;
+	struct fill f = { .tl = tl, .span = cs->span };
 	bool *files = NULL;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	size_t i, k, m;

@@ -36,15 +36,25 @@
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/timeline.h"
 
+struct cpu_share;
+
+/*
+ * cpu_share__new - what cpu_share_fill() needs of finished timeline @tl
+ * (each container's span in time, one pass over its tasks), which must
+ * outlive it; NULL out of memory. Free with cpu_share__free() (accepts
+ * NULL).
+ */
+struct cpu_share *cpu_share__new(const struct timeline *tl);
+void cpu_share__free(struct cpu_share *cs);
+
 /*
  * cpu_share_fill - fill in the shares (cp_path.shares, sorted by segment,
  * then most time first, then tid) of the runnable segments with a known
- * CPU of the @n paths @paths, built by critpath_build() on @tl, and set
- * their shares_filled. Paths of several containers and files at once cost
- * one pass. 0, or -1 out of memory (the paths keep no shares then, and
- * remain fit for critpath_release()).
+ * CPU of the @n paths @paths, built by critpath_build() on @cs's timeline,
+ * and set their shares_filled; once per path. 0, or -1 out of memory (the
+ * paths keep no shares then, and remain fit for critpath_release()).
  */
-int cpu_share_fill(const struct timeline *tl, struct cp_path *paths, size_t n);
+int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n);
 
 /*
  * cpu_share_of - the shares of segment @seg of @p: a pointer to the first

@@ -800,6 +800,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
 	struct summary sm = { 0 };
+	struct cpu_share *cs = NULL;
 	size_t i, k, timed = 0;
 	int rc = -1;
 
@@ -833,7 +834,9 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 			continue;
 		/* one path at a time: a big file's paths at once would double
 		 * the memory of its rows (bench/analyze.sh) */
-		if (cpu_share_fill(tl, &p, 1) < 0) {
+		if (!cs)
+			cs = cpu_share__new(tl);
+		if (!cs || cpu_share_fill(cs, &p, 1) < 0) {
 			critpath_release(&p);
 			errno = ENOMEM;
 			goto out;
@@ -865,6 +868,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 			timed - sm.paths, timed, timed == 1 ? "" : "s");
 	rc = done(sf);
 out:
+	cpu_share__free(cs);
 	strtab__free(sm.keys);
 	free(sm.it);
 	return rc;
