@@ -223,9 +223,11 @@ static int scan(struct fill *f, const bool *files, uint64_t lo, uint64_t hi)
 				uint64_t a = o->out + o->dur;
 				uint64_t b = j + 1 < t->noffs ? t->offs[j + 1].out : end;
 
-				if (o->cpu == TL_NOCPU || b <= a)
+				uint16_t cpu = timeline_off_info(tl, o)->cpu;
+
+				if (cpu == TL_NOCPU || b <= a)
 					continue;
-				if (add_run(f, (uint32_t)ci, t, o->cpu, a, b) < 0)
+				if (add_run(f, (uint32_t)ci, t, cpu, a, b) < 0)
 					return -1;
 			}
 		}

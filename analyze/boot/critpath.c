@@ -123,17 +123,21 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	s->by_comm = TL_NOSTR;
 	s->cpu = TL_NOCPU;
 	if (o && st == CP_ST_RUNNABLE) {
-		s->cpu = o->cpu;
+		const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
+
+		s->cpu = wi->cpu;
 		s->off_state = o->state;
-		s->wake = o->wake;
-		s->by = o->holder;
-		s->by_comm = o->hcomm;
+		s->wake = wi->wake;
+		s->by = wi->holder;
+		s->by_comm = wi->hcomm;
 	} else if (o && st == CP_ST_BLOCKED) {
+		const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
+
 		s->off_state = o->state;
-		s->wake = o->wake;
-		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW || o->wake == TL_WAKE_UNKNOWN) {
-			s->by = o->waker;	/* unknown: the task current at the wake */
-			s->by_comm = o->wcomm;
+		s->wake = wi->wake;
+		if (wi->wake == TL_WAKE_TASK || wi->wake == TL_WAKE_NEW || wi->wake == TL_WAKE_UNKNOWN) {
+			s->by = wi->waker;	/* unknown: the task current at the wake */
+			s->by_comm = wi->wcomm;
 		}
 	}
 	return 0;
@@ -613,15 +617,16 @@ static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_
 			   uint64_t at)
 {
 	const struct tl_container *c = w->c;
+	const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
 	uint32_t x;
 
-	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW && o->wake != TL_WAKE_UNKNOWN) ||
-	    !o->waker)
+	if ((wi->wake != TL_WAKE_TASK && wi->wake != TL_WAKE_NEW && wi->wake != TL_WAKE_UNKNOWN) ||
+	    !wi->waker)
 		return TL_NOTASK;
-	x = timeline_find_task(c, o->waker);
+	x = timeline_find_task(c, wi->waker);
 	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]))
 		return TL_NOTASK;
-	if (o->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
+	if (wi->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
 		return TL_NOTASK;
 	return x;
 }
@@ -678,7 +683,8 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 						struct cp_seg *s = w->p->nsegs ? &w->p->segs[w->p->nsegs - 1] : NULL;
 
 						if (s && s->task == ti && s->ts == cur) {
-							s->match = oj->wake == TL_WAKE_UNKNOWN ?
+							s->match = timeline_off_info(w->tl, oj)->wake ==
+								   TL_WAKE_UNKNOWN ?
 								   CP_MATCH_WAKE_CUR : CP_MATCH_WAKE;
 							s->event = CP_EV_WAKE;
 							s->other = x;

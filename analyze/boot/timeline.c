@@ -80,7 +80,12 @@ struct timeline *timeline__new(void)
 	tl->index = calloc(1, sizeof(*tl->index));
 	tl->kc_ctr = calloc(1, sizeof(*tl->kc_ctr));
 	tl->kc_str = calloc(1, sizeof(*tl->kc_str));
-	if (!tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || index_grow(tl->index) < 0) {
+	tl->peers = strtab__new();
+	tl->infokeys = strtab__new();
+	tl->kc_peer = calloc(1, sizeof(*tl->kc_peer));
+	tl->kc_info = calloc(1, sizeof(*tl->kc_info));
+	if (!tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || !tl->peers ||
+	    !tl->infokeys || !tl->kc_peer || !tl->kc_info || index_grow(tl->index) < 0) {
 		timeline__free(tl);
 		return NULL;
 	}
@@ -125,6 +130,11 @@ void timeline__free(struct timeline *tl)
 	free(tl->fmap);
 	free(tl->kc_ctr);
 	free(tl->kc_str);
+	strtab__free(tl->peers);
+	strtab__free(tl->infokeys);
+	free(tl->kc_peer);
+	free(tl->kc_info);
+	free(tl->infos);
 	free(tl);
 }
 
@@ -331,11 +341,83 @@ static int32_t tid32(long long v)
 #define SCHED_DETAIL_MAX 1024
 
 /*
+ * Whether @n bytes at @p are printable ASCII without a backslash: a TSV
+ * field whose escaped bytes are its bytes (tsv_escape() leaves them so).
+ * Without an early exit, so the compiler vectorizes it.
+ */
+static bool plain_ascii(const char *p, size_t n)
+{
+	unsigned bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		bad |= (c < 0x20) | (c >= 0x7f) | (c == '\\');
+	}
+	return !bad;
+}
+
+/* A comm of a plain detail (plain_ascii(): its bytes are escaped already), interned. */
+static long plain_comm_id(struct timeline *tl, const struct sched_str *s)
+{
+	int added;
+
+	if (!s->s)
+		return TL_NOSTR;
+	return kc_intern(tl->kc_str, tl->strs, s->s, s->n < 64 ? s->n : 64, &added);
+}
+
+/* The id of (@tid, @comm) among the peers, through their key cache. -1 out of memory. */
+static long peer_id(struct timeline *tl, int32_t tid, uint32_t comm)
+{
+	char key[16] = { 0 };
+	int added;
+
+	memcpy(key, &tid, 4);
+	memcpy(key + 4, &comm, 4);
+	return kc_intern(tl->kc_peer, tl->peers, key, 8, &added);
+}
+
+/*
+ * The id of the wake info @w: its waker and holder as peers (tid and comm
+ * in 8 bytes), then with the CPU and the wake kind an 11-byte key, both
+ * through key caches (a row's detail mostly repeats one of a few). A new
+ * one is appended to tl->infos. -1 out of memory.
+ */
+static long info_id(struct timeline *tl, const struct tl_wakeinfo *w)
+{
+	long wp = peer_id(tl, w->waker, w->wcomm), hp = peer_id(tl, w->holder, w->hcomm), id;
+	uint32_t a, b;
+	char key[16] = { 0 };
+	int added;
+
+	if (wp < 0 || hp < 0)
+		return -1;
+	a = (uint32_t)wp;
+	b = (uint32_t)hp;
+	memcpy(key, &a, 4);
+	memcpy(key + 4, &b, 4);
+	memcpy(key + 8, &w->cpu, 2);
+	key[10] = (char)w->wake;
+	id = kc_intern(tl->kc_info, tl->infokeys, key, 11, &added);
+	if (id < 0 || !added)
+		return id;
+	if (grow((void **)&tl->infos, &tl->infos_cap, (size_t)id + 1, sizeof(*tl->infos)) < 0)
+		return -1;
+	tl->infos[id] = *w;
+	tl->ninfos = (size_t)id + 1;
+	return id;
+}
+
+/*
  * A sched row: an off-CPU interval of @t. A row whose detail does not
  * parse keeps its times, with the wake unknown (a later version's fields
  * are skipped by the parser). With wake=unknown (the objects that cannot
  * tell a task's wake from an interrupt's), the task current at the wake
- * (cur=) is kept as the waker, marked a guess.
+ * (cur=) is kept as the waker, marked a guess. A detail of plain ASCII
+ * (nearly all) is parsed where it lies, its comms interned as they are;
+ * another is unescaped first, its comms escaped again.
  */
 static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
 {
@@ -343,43 +425,54 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	char buf[SCHED_DETAIL_MAX];
 	const struct sched_task *w;
 	struct sched_detail d;
+	struct tl_wakeinfo wi;
 	struct tl_off *o;
-	long wc, hc, n = -1;
+	long wc, hc, info, n = -1;
+	bool plain = false;
 
 	if (r->null & (1u << TSV_DUR_NS))
 		return 0;
-	if (df->n <= sizeof(buf) && !tsv_is_null(df->p, df->n))
-		n = tsv_unescape(df->p, df->n, buf);
-	if (n < 0 || sched_detail_parse(buf, (size_t)n, &d) < 0) {
+	if (!tsv_is_null(df->p, df->n)) {
+		plain = plain_ascii(df->p, df->n);
+		if (plain && sched_detail_parse(df->p, df->n, &d) == 0)
+			n = (long)df->n;
+		else if (!plain && df->n <= sizeof(buf))
+			n = tsv_unescape(df->p, df->n, buf);
+	}
+	if (n < 0 || (!plain && sched_detail_parse(buf, (size_t)n, &d) < 0)) {
 		memset(&d, 0, sizeof(d));
 		d.wake = SCHED_WAKE_MISSING;
 		d.cpu = -1;
 	}
 	w = d.wake == SCHED_WAKE_UNKNOWN ? &d.cur : &d.waker;
-	wc = raw_comm_id(tl, &w->comm);
-	hc = raw_comm_id(tl, &d.holder.comm);
-	if (wc < 0 || hc < 0 ||
-	    grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
+	wc = plain ? plain_comm_id(tl, &w->comm) : raw_comm_id(tl, &w->comm);
+	hc = plain ? plain_comm_id(tl, &d.holder.comm) : raw_comm_id(tl, &d.holder.comm);
+	if (wc < 0 || hc < 0)
+		return -1;
+	memset(&wi, 0, sizeof(wi));
+	wi.waker = tid32(w->tid);
+	wi.holder = tid32(d.holder.tid);
+	wi.wcomm = (uint32_t)wc;
+	wi.hcomm = (uint32_t)hc;
+	wi.cpu = d.cpu >= 0 && d.cpu < TL_NOCPU ? (uint16_t)d.cpu : TL_NOCPU;
+	switch (d.wake) {
+	case SCHED_WAKE_TASK: wi.wake = TL_WAKE_TASK; break;
+	case SCHED_WAKE_IRQ: wi.wake = TL_WAKE_IRQ; break;
+	case SCHED_WAKE_SOFTIRQ: wi.wake = TL_WAKE_SOFTIRQ; break;
+	case SCHED_WAKE_NEW: wi.wake = TL_WAKE_NEW; break;
+	case SCHED_WAKE_NONE: wi.wake = TL_WAKE_NONE; break;
+	default: wi.wake = TL_WAKE_UNKNOWN; break;
+	}
+	info = info_id(tl, &wi);
+	if (info < 0 || grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
 		return -1;
 	o = &t->offs[t->noffs++];
 	o->out = r->ts_ns;
 	o->dur = r->dur_ns < TL_NONE - 1 - r->ts_ns ? r->dur_ns : TL_NONE - 1 - r->ts_ns;
 	o->runnable = r->null & (1u << TSV_RET) || r->ret < 0 ? TL_NONE :
 		      (uint64_t)r->ret > o->dur ? o->dur : (uint64_t)r->ret;
-	o->waker = tid32(w->tid);
-	o->holder = tid32(d.holder.tid);
-	o->wcomm = (uint32_t)wc;
-	o->hcomm = (uint32_t)hc;
+	o->info = (uint32_t)info;
 	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
-	o->cpu = d.cpu >= 0 && d.cpu < TL_NOCPU ? (uint16_t)d.cpu : TL_NOCPU;
-	switch (d.wake) {
-	case SCHED_WAKE_TASK: o->wake = TL_WAKE_TASK; break;
-	case SCHED_WAKE_IRQ: o->wake = TL_WAKE_IRQ; break;
-	case SCHED_WAKE_SOFTIRQ: o->wake = TL_WAKE_SOFTIRQ; break;
-	case SCHED_WAKE_NEW: o->wake = TL_WAKE_NEW; break;
-	case SCHED_WAKE_NONE: o->wake = TL_WAKE_NONE; break;
-	default: o->wake = TL_WAKE_UNKNOWN; break;
-	}
 	if (o->out + o->dur > t->last_end)
 		t->last_end = o->out + o->dur;
 	return 0;
