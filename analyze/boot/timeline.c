@@ -472,7 +472,7 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	o->runnable = r->null & (1u << TSV_RET) || r->ret < 0 ? TL_NONE :
 		      (uint64_t)r->ret > o->dur ? o->dur : (uint64_t)r->ret;
 	o->info = (uint32_t)info;
-	o->state = st->n == 1 && strchr("RSDT", st->p[0]) ? (uint8_t)st->p[0] : '?';
+	o->state = st->n == 1 && strchr("RSDTI", st->p[0]) ? (uint8_t)st->p[0] : '?';
 	if (o->out + o->dur > t->last_end)
 		t->last_end = o->out + o->dur;
 	return 0;
