@@ -70,6 +70,45 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 	return array_grow(p, cap, need, size, 4);
 }
 
+/*
+ * A direct-mapped cache of sched details (their escaped bytes, as in the
+ * file) to their wake info ids: a host's details repeat (the same waker,
+ * holder and CPU), and a hit costs a hash and a compare of the bytes
+ * instead of their parse and four interned keys. 1024 entries of at most
+ * DC_MAX bytes: 136 KiB, whatever the file.
+ */
+#define DC_BITS 10
+#define DC_MAX 112
+
+struct detail_cache {
+	struct dc_entry {
+		uint64_t h;
+		uint32_t n;	/* 0: empty (a \N detail is not cached) */
+		uint32_t info;
+		char b[DC_MAX];
+	} e[1u << DC_BITS];
+};
+
+/* A hash of @n bytes at @p (1..DC_MAX), 8 at a time; the 7 bytes after them are read. */
+static uint64_t dc_hash(const char *p, size_t n)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n, v;
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&v, p + i, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	if (i < n) {
+		memcpy(&v, p + i, 8);
+		v &= ~0ULL >> (64 - 8 * (n - i));
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 29;
+	}
+	return h * 0xc4ceb9fe1a85ec53ULL;
+}
+
 struct timeline *timeline__new(void)
 {
 	struct timeline *tl = calloc(1, sizeof(*tl));
@@ -84,7 +123,8 @@ struct timeline *timeline__new(void)
 	tl->infokeys = strtab__new();
 	tl->kc_peer = calloc(1, sizeof(*tl->kc_peer));
 	tl->kc_info = calloc(1, sizeof(*tl->kc_info));
-	if (!tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || !tl->peers ||
+	tl->dcache = calloc(1, sizeof(*tl->dcache));
+	if (!tl->dcache || !tl->strs || !tl->index || !tl->kc_ctr || !tl->kc_str || !tl->peers ||
 	    !tl->infokeys || !tl->kc_peer || !tl->kc_info || index_grow(tl->index) < 0) {
 		timeline__free(tl);
 		return NULL;
@@ -134,6 +174,7 @@ void timeline__free(struct timeline *tl)
 	strtab__free(tl->infokeys);
 	free(tl->kc_peer);
 	free(tl->kc_info);
+	free(tl->dcache);
 	free(tl->infos);
 	free(tl);
 }
@@ -426,12 +467,22 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	const struct sched_task *w;
 	struct sched_detail d;
 	struct tl_wakeinfo wi;
+	struct dc_entry *ce = NULL;
 	struct tl_off *o;
 	long wc, hc, info, n = -1;
+	uint64_t h = 0;
 	bool plain = false;
 
 	if (r->null & (1u << TSV_DUR_NS))
 		return 0;
+	if (df->n - 1 < DC_MAX) {
+		h = dc_hash(df->p, df->n);
+		ce = &tl->dcache->e[h >> (64 - DC_BITS)];
+		if (ce->h == h && ce->n == df->n && memcmp(ce->b, df->p, df->n) == 0) {
+			info = ce->info;
+			goto add;
+		}
+	}
 	if (!tsv_is_null(df->p, df->n)) {
 		plain = plain_ascii(df->p, df->n);
 		if (plain && sched_detail_parse(df->p, df->n, &d) == 0)
@@ -464,7 +515,16 @@ static int add_off(struct timeline *tl, struct tl_task *t, const struct tsv_row 
 	default: wi.wake = TL_WAKE_UNKNOWN; break;
 	}
 	info = info_id(tl, &wi);
-	if (info < 0 || grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
+	if (info < 0)
+		return -1;
+	if (ce && !tsv_is_null(df->p, df->n)) {
+		ce->h = h;
+		ce->n = df->n;
+		ce->info = (uint32_t)info;
+		memcpy(ce->b, df->p, df->n);
+	}
+add:
+	if (grow((void **)&t->offs, &t->offs_cap, t->noffs + 1, sizeof(*t->offs)) < 0)
 		return -1;
 	o = &t->offs[t->noffs++];
 	o->out = r->ts_ns;

@@ -232,6 +232,7 @@ struct tl_container {
 struct tl_index;
 struct key_cache;
 struct strtab;
+struct detail_cache;
 
 struct timeline {
 	struct strtab *strs;	/* every string, escaped as in the file */
@@ -253,6 +254,7 @@ struct timeline {
 	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
 	struct strtab *peers, *infokeys;	/* (tid, comm) pairs; wake infos, as keys */
 	struct key_cache *kc_peer, *kc_info;	/* in front of them */
+	struct detail_cache *dcache;	/* sched details -> infos (timeline.c) */
 	bool file_sched;	/* the current file's # sched=on */
 	bool file_host_rows;	/* the current file's # host_rows=boots or all */
 	struct strtab *fstacks;	/* the current file's stack ids (a stack row's name) */
