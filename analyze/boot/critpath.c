@@ -53,6 +53,10 @@ struct walk {
 	struct cp_path *p;
 	size_t cap;
 	bool lost;
+	/* walk_back_sched()'s last answers, in the task it was in: the walk
+	 * goes back in small steps, mostly to the row or interval before */
+	uint32_t hint_task;
+	long hint_off, hint_row;
 	long ids[NSC];
 	struct pipe_write *pw;	/* by detail, then ts */
 	size_t npw;
@@ -632,6 +636,39 @@ static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_
 }
 
 /*
+ * The last of @n elements of @size bytes at @a (sorted by their first
+ * field, a uint64_t time) that begins before @ts, or -1: as
+ * timeline_row_before() and timeline_off_before(), first trying *@hint
+ * and the one before it (a walk back goes there next), then a binary
+ * search. *@hint becomes the answer.
+ */
+static long before_hinted(const void *a, size_t n, size_t size, uint64_t ts, long *hint,
+			  long (*search)(const struct tl_task *, uint64_t), const struct tl_task *t)
+{
+	const char *b = a;
+	long h = *hint;
+	uint64_t at, next;
+
+	if (h >= 0 && (size_t)h < n) {
+		memcpy(&at, b + (size_t)h * size, 8);
+		if (at < ts) {
+			if ((size_t)h + 1 == n)
+				return h;
+			memcpy(&next, b + ((size_t)h + 1) * size, 8);
+			if (next >= ts)
+				return h;
+		} else if (h == 0) {
+			return *hint = -1;
+		} else {
+			memcpy(&at, b + ((size_t)h - 1) * size, 8);
+			if (at < ts)
+				return *hint = h - 1;
+		}
+	}
+	return *hint = search(t, ts);
+}
+
+/*
  * The walk with scheduler rows (critpath.h): at (@ti, @cur), the segment
  * that ends at @cur is bounded below by whichever comes last of the task's
  * creation, the edges of its off-CPU interval (left the CPU, woken, got it
@@ -666,7 +703,12 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 			continue;
 		}
 		lo = t->begin;
-		j = timeline_off_before(t, cur);
+		if (w->hint_task != ti) {
+			w->hint_task = ti;
+			w->hint_off = w->hint_row = -1;
+		}
+		j = before_hinted(t->offs, t->noffs, sizeof(*t->offs), cur, &w->hint_off,
+				  timeline_off_before, t);
 		if (j >= 0) {
 			const struct tl_off *oj = &t->offs[j];
 			uint64_t in = oj->out + oj->dur, wake = timeline_off_wake(oj);
@@ -700,7 +742,8 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 				lo = in;
 			}
 		}
-		k = timeline_row_before(t, cur);
+		k = before_hinted(t->rows, t->nrows, sizeof(*t->rows), cur, &w->hint_row,
+				  timeline_row_before, t);
 		if (k >= 0) {
 			uint64_t end = row_end(w, t, (size_t)k);
 
@@ -722,7 +765,7 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 int critpath_build(const struct timeline *tl, size_t ctr, uint32_t phase,
 		   const char *phase_name, struct cp_path *p)
 {
-	struct walk w = { .tl = tl, .c = &tl->ctrs[ctr], .p = p };
+	struct walk w = { .tl = tl, .c = &tl->ctrs[ctr], .p = p, .hint_task = TL_NOTASK };
 	size_t i, j;
 	uint32_t target;
 	int rc;
