@@ -274,7 +274,7 @@ static size_t merge(struct fill *f)
 	return out;
 }
 
-int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n)
+int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n, uint64_t min_dur)
 {
 	const struct timeline *tl = cs->tl;
 	struct fill f = { .tl = tl, .span = cs->span };
@@ -290,7 +290,7 @@ int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n)
 			const struct cp_seg *s = &paths[i].segs[k];
 			struct ref *r;
 
-			if (s->state != CP_ST_RUNNABLE || s->cpu == TL_NOCPU)
+			if (s->state != CP_ST_RUNNABLE || s->cpu == TL_NOCPU || s->dur < min_dur)
 				continue;
 			if (array_grow((void **)&f.refs, &f.refs_cap, f.nrefs + 1, sizeof(*r), 64) < 0)
 				goto out;

@@ -32,6 +32,7 @@
 #define ANALYZE_CPU_SHARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/timeline.h"
@@ -50,11 +51,13 @@ void cpu_share__free(struct cpu_share *cs);
 /*
  * cpu_share_fill - fill in the shares (cp_path.shares, sorted by segment,
  * then most time first, then tid) of the runnable segments with a known
- * CPU of the @n paths @paths, built by critpath_build() on @cs's timeline,
- * and set their shares_filled; once per path. 0, or -1 out of memory (the
- * paths keep no shares then, and remain fit for critpath_release()).
+ * CPU and of at least @min_dur ns (0: all; a text report shows the
+ * others folded, without their detail) of the @n paths @paths, built by
+ * critpath_build() on @cs's timeline, and set their shares_filled; once
+ * per path. 0, or -1 out of memory (the paths keep no shares then, and
+ * remain fit for critpath_release()).
  */
-int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n);
+int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n, uint64_t min_dur);
 
 /*
  * cpu_share_of - the shares of segment @seg of @p: a pointer to the first

@@ -836,7 +836,9 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		 * the memory of its rows (bench/analyze.sh) */
 		if (!cs)
 			cs = cpu_share__new(tl);
-		if (!cs || cpu_share_fill(cs, &p, 1) < 0) {
+		/* text folds the segments under 1% of the path, detail and all */
+		if (!cs || cpu_share_fill(cs, &p, 1, fmt == FMT_TEXT ?
+					  (p.t1 - p.t0 + 99) / 100 : 0) < 0) {
 			critpath_release(&p);
 			errno = ENOMEM;
 			goto out;
