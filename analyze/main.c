@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -621,23 +620,9 @@ cleanup:
 
 int main(int argc, char **argv)
 {
-	const char **debug_dirs;
-	int rc;
-
-	/*
-	 * The timeline's per-task arrays (rows, off-CPU intervals) grow by
-	 * doubling to tens of KiB each. On the heap each step copies and
-	 * leaves the old chunk, touched, for others to fill; mapped (above
-	 * this threshold, fixed: glibc's dynamic one climbs to 32 MiB after
-	 * the first large free) they grow by mremap() and their slack is
-	 * never touched. bench/analyze.sh's file with a third of sched rows:
-	 * 356 -> 334 MiB peak under --critical-path (37.3 -> 35.0 B a row),
-	 * the same time; without sched rows no change (330 MiB).
-	 */
-	mallopt(M_MMAP_THRESHOLD, 32 * 1024);
 	/* allocated here, so that every return of analyze_main() frees it */
-	debug_dirs = calloc((size_t)argc + 1, sizeof(*debug_dirs));
-	rc = analyze_main(argc, argv, debug_dirs);
+	const char **debug_dirs = calloc((size_t)argc + 1, sizeof(*debug_dirs));
+	int rc = analyze_main(argc, argv, debug_dirs);
 
 	free(debug_dirs);
 	return rc;
