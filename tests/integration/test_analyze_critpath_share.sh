@@ -7,7 +7,7 @@
 # listens. With host rows (--sched host) the stretch of ~100 ms names the
 # hog, bt-hog, with >= 90% of it in the text and the JSON, whoever ran
 # last (a kworker often does: the holder= of the sched row); three runs,
-# every one. The legacy and compat objects write no host rows: the hog is
+# every one (a run whose hog never held the CPU is tried again). The legacy and compat objects write no host rows: the hog is
 # not in the file, and the stretch says that >= 90% of it is unknown
 # rather than giving a share to whoever ran last.
 # modes: cgroup compat pidtree legacy
@@ -16,7 +16,14 @@ need_root
 
 ms=1000000
 cpu=$(($(nproc) - 1))
-for run in 1 2 3; do
+# three runs in which the hog did hold the CPU (a stretch of >= 90 ms);
+# on a shared machine the workload itself fails now and then (once in
+# about 20: the hog's task late, the hogged one never preempted), which
+# says nothing of the analysis: such a run is tried again, 6 tries at most
+run=0 good=0
+while [ $good -lt 3 ]; do
+	run=$((run + 1))
+	[ $run -le 6 ] || fail "only $good of $((run - 1)) runs had the hog hold the CPU"
 	f=$TMP/fifo$run
 	mkfifo "$f"
 	taskset -c $cpu chrt -f 10 "$TOOLS/sched_probe" hog "$f" > "$TMP/hog$run.out" & hog=$!
@@ -31,6 +38,12 @@ for run in 1 2 3; do
 	"$ANALYZE" "$TMP/h$run.tsv" --critical-path --format json > "$TMP/p$run.json" || fail "json exited $?"
 	# the stretch: the hogged task's runnable segment of >= 90 ms
 	seg=$(awk -F'\t' -v t="$t" -v m=$ms '$4 == t && $10 == "runnable" && $8 >= 90 * m' "$TMP/p$run.tsv")
+	# the hogged task ran on through the hog's 100 ms: the workload failed
+	if ! grep -q . <<< "$seg" && awk -F'\t' -v t="$t" -v m=$ms '$4 == t && $10 == "running" && $8 >= 90 * m { f = 1 }
+		END { exit !f }' "$TMP/p$run.tsv"; then
+		echo "# run $run: the hog never held the CPU (the hogged task ran 90 ms on): again"
+		continue
+	fi
 	[ "$(echo "$seg" | grep -c .)" -eq 1 ] || fail "run $run: not one runnable segment of >= 90 ms of $t: $(cat "$TMP/p$run.tsv")"
 	det=$(echo "$seg" | cut -f9)
 	share() { # the JSON's share of comm $1 in the stretch, or of the unknown rest
@@ -59,5 +72,6 @@ PY
 		awk -v s="$(share bt-hog)" 'BEGIN { exit !(s >= 0.9) }' ||
 			fail "run $run: the JSON's share of bt-hog is $(share bt-hog): $(cat "$TMP/p$run.json")"
 	fi
+	good=$((good + 1))
 	ok "run $run: $(($(echo "$seg" | cut -f8) / ms)) ms runnable: $det"
 done
