@@ -291,7 +291,7 @@ struct bt_sched_event {
 	__u32 waker_tid;	/* BT_WAKE_TASK, BT_WAKE_NEW */
 	__u32 waker_pid;
 	__u32 holder_tid;
-	__u8 state;		/* 'R', 'S', 'D', 'T' (docs/tsv-format.md) */
+	__u8 state;		/* 'R', 'S', 'D', 'I', 'T' (docs/tsv-format.md) */
 	__u8 wake;		/* enum bt_sched_wake */
 	__u8 pad[6];
 	char waker_comm[BT_COMM_LEN];

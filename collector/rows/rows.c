@@ -94,7 +94,7 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 	struct row r;
 
 	row_from_hdr(c, &r, &e->hdr, k, "sched");
-	if (!strchr("RSDT", state[0]) || !state[0])
+	if (!strchr("RSDIT", state[0]) || !state[0])	/* I: TASK_IDLE, an idle kworker */
 		state[0] = '?';
 	r.name = field_str(state);
 	r.has_dur = true;
