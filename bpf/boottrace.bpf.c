@@ -859,3 +859,5 @@ int BPF_PROG(bt_cgroup_rmdir, struct cgroup *cgrp, const char *path)
 
 /* uprobe, uretprobe and USDT marks: their own file, same maps. */
 #include "bpf/marks.bpf.h"
+/* the interpreters' USDT probes (--spans): after marks.bpf.h, whose usdt.bpf.h they use */
+#include "bpf/spans.bpf.h"

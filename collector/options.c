@@ -83,6 +83,10 @@ void options_usage(FILE *f)
 "                               of CPU (default 99): `stack` and `sample` rows for\n"
 "                               analyze --profile (modern and compat objects; at\n"
 "                               999 Hz about 3.5%% of a busy task's CPU, as perf's)\n"
+"        --spans <on|off>       interpreter spans (default on, modern object): one\n"
+"                               `span` row per Ruby require and load, Python\n"
+"                               import and JVM class load and static initializer,\n"
+"                               from their USDT probes (analyze --by span)\n"
 "        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
 "                               64K at least): -o <file> is renamed <file>.<n>;\n"
 "                               SIGHUP begins a new <file> too (logrotate)\n"
@@ -251,6 +255,7 @@ static const struct option longopts[] = {
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
 	{ "sched", required_argument, NULL, 'C' },
+	{ "spans", required_argument, NULL, 'Y' },
 	{ "rotate", required_argument, NULL, 'T' },
 	{ "metrics", required_argument, NULL, 'M' },
 	{ "metrics-label", required_argument, NULL, 'L' },
@@ -335,6 +340,11 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 		else
 			return usage_error("--sched takes on, off or host, not '%s'", arg);
 		break;
+	case 'Y':
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return usage_error("--spans takes on or off, not '%s'", arg);
+		o->spans = !strcmp(arg, "on") ? 2 : 0;	/* 2: asked for */
+		break;
 	case 'W': o->user = arg; break;
 	case 'K':
 	case 'S': {
@@ -399,6 +409,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->ringbuf_mb = 8;
 	o->object = "auto";
 	o->sched = SCHED_ON;
+	o->spans = 1;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
 		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)

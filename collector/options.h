@@ -51,6 +51,7 @@ struct options {
 	const char *metrics_label;	/* --metrics-label entrypoint */
 	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	unsigned profile_hz;	/* --profile[=HZ]: samples per second of CPU, 0: off */
+	int spans;		/* --spans: on (1 by default, 2 when asked for) or off (0) */
 	char **command;
 };
 

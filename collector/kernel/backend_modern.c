@@ -266,6 +266,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 			bpf_program__set_autoload(prog, cfg->marks);
 		}
 	}
+	/* --spans: attached per interpreter file later (collector/kernel/spans.c) */
+	bpf_program__set_autoload(m->skel->progs.bt_span, cfg->spans);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
 	bpf_program__set_autoload(m->skel->progs.bt_profile, cfg->profile_hz > 0);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);

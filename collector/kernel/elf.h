@@ -74,4 +74,11 @@ struct usdt_site {
 int elf_usdt_sites(const char *path, const char *provider, const char *name,
 		   struct usdt_site **out, size_t *n);
 
+/*
+ * Call @cb with each DT_NEEDED name of @path (its .dynamic section), in
+ * order, until it returns nonzero: that value. 0 when all were seen (or
+ * there are none), -errno when @path is not a readable ELF file.
+ */
+int elf_needed(const char *path, int (*cb)(const char *lib, void *arg), void *arg);
+
 #endif /* COLLECTOR_ELF_H */
