@@ -48,7 +48,7 @@
 #include "analyze/read/strtab.h"
 #include "analyze/stats/llhist.h"
 
-enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE };
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_SPAN };
 
 struct analyze_opts {
 	const char *exec_pattern;	/* --exec, or NULL */

@@ -9,6 +9,7 @@
 #include "analyze/boot/timeline.h"
 #include "analyze/read/keycache.h"
 #include "common/sched_detail.h"
+#include "common/span_detail.h"
 #include "common/tsv.h"
 
 /*
@@ -98,6 +99,7 @@ static void container_release(struct tl_container *c)
 		free(c->tasks[i].comms);
 		free(c->tasks[i].offs);
 		free(c->tasks[i].samples);
+		free(c->tasks[i].spans);
 	}
 	free(c->tasks);
 	free(c->starts);
@@ -441,6 +443,57 @@ static int add_sample(struct timeline *tl, struct tl_task *t, const struct tsv_r
 	return 0;
 }
 
+/*
+ * A span row: a span of @t, its what= kept escaped as strings are. A row
+ * whose detail does not parse is kept as a span of what "" (a later
+ * version's detail, or hostile).
+ */
+static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task *t,
+		    const struct tsv_row *r)
+{
+	const struct tsv_field *d = &r->f[TSV_DETAIL];
+	struct span_detail sd;
+	struct tl_span *s;
+	char *buf;
+	long kind = str_id(tl, &r->f[TSV_NAME]), what, n;
+
+	if (kind < 0 || r->null & (1u << TSV_DUR_NS))
+		return kind < 0 ? -1 : 0;
+	buf = malloc(TSV_ESCAPED_MAX(d->n) + d->n + 1);
+	if (!buf)
+		return -1;
+	n = tsv_unescape(d->p, d->n, buf);
+	if (n < 0 || span_detail_parse(buf, (size_t)n, &sd) < 0)
+		sd.what_n = 0, sd.what = buf, sd.raised = false;
+	what = strtab_intern(tl->strs, buf + d->n, tsv_escape(sd.what, sd.what_n, buf + d->n), NULL);
+	free(buf);
+	if (what < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
+		return -1;
+	s = &t->spans[t->nspans++];
+	s->ts = r->ts_ns;
+	s->dur = r->dur_ns;
+	s->kind = (uint32_t)kind;
+	s->what = (uint32_t)what;
+	s->depth = r->null & (1u << TSV_RET) || r->ret < 0 ? 0 : (uint32_t)r->ret;
+	s->flags = sd.raised ? TL_SPAN_RAISED : 0;
+	c->has_spans = true;
+	return 0;
+}
+
+const struct tl_span *timeline_span_at(const struct tl_task *t, uint64_t ts)
+{
+	const struct tl_span *best = NULL;
+	size_t i;
+
+	for (i = 0; i < t->nspans && t->spans[i].ts <= ts; i++) {
+		const struct tl_span *s = &t->spans[i];
+
+		if (ts - s->ts < s->dur && (!best || s->depth >= best->depth))
+			best = s;
+	}
+	return best;
+}
+
 /* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */
 static int64_t fork_parent_tid(const struct tsv_field *f)
 {
@@ -537,6 +590,8 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 		c->has_profile = true;
 		return add_sample(tl, t, r);
 	}
+	if (field_is(ev, "span", 4))
+		return add_span(tl, c, t, r);
 	return 0; /* an event of a later format version: kept as a sighting only */
 }
 
@@ -822,7 +877,8 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
 		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
 		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0 ||
-		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0)
+		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0 ||
+		    sort_array(t->spans, t->nspans, sizeof(*t->spans)) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
 		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;

@@ -80,6 +80,21 @@ struct tl_sample {
 	uint32_t stack;		/* timeline_str(): the frames, innermost first */
 };
 
+/*
+ * An interpreter span of a task (a span row, docs/tsv-format.md): a
+ * require, load, import, class or clinit, from @ts for @dur ns, at
+ * @depth in its thread's nesting (0: outermost). 32 bytes.
+ */
+struct tl_span {
+	uint64_t ts;
+	uint64_t dur;
+	uint32_t kind;		/* the row's name: timeline_str() */
+	uint32_t what;		/* the file, module or class, escaped: timeline_str() */
+	uint32_t depth;
+	uint32_t flags;		/* TL_SPAN_* */
+};
+#define TL_SPAN_RAISED 1	/* no return: ended by an outer span's */
+
 /* A comm a task had from @ts on (its rows say when it changed). */
 struct tl_comm {
 	uint64_t ts;
@@ -156,6 +171,8 @@ struct tl_task {
 	size_t noffs, offs_cap;
 	struct tl_sample *samples;	/* its profile samples, by ts after timeline_finish() */
 	size_t nsamples, samples_cap;
+	struct tl_span *spans;	/* its interpreter spans, by start after timeline_finish() */
+	size_t nspans, spans_cap;
 	/* internal */
 	uint64_t first_ts, last_ts;	/* of its rows of any kind */
 	uint64_t last_end;	/* the latest end of its off-CPU intervals */
@@ -198,6 +215,7 @@ struct tl_container {
 	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
 				 * a task without off-CPU intervals ran all the time */
 	bool has_profile;	/* its file has profile rows (a sample row) */
+	bool has_spans;		/* it has span rows */
 	struct tl_start *starts;	/* by time */
 	size_t nstarts, starts_cap;
 	struct tl_task *tasks;	/* by begin time, then tid, after timeline_finish() */
@@ -284,7 +302,13 @@ int timeline_finish(struct timeline *tl);
 /* timeline_str - string @id (NUL-terminated, escaped as in TSV); "" for TL_NOSTR. */
 const char *timeline_str(const struct timeline *tl, uint32_t id);
 
-/* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK. */
+/*
+ * timeline_span_at - the innermost span of @t that holds time @ts
+ * (ts <= @ts < ts + dur), or NULL. Linear in the task's spans before @ts.
+ */
+const struct tl_span *timeline_span_at(const struct tl_task *t, uint64_t ts);
+
+/* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK.*/
 uint32_t timeline_find_task(const struct tl_container *c, int64_t tid);
 
 /*

@@ -8,6 +8,7 @@
 #include "analyze/out/critpath_report.h"
 #include "analyze/out/report.h"
 #include "analyze/out/states_report.h"
+#include "analyze/out/spans_report.h"
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
@@ -21,6 +22,7 @@ static const char *by_name(enum by_kind by)
 	case BY_CONTAINER: return "container";
 	case BY_COMM: return "comm";
 	case BY_STATE: return "state";
+	case BY_SPAN: return "span";
 	default: return "";
 	}
 }
@@ -367,6 +369,10 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, ",\n  \"by_state\": ");
 		if (states_print(f, a, FMT_JSON) < 0)
 			return -1;
+	} else if (o->by == BY_SPAN) {
+		fprintf(f, ",\n  \"by_span\": ");
+		if (spans_print(f, a, FMT_JSON, 0) < 0)
+			return -1;
 	} else if (o->by != BY_NONE) {
 		struct group_ref *r;
 		size_t n = analysis_groups(by_table(a, o->by), &r);
@@ -425,6 +431,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 			return critpath_print(f, a, o->critpath_phase, FMT_TSV, o->profile);
 		if (o->by == BY_STATE)
 			return states_print(f, a, FMT_TSV);
+		if (o->by == BY_SPAN)
+			return spans_print(f, a, FMT_TSV, 0);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -437,7 +445,9 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		return -1;
 	if (o->by != BY_NONE) {
 		fprintf(f, "\n");
-		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) : by_print(f, a, o->by, FMT_TEXT)) < 0)
+		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) :
+		     o->by == BY_SPAN ? spans_print(f, a, FMT_TEXT, o->top ? o->top : SPANS_TOP) :
+		     by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;
 	}
 	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT, o->profile) < 0)
