@@ -480,18 +480,22 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	return 0;
 }
 
-const struct tl_span *timeline_span_at(const struct tl_task *t, uint64_t ts)
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
 {
-	const struct tl_span *best = NULL;
+	const struct tl_span *all = NULL, *start = NULL;
 	size_t i;
 
-	for (i = 0; i < t->nspans && t->spans[i].ts <= ts; i++) {
+	for (i = 0; i < t->nspans && t->spans[i].ts <= a; i++) {
 		const struct tl_span *s = &t->spans[i];
 
-		if (ts - s->ts < s->dur && (!best || s->depth >= best->depth))
-			best = s;
+		if (a - s->ts >= s->dur)
+			continue;
+		if (!start || s->depth >= start->depth)
+			start = s;
+		if (b - s->ts <= s->dur && (!all || s->depth >= all->depth))
+			all = s;
 	}
-	return best;
+	return all ? all : start;
 }
 
 /* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */

@@ -303,10 +303,11 @@ int timeline_finish(struct timeline *tl);
 const char *timeline_str(const struct timeline *tl, uint32_t id);
 
 /*
- * timeline_span_at - the innermost span of @t that holds time @ts
- * (ts <= @ts < ts + dur), or NULL. Linear in the task's spans before @ts.
+ * timeline_span_over - the innermost span of @t that holds all of [@a,
+ * @b), else the innermost that holds @a; NULL when none holds @a. Linear
+ * in the task's spans that start before @a.
  */
-const struct tl_span *timeline_span_at(const struct tl_task *t, uint64_t ts);
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 
 /* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK.*/
 uint32_t timeline_find_task(const struct tl_container *c, int64_t tid);

@@ -85,6 +85,79 @@ static const char *match_name(enum cp_match m)
 	}
 }
 
+/* --- interpreter spans (span rows): the innermost a segment is in ---------- */
+
+/* The innermost span of the segment's task that holds it, or NULL. */
+static const struct tl_span *seg_span(const struct tl_container *c, const struct cp_seg *s)
+{
+	const struct tl_task *t = seg_task(c, s);
+
+	return t && t->nspans ? timeline_span_over(t, s->ts, s->ts + s->dur) : NULL;
+}
+
+/* "load /app/slow.rb" (escaped, as in TSV) into @buf, or "" when @s is in no span. */
+static const char *seg_span_text(const struct timeline *tl, const struct tl_container *c,
+				 const struct cp_seg *s, char *buf, size_t n)
+{
+	const struct tl_span *sp = seg_span(c, s);
+
+	if (!sp)
+		return "";
+	snprintf(buf, n, "%s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+	return buf;
+}
+
+/*
+ * The path's time by innermost span, its top SPAN_TOP printed after "by
+ * span on the path: " (nothing when the path is in no span).
+ */
+#define SPAN_TOP 3
+static double pct(uint64_t part, uint64_t total);
+
+static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
+			     const struct cp_path *p, uint64_t total)
+{
+	struct span_sum { const struct tl_span *sp; uint64_t t; } *v = NULL, *w, best[SPAN_TOP];
+	size_t nv = 0, i, k, j;
+	char b[UNITS_BUFSZ];
+
+	for (i = 0; i < p->nsegs; i++) {
+		const struct tl_span *sp = seg_span(c, &p->segs[i]);
+
+		if (!sp)
+			continue;
+		for (k = 0; k < nv && v[k].sp != sp; k++)
+			;
+		if (k == nv) {
+			if (!(w = realloc(v, (nv + 1) * sizeof(*v))))
+				break;	/* out of memory: the spans so far */
+			v = w;
+			v[nv].sp = sp;
+			v[nv++].t = 0;
+		}
+		v[k].t += p->segs[i].dur;
+	}
+	memset(best, 0, sizeof(best));
+	for (i = 0; i < nv; i++) {
+		for (k = 0; k < SPAN_TOP && best[k].sp && best[k].t >= v[i].t; k++)
+			;
+		if (k == SPAN_TOP)
+			continue;
+		for (j = SPAN_TOP - 1; j > k; j--)
+			best[j] = best[j - 1];
+		best[k] = v[i];
+	}
+	free(v);
+	if (!best[0].sp)
+		return;
+	fprintf(f, "  by span on the path: ");
+	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
+		fprintf(f, "%s%s %s %s (%.1f%%)", k ? ", " : "", timeline_str(tl, best[k].sp->kind),
+			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
+			pct(best[k].t, total));
+	fprintf(f, "\n");
+}
+
 /*
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
@@ -123,6 +196,14 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
 			 s->by, timeline_str(tl, s->by_comm),
 			 s->off_state == 'R' ? " (preempted)" : "");
+	}
+	/* the interpreter's require, load, import it happened in (span rows) */
+	k = (int)strlen(buf);
+	if (seg_span(c, s) && (size_t)k < n) {
+		char sp[DETAIL_MAX];
+
+		snprintf(buf + k, n - (size_t)k, "%sin %s", k ? " " : "",
+			 seg_span_text(tl, c, s, sp, sizeof(sp)));
 	}
 	return buf;
 }
@@ -538,6 +619,7 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	fprintf(f, "  by task on the path: ");
 	tally_print(f, &all, tl, c, total);
 	fprintf(f, "\n");
+	span_tally_print(f, tl, c, p, total);
 	if (c->has_sched) {
 		uint64_t st[CP_ST_MAX] = { 0 };
 
@@ -617,6 +699,12 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		json_str(f, seg_detail(tl, c, s, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
+		if (seg_span(c, s)) {
+			char sp[DETAIL_MAX];
+
+			fprintf(f, ", \"span\": ");
+			json_str(f, seg_span_text(tl, c, s, sp, sizeof(sp)));
+		}
 		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
 			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
 			json_str(f, timeline_wake_name((enum tl_wake)s->wake));
