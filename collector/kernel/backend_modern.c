@@ -229,6 +229,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		goto fail;
 	}
 	m->skel->rodata->pidtree = cfg->mode == BT_MODE_PIDTREE;
+	m->skel->rodata->exec_wakeup = cfg->spans;
 	m->skel->rodata->watch_mkdir = cfg->watch && cfg->mode == BT_MODE_CGROUP;
 	m->skel->rodata->watch_roots = cfg->watch && cfg->mode == BT_MODE_PIDTREE;
 	m->skel->rodata->wakeup_bytes = (cfg->buffer_mb << 20) / 16;
