@@ -44,6 +44,13 @@ if have "$PY" "the Python spans"; then
 	near "$self" "$it" 10 || fail "slowmod's self $self ns, -X importtime's $it ns"
 	rows "$out" span import | awk -F'\t' '$12 == "what=4:json" && $10 == 0 { f = 1 } END { exit !f }' ||
 		fail "no outermost import span of json"
+	"$ANALYZE" --format trace-event "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ev = [e for e in d["traceEvents"] if e.get("cat") == "span"]
+sm = [e for e in ev if e["name"] == "slowmod" and e["args"]["kind"] == "import"]
+sys.exit(0 if len(sm) == 1 and 127500 <= sm[0]["dur"] and any(e["name"] == "json.decoder" and e["args"]["depth"] == 1 for e in ev) else 1)' ||
+		fail "--format trace-event has no 150 ms slowmod slice, or no nested json.decoder"
 	ok "python import slowmod: $((self / 1000)) us self, -X importtime $((it / 1000)) us"
 fi
 
