@@ -482,20 +482,65 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 
 const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
 {
-	const struct tl_span *all = NULL, *start = NULL;
-	size_t i;
+	const struct tl_span *start = NULL;
+	size_t lo = 0, hi = t->nspans, k;
 
-	for (i = 0; i < t->nspans && t->spans[i].ts <= a; i++) {
-		const struct tl_span *s = &t->spans[i];
+	/* the last span that starts at @a or before: the innermost holding @a is it or above */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->spans[mid].ts <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1) {
+		const struct tl_span *s = &t->spans[k - 1];
 
 		if (a - s->ts >= s->dur)
 			continue;
-		if (!start || s->depth >= start->depth)
+		if (!start)
 			start = s;
-		if (b - s->ts <= s->dur && (!all || s->depth >= all->depth))
-			all = s;
+		if (b - s->ts <= s->dur)
+			return s;
 	}
-	return all ? all : start;
+	return start;
+}
+
+/*
+ * Each span's parent, its spans sorted by start (a parent before its
+ * child that starts at the same ns: the longer first). The spans of a
+ * thread nest; hostile ones that overlap get some parent that starts
+ * before them, so the chains always end. -1 out of memory.
+ */
+static int span_parents(struct tl_task *t)
+{
+	uint32_t *stack, n = 0;
+	size_t i, j;
+
+	for (i = 1; i < t->nspans; i++)
+		for (j = i; j > 0 && t->spans[j - 1].ts == t->spans[j].ts &&
+			    t->spans[j - 1].dur < t->spans[j].dur; j--) {
+			struct tl_span x = t->spans[j];
+
+			t->spans[j] = t->spans[j - 1];
+			t->spans[j - 1] = x;
+		}
+	if (!t->nspans)
+		return 0;
+	stack = malloc(t->nspans * sizeof(*stack));
+	if (!stack)
+		return -1;
+	for (i = 0; i < t->nspans; i++) {
+		struct tl_span *s = &t->spans[i];
+
+		while (n && s->ts - t->spans[stack[n - 1]].ts >= t->spans[stack[n - 1]].dur)
+			n--;
+		s->parent = n ? stack[n - 1] : TL_NOSPAN;
+		stack[n++] = (uint32_t)i;
+	}
+	free(stack);
+	return 0;
 }
 
 /* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */
@@ -882,7 +927,8 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
 		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0 ||
 		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0 ||
-		    sort_array(t->spans, t->nspans, sizeof(*t->spans)) < 0)
+		    sort_array(t->spans, t->nspans, sizeof(*t->spans)) < 0 ||
+		    span_parents(t) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
 		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;

@@ -83,7 +83,7 @@ struct tl_sample {
 /*
  * An interpreter span of a task (a span row, docs/tsv-format.md): a
  * require, load, import, class or clinit, from @ts for @dur ns, at
- * @depth in its thread's nesting (0: outermost). 32 bytes.
+ * @depth in its thread's nesting (0: outermost). 40 bytes.
  */
 struct tl_span {
 	uint64_t ts;
@@ -92,7 +92,9 @@ struct tl_span {
 	uint32_t what;		/* the file, module or class, escaped: timeline_str() */
 	uint32_t depth;
 	uint32_t flags;		/* TL_SPAN_* */
+	uint32_t parent;	/* the index of the span it is in (by time), or TL_NOSPAN */
 };
+#define TL_NOSPAN UINT32_MAX
 #define TL_SPAN_RAISED 1	/* no return: ended by an outer span's */
 
 /* A comm a task had from @ts on (its rows say when it changed). */
@@ -304,8 +306,8 @@ const char *timeline_str(const struct timeline *tl, uint32_t id);
 
 /*
  * timeline_span_over - the innermost span of @t that holds all of [@a,
- * @b), else the innermost that holds @a; NULL when none holds @a. Linear
- * in the task's spans that start before @a.
+ * @b), else the innermost that holds @a; NULL when none holds @a. A
+ * binary search, then up the parents (the nesting's depth).
  */
 const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 

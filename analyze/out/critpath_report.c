@@ -95,6 +95,22 @@ static const struct tl_span *seg_span(const struct tl_container *c, const struct
 	return t && t->nspans ? timeline_span_over(t, s->ts, s->ts + s->dur) : NULL;
 }
 
+/*
+ * The innermost span holding @s that is 1% of the path (@total) or more:
+ * the short segments are folded in runs that do not cross one's edges,
+ * so a slow initializer's stretch is a line of its own.
+ */
+static const struct tl_span *seg_big_span(const struct tl_container *c, const struct cp_seg *s,
+					  uint64_t total)
+{
+	const struct tl_task *t = seg_task(c, s);
+	const struct tl_span *sp = seg_span(c, s);
+
+	while (sp && sp->dur < total / 100)
+		sp = sp->parent == TL_NOSPAN ? NULL : &t->spans[sp->parent];
+	return sp;
+}
+
 /* "load /app/slow.rb" (escaped, as in TSV) into @buf, or "" when @s is in no span. */
 static const char *seg_span_text(const struct timeline *tl, const struct tl_container *c,
 				 const struct cp_seg *s, char *buf, size_t n)
@@ -458,6 +474,7 @@ static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
+	const struct tl_span *big;	/* seg_big_span() of its segments */
 	uint64_t from, to, cpu, sys, other;
 	struct tally who;
 };
@@ -509,6 +526,17 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 	fprintf(f, "; ");
 	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
 	fprintf(f, ")");
+	{
+		/* the span the whole fold is in, of its first segment's task */
+		struct cp_seg all = *fd->first;
+		const struct tl_span *sp;
+
+		all.ts = fd->from;
+		all.dur = fd->to - fd->from;
+		sp = seg_span(c, &all);
+		if (sp && sp->ts <= all.ts && all.ts + all.dur - sp->ts <= sp->dur)
+			fprintf(f, " in %s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+	}
 	if (pr && fd->cpu) {
 		/* the first segment's task's samples over the fold */
 		struct cp_seg all = *fd->first;
@@ -594,6 +622,11 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 		tally_add(&all, c, s);
 		if (s->dur * 100 < total) {
+			const struct tl_span *big = seg_big_span(c, s, total);
+
+			if (fd.n && big != fd.big)
+				fold_flush(f, &fd, tl, c, p, pr);
+			fd.big = big;
 			tally_add(&fd.who, c, s);
 			if (!fd.n) {
 				fd.from = s->ts;
