@@ -39,13 +39,15 @@ set -eu
 # program whose perf map (node --perf-basic-prof) a test reads.
 # spans (collector --spans): ruby3.1 (libruby's USDT probes) and
 # openjdk-17-jdk-headless (libjvm's, and javac for the test's class) are
-# the interpreters test_spans boots; python3 brings python3.11.
+# the interpreters test_spans boots; python3 brings python3.11; ruby-railties
+# (Rails 6.1, no bundler download) and puma run its Rails app.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs ruby3.1 openjdk-17-jdk-headless $*"
+prometheus systemd strace libdw-dev nodejs ruby3.1 openjdk-17-jdk-headless
+ruby-railties puma $*"
 
 missing=
 for p in $pkgs; do

@@ -9,6 +9,10 @@
 #   are named with their durations (±15%), the sleep on the critical path
 #   as "in load .../sleepy.rb"; a require that raised is popped by name; a
 #   file named with TAB, LF and backslashes is escaped (TSV and JSON);
+# - Rails (Debian's ruby-railties, run by puma, production): its two
+#   initializers, one burning 300 ms, one sleeping 200 ms, are load spans
+#   of those lengths (±15%), the two at the top of --by span's self times,
+#   each a stretch of its own on the critical path to listen;
 # - Java (openjdk-17): a static initializer burning 200 ms is a clinit span
 #   of its class (±15%);
 # - --spans off: no span rows, # spans=off.
@@ -94,7 +98,33 @@ sys.exit(0 if any(s.get("span", "").endswith("/sleepy.rb") and s["state"] == "bl
 	ok "ruby load slow.rb $((slow / 1000000)) ms, sleepy.rb $((sleepy / 1000000)) ms, on the path"
 fi
 
-# 3. Java: the static initializer's span
+# 3. Rails: the initializers named on the path
+if have puma "the Rails spans" && have rails "the Rails spans (ruby-railties)"; then
+	out=$TMP/rails.tsv
+	ini=$S/rails/config/initializers
+	collector=$(realpath "$COLLECTOR")	# puma runs in the app's directory
+	(cd "$S/rails" && SECRET_KEY_BASE=$(printf 'k%.0s' $(seq 64)) timeout 60 "$collector" --until listen \
+		-o "$out" -- puma -b tcp://127.0.0.1:0 -e production config.ru) > "$TMP/rails.err" 2>&1
+	[ -s "$out" ] || fail "collector wrote nothing: $(tail -5 "$TMP/rails.err")"
+	check_tsv "$out"
+	rows "$out" syscall listen | grep -q . || fail "puma never listened: $(tail -5 "$TMP/rails.err")"
+	slow=$(span_col "$out" load "$ini/slow.rb" 4)
+	cfg=$(span_col "$out" load "$ini/config_service.rb" 4)
+	[ -n "$slow" ] && [ -n "$cfg" ] || fail "no load spans of the initializers"
+	near "$slow" 300000000 15 || fail "slow.rb's self $slow ns, not 300 ms ±15%"
+	near "$cfg" 200000000 15 || fail "config_service.rb's self $cfg ns, not 200 ms ±15%"
+	"$ANALYZE" --by span --until listen --format tsv "$out" | sed -n 2,3p | cut -f3 | sort |
+		tr '\n' ' ' | grep -qx "$ini/config_service.rb $ini/slow.rb " ||
+		fail "the initializers are not --by span's top 2: $("$ANALYZE" --by span --format tsv "$out" | sed -n 2,4p)"
+	"$ANALYZE" --critical-path "$out" > "$TMP/rcp.txt" || fail "analyze --critical-path exited $?"
+	grep -F "in load $ini/slow.rb" "$TMP/rcp.txt" | grep -q 'cpu' ||
+		fail "no cpu stretch 'in load slow.rb' on the path"
+	grep -F "in load $ini/config_service.rb" "$TMP/rcp.txt" | grep -q 'blocked' ||
+		fail "no blocked stretch 'in load config_service.rb' on the path"
+	ok "rails: initializers slow.rb $((slow / 1000000)) ms, config_service.rb $((cfg / 1000000)) ms, named on the path"
+fi
+
+# 4. Java: the static initializer's span
 if have "$JAVA_HOME/bin/javac" "the JVM spans"; then
 	"$JAVA_HOME/bin/javac" -d "$S" "$S/SlowInit.java" || fail "javac failed"
 	out=$TMP/java.tsv
@@ -108,7 +138,7 @@ if have "$JAVA_HOME/bin/javac" "the JVM spans"; then
 	ok "java clinit SlowInit\$Table $((cl / 1000000)) ms"
 fi
 
-# 4. --spans off
+# 5. --spans off
 if have "$PY" "--spans off"; then
 	"$COLLECTOR" --spans off -o "$TMP/off.tsv" -- "$PY" "$S/app.py" > /dev/null 2>&1 ||
 		fail "collector --spans off exited $?"
