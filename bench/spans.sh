@@ -10,8 +10,14 @@
 # alike), ROUNDS rounds (default 7); prints the medians, their ratios to
 # untraced, and the spans' ratio to the collector without them, and the
 # span rows of one traced boot.
-# Needs root. The Rails boot of issue 29 needs ruby-railties and puma,
-# which this bench does not install.
+# Then the cost of one span, steadier than a boot's on a shared machine:
+# bench/spans/require_loop.rb, 20000 requires of a loaded feature (two
+# probe hits, a span row each), ns per require, medians as above.
+# Then the Rails boot of issue 29 (tests/integration/spans/rails: Debian's
+# ruby-railties 6.1, production, run by puma; bench/spans/rails-listen.sh),
+# start→listen read from puma's "Listening on" line: untraced, traced
+# (--spans off), with spans, and with spans and --profile=999.
+# Needs root, ruby3.1, python3.11, ruby-railties and puma.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
@@ -49,3 +55,58 @@ for app in "/usr/bin/ruby3.1 bench/spans/boot.rb" "/usr/bin/python3.11 bench/spa
 		"${interp##*/}" "$ROUNDS" "$(ratio "$mu" 1e6)" "$(ratio "$mf" 1e6)" "$(ratio "$mf" "$mu")" \
 		"$(ratio "$mo" 1e6)" "$(ratio "$mo" "$mu")" "$(ratio "$mo" "$mf")" "$spans"
 done
+
+if [ -x /usr/bin/ruby3.1 ]; then
+	loop1() {
+		local c=(/usr/bin/ruby3.1 bench/spans/require_loop.rb 20000)
+		case $1 in
+		off) c=("$COLLECTOR" --spans off -o "$TMP/l.tsv" -- "${c[@]}") ;;
+		on) c=("$COLLECTOR" -o "$TMP/l.tsv" -- "${c[@]}") ;;
+		esac
+		"${c[@]}" 2> /dev/null | sed -n 's/^per_require_ns=//p'
+	}
+	u=(); f=(); o=()
+	for _ in $(seq "$ROUNDS"); do
+		u+=("$(loop1 untraced)"); f+=("$(loop1 off)"); o+=("$(loop1 on)")
+	done
+	mu=$(med "${u[@]}"); mf=$(med "${f[@]}"); mo=$(med "${o[@]}")
+	printf 'one span   a require of a loaded feature, median of %s: untraced %s ns; traced --spans off %s ns; with spans %s ns: a span costs %s ns\n' \
+		"$ROUNDS" "$mu" "$mf" "$mo" "$((mo - mf))"
+fi
+
+# rails KIND: one Rails boot's start→listen ns (puma's Listening line - T0)
+rails() {
+	local cmd=(bench/spans/rails-listen.sh) t0= l
+	case $1 in
+	off) cmd=("$COLLECTOR" --until listen --spans off -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	on) cmd=("$COLLECTOR" --until listen -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	prof) cmd=("$COLLECTOR" --until listen --profile=999 -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	esac
+	: > "$TMP/puma.out"
+	"${cmd[@]}" 2> /dev/null > "$TMP/puma.out" &
+	local pid=$!
+	for _ in $(seq 600); do
+		t0=$(sed -n 's/^T0=//p' "$TMP/puma.out")
+		l=$(grep -c 'Listening on' "$TMP/puma.out")
+		[ "$l" -gt 0 ] && [ -n "$t0" ] && break
+		sleep 0.005
+	done
+	echo $(($(date +%s%N) - t0))
+	# untraced: $pid is puma (the script execs it); traced: the collector
+	# stops the container at its listen (--until listen) and exits
+	[ "$1" = untraced ] && kill "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+}
+if command -v puma > /dev/null; then
+	u=(); f=(); o=(); p=()
+	rails untraced > /dev/null
+	for _ in $(seq "$ROUNDS"); do
+		u+=("$(rails untraced)"); f+=("$(rails off)"); o+=("$(rails on)"); p+=("$(rails prof)")
+	done
+	mu=$(med "${u[@]}"); mf=$(med "${f[@]}"); mo=$(med "${o[@]}"); mp=$(med "${p[@]}")
+	printf 'rails+puma  start->listen median of %s: untraced %.1f ms; traced --spans off %sx; traced with spans %sx (%sx of --spans off); with spans and --profile=999 %sx\n' \
+		"$ROUNDS" "$(ratio "$mu" 1e6)" "$(ratio "$mf" "$mu")" "$(ratio "$mo" "$mu")" \
+		"$(ratio "$mo" "$mf")" "$(ratio "$mp" "$mu")"
+else
+	echo "# rails: puma is not installed" >&2
+fi
