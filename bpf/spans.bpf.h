@@ -45,13 +45,7 @@ int bt_span(struct pt_regs *ctx)
 		count_lost();
 		return 0;
 	}
-	e->hdr.ts_ns = bpf_ktime_get_ns();
-	e->hdr.cgroup_id = key;
-	e->hdr.type = BT_EV_SPAN;
-	e->hdr.pid = BPF_CORE_READ(t, tgid);
-	e->hdr.tid = BPF_CORE_READ(t, pid);
-	e->hdr.ppid = BPF_CORE_READ(t, real_parent, tgid);
-	BPF_CORE_READ_STR_INTO(&e->hdr.comm, t, comm);
+	fill_hdr(&e->hdr, t, BT_EV_SPAN, bpf_ktime_get_ns(), key);
 	e->kind = (__u8)cookie;
 	e->phase = phase;
 	e->name_len = 0;

@@ -88,17 +88,6 @@ void spanrows_forget(struct spanrows *s, pid_t pid)
 	}
 }
 
-static char *dupn(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
 static size_t clamp_len(__u16 n)
 {
 	return n < BT_SPAN_TEXT_MAX ? n : BT_SPAN_TEXT_MAX;
@@ -217,12 +206,13 @@ void spanrows_event(struct spanrows *s, const struct bt_span_event *e, spanrows_
 	memset(o, 0, sizeof(*o));
 	o->ts = o->last = e->hdr.ts_ns;
 	o->kind = e->kind;
-	o->name_len = clamp_len(e->name_len);
-	o->name = dupn(e->name, o->name_len);
-	o->caller_len = clamp_len(e->caller_len);
-	o->caller = o->caller_len ? dupn(e->caller, o->caller_len) : NULL;
+	/* no NUL inside: the kernel read them up to theirs (HotSpot's names have none) */
+	o->name = strndup(e->name, clamp_len(e->name_len));
+	o->name_len = o->name ? strlen(o->name) : 0;
+	o->caller = e->caller_len ? strndup(e->caller, clamp_len(e->caller_len)) : NULL;
+	o->caller_len = o->caller ? strlen(o->caller) : 0;
 	o->line = e->arg;
-	if (!o->name || (o->caller_len && !o->caller)) {
+	if (!o->name || (e->caller_len && !o->caller)) {
 		open_free(o);
 		return;
 	}
