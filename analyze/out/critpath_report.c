@@ -123,20 +123,21 @@ static const char *seg_span_text(const struct timeline *tl, const struct tl_cont
 	return buf;
 }
 
-/*
- * The path's time by innermost span, its top SPAN_TOP printed after "by
- * span on the path: " (nothing when the path is in no span).
- */
+/* The path's time by innermost span: its top SPAN_TOP, largest first. */
 #define SPAN_TOP 3
-static double pct(uint64_t part, uint64_t total);
+struct span_sum {
+	const struct tl_span *sp;
+	uint64_t t;
+};
 
-static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
-			     const struct cp_path *p, uint64_t total)
+/* Into @best (SPAN_TOP, zeroed here); how many there are. */
+static size_t span_top(const struct tl_container *c, const struct cp_path *p,
+		       struct span_sum best[SPAN_TOP])
 {
-	struct span_sum { const struct tl_span *sp; uint64_t t; } *v = NULL, *w, best[SPAN_TOP];
+	struct span_sum *v = NULL, *w;
 	size_t nv = 0, i, k, j;
-	char b[UNITS_BUFSZ];
 
+	memset(best, 0, SPAN_TOP * sizeof(*best));
 	for (i = 0; i < p->nsegs; i++) {
 		const struct tl_span *sp = seg_span(c, &p->segs[i]);
 
@@ -153,7 +154,6 @@ static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl
 		}
 		v[k].t += p->segs[i].dur;
 	}
-	memset(best, 0, sizeof(best));
 	for (i = 0; i < nv; i++) {
 		for (k = 0; k < SPAN_TOP && best[k].sp && best[k].t >= v[i].t; k++)
 			;
@@ -164,10 +164,25 @@ static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl
 		best[k] = v[i];
 	}
 	free(v);
-	if (!best[0].sp)
+	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
+		;
+	return k;
+}
+
+static double pct(uint64_t part, uint64_t total);
+
+/* "  by span on the path: ..." (nothing when the path is in no span). */
+static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
+			     const struct cp_path *p, uint64_t total)
+{
+	struct span_sum best[SPAN_TOP];
+	size_t n = span_top(c, p, best), k;
+	char b[UNITS_BUFSZ];
+
+	if (!n)
 		return;
 	fprintf(f, "  by span on the path: ");
-	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
+	for (k = 0; k < n; k++)
 		fprintf(f, "%s%s %s %s (%.1f%%)", k ? ", " : "", timeline_str(tl, best[k].sp->kind),
 			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
 			pct(best[k].t, total));
@@ -764,7 +779,26 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		}
 		fprintf(f, "}");
 	}
-	fprintf(f, "\n      ]}");
+	fprintf(f, "\n      ]");
+	{
+		/* the path's top spans, as its text summary names them */
+		struct span_sum best[SPAN_TOP];
+		size_t n = span_top(c, p, best), k;
+		char sp[DETAIL_MAX];
+
+		if (n) {
+			fprintf(f, ", \"spans\": [");
+			for (k = 0; k < n; k++) {
+				snprintf(sp, sizeof(sp), "%s %s", timeline_str(tl, best[k].sp->kind),
+					 timeline_str(tl, best[k].sp->what));
+				fprintf(f, "%s{\"span\": ", k ? ", " : "");
+				json_str(f, sp);
+				fprintf(f, ", \"total\": %" PRIu64 "}", best[k].t);
+			}
+			fprintf(f, "]");
+		}
+	}
+	fprintf(f, "}");
 	return done(f);
 }
 
