@@ -34,7 +34,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
 LDLIBS := -lbpf -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
-ANALYZE_LDLIBS := -ldw -lelf
+ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 
@@ -124,6 +124,12 @@ $(OUTPUT)/tests/bpfcheck: $(OUTPUT)/obj/tests/tools/bpfcheck.o
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ -lelf -o $@
 
+# prints collector/profile/interp.c's CPython offsets
+$(OUTPUT)/tests/interp_offsets: $(OUTPUT)/obj/tests/tools/interp_offsets.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
 # loads the legacy object through collector/kernel/backend_perf.c
 $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUTPUT)/libcollector.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
@@ -131,6 +137,32 @@ $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUT
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -lpthread -o $@
 
 all: $(OUTPUT)/tests/bad_legacy.bpf.o
+
+# reads Go function tables through analyze/read/gosym.c
+$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libanalyze.a
+	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(LDFLAGS) $^ $(ANALYZE_LDLIBS) -o $@
+
+# Go programs of the tests (tests/tools/go/NAME/main.go, the standard
+# library only: nothing is downloaded), built with golang-go into
+# $(OUTPUT)/tests/NAME, with a GOPATH and GOCACHE of their own under
+# $(OUTPUT) (no $$HOME needed, as root in CI). goburn is built stripped
+# (-s -w: no .symtab, no DWARF), a profile's known truth named only from its
+# pclntab; gooracle is Go's debug/gosym, the truth for analyze/read/gosym.c.
+# Skipped without go (make deps installs it; the tests then say so).
+GO ?= go
+GO_TOOLS := $(patsubst tests/tools/go/%/main.go,$(OUTPUT)/tests/%,$(wildcard tests/tools/go/*/main.go))
+GO_ENV := GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOPATH=$(abspath $(OUTPUT))/go \
+	GOCACHE=$(abspath $(OUTPUT))/go/cache
+ifneq ($(shell command -v $(GO)),)
+all: $(GO_TOOLS)
+endif
+$(OUTPUT)/tests/goburn: GO_LDFLAGS := -s -w
+$(GO_TOOLS): $(OUTPUT)/tests/%: tests/tools/go/%/main.go | $(OUTPUT)
+	$(call msg,GO,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(GO_ENV) $(GO) build -ldflags '$(GO_LDFLAGS)' -o $@ $<
 
 # Not a PIE: its text is at 0x401000 in memory but 0x1000 in the file, so a
 # uprobe placed by address instead of file offset would miss (test_marks).
@@ -176,7 +208,8 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
-$(OUTPUT)/obj/tests/tools/burn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+$(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+$(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
@@ -238,7 +271,9 @@ test: deps
 # signals of test_fault_signals 3 times each, not 6. test_soak_containers
 # measures the collector's RSS, which ASan's quarantine would hide;
 # test_dist runs the installed collector under strace (LeakSanitizer cannot
-# run under ptrace) and checks the unit and the install, not the code; for
+# run under ptrace) and checks the unit and the install, not the code, and
+# test_dist_systemd boots the installed collector in a Debian rootfs that
+# has no libasan (it checks the unit under systemd, not the code); for
 # the suite's 30 minutes, test_runtime_host_rows (test_collector_host_rows
 # runs the host rows' code), test_collector_prometheus (test_collector_metrics
 # runs the exporter's) and test_analyze_html (Chromium's screenshot of a page
@@ -261,7 +296,7 @@ test-asan:
 	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
-	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_collector_profile_kernel test_soak_containers test_dist test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_collector_profile_kernel test_soak_containers test_dist test_dist_systemd test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
 	TESTS_MODES='cgroup legacy' FAULT_ITERATIONS=3 \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \

@@ -13,10 +13,13 @@
 #include <unistd.h>
 
 #include "analyze/boot/analysis.h"
+#include "analyze/boot/failures.h"
 #include "analyze/boot/profile.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
 #include "analyze/out/compare.h"
+#include "analyze/out/failures_report.h"
+#include "analyze/out/otlp.h"
 #include "analyze/out/plot.h"
 #include "analyze/out/profile_report.h"
 #include "analyze/out/report.h"
@@ -36,7 +39,14 @@ static const char usage_text[] =
 "                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
 "                          container, a thread per task, syscalls as slices, phases\n"
 "                          and the critical path as slices of their own; folded:\n"
-"                          --profile's collapsed stacks (flamegraph.pl, speedscope)\n"
+"                          --profile's collapsed stacks (flamegraph.pl, speedscope);\n"
+"                          otlp: each boot as an OpenTelemetry trace, OTLP/JSON lines\n"
+"                          (a root span, a span per phase, one per segment of the\n"
+"                          critical path to listen or --critical-path's phase)\n"
+"    --otlp-endpoint <url> POST each boot's trace (OTLP/JSON) to an OTLP/HTTP\n"
+"                          receiver: http://host:4318 sends to /v1/traces; http only\n"
+"                          (for https, an OpenTelemetry collector in between);\n"
+"                          prints nothing unless --format otlp is given too\n"
 "    --hist[=<kind>]       histogram per phase: log2 (default, like bpftrace\n"
 "                          hist()) or linear:<step> (<step>: 1ms, 500us, 2s, ns)\n"
 "    --by <key>            syscall time per syscall, container or comm (like\n"
@@ -48,10 +58,18 @@ static const char usage_text[] =
 "                          imports and class initializers by self and total time,\n"
 "                          like python -X importtime (the collector's span rows)\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
-"                          window [start, <phase>] (exec, listen or a mark label),\n"
-"                          clipping syscalls that straddle it; prints its wall time\n"
+"                          window [start, <phase>] (exec, listen, a mark label, or\n"
+"                          end: its last process's exit), clipping syscalls that\n"
+"                          straddle it; prints its wall time (default: the files'\n"
+"                          # until=, collector --until's phase; none: the whole\n"
+"                          trace)\n"
+"    --failures[=<dur>]    why each boot ended: its init's exit status or signal,\n"
+"                          its failed syscalls in the last <dur> (default 10s)\n"
+"                          grouped (connect ECONNREFUSED 127.0.0.1:5432 x 12), what\n"
+"                          the rows say of a signal's sender, a restart's back-off\n"
 "    --critical-path[=<phase>]\n"
-"                          what gated each boot (default: listen): contiguous\n"
+"                          what gated each boot (default: listen; end: its last\n"
+"                          process's exit): contiguous\n"
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
@@ -63,7 +81,8 @@ static const char usage_text[] =
 "    --top <n>             with --profile: the functions a table lists (default 20);\n"
 "                          with --by span: the spans per container (default 20)\n"
 "    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
-"                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug)\n"
+"                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug,\n"
+"                          then the debuginfod servers of $DEBUGINFOD_URLS if set)\n"
 "    --container <glob>    only containers whose name matches <glob> (fnmatch)\n"
 "    --exec <pattern>      the exec that counts: the first whose filename\n"
 "                          matches <pattern> (fnmatch; a plain path matches itself)\n"
@@ -109,7 +128,11 @@ static const char usage_text[] =
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --by span --until listen      the slowest requires and imports\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
+"    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
+"    analyze --otlp-endpoint http://127.0.0.1:4318 boot.tsv   to a collector\n"
 "    analyze --profile boot.tsv                 where the boot's CPU time went\n"
+"    analyze --failures boot.tsv                why did the boots die?\n"
+"    analyze --profile --until end job.tsv      a job that never listens, to its end\n"
 "    analyze --profile --format folded boot.tsv | flamegraph.pl > boot.svg\n"
 "    analyze --compare before.tsv after.tsv is the change significant?\n"
 "    analyze --compare --fail-if-slower 5 before.tsv after.tsv   a CI gate\n";
@@ -117,7 +140,7 @@ static const char usage_text[] =
 enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
-	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR,
+	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR, OPT_OTLP_ENDPOINT, OPT_FAILURES,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -143,6 +166,8 @@ static const struct option long_opts[] = {
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
+	{ "otlp-endpoint", required_argument, NULL, OPT_OTLP_ENDPOINT },
+	{ "failures", optional_argument, NULL, OPT_FAILURES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -215,10 +240,14 @@ static int phase_id(const struct analysis *a, const char *name, const char *opt,
 		*id = (uint32_t)k;
 		return 0;
 	}
+	if (strcmp(name, "end") == 0) {
+		*id = PHASE_END;	/* every container that ended has it */
+		return 0;
+	}
 	fprintf(stderr, "analyze: %s: no phase '%s' in the input (phases:", opt, name);
 	for (i = 0; i < analysis_nphases(a); i++)
 		fprintf(stderr, "%s %s", i ? "," : "", analysis_phase_name(a, i));
-	fprintf(stderr, ")\n");
+	fprintf(stderr, ", end)\n");
 	return -1;
 }
 
@@ -326,13 +355,21 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	struct compare_opts co = { .format = FMT_TEXT };
 	struct analysis *a = NULL, *b = NULL;
 	const char *plot_dir = NULL, *critpath = NULL, *until = NULL;
+	char *until_file = NULL;	/* the files' # until=, the default window */
+	bool critpath_default = false, until_none = false;
+	uint32_t until_ph = UINT32_MAX;	/* --until's phase id, once read */
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false, profile = false;
+	bool compare = false, profile = false, failures = false;
+	uint64_t stretch = FAILURES_STRETCH_NS;
+	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
 	struct profile *prof = NULL, *prof2 = NULL;
 	bool keep_all = false;
+	struct otlp_url otlp_url;
+	const struct otlp_url *otlp_to = NULL;
+	char why[256];
 	int c, rc = 0;
 	char *end;
 	long n;
@@ -359,9 +396,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ro.format = FMT_TRACE_EVENT;
 			else if (strcmp(optarg, "folded") == 0)
 				ro.format = FMT_FOLDED;
+			else if (strcmp(optarg, "otlp") == 0)
+				ro.format = FMT_OTLP;
 			else
 				return usage_error("unknown format '%s' (text, tsv, json, "
-						   "trace-event or folded)", optarg);
+						   "trace-event, folded or otlp)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -414,6 +453,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			break;
 		case OPT_CRITPATH:
 			critpath = optarg ? optarg : "listen";
+			critpath_default = !optarg;
 			if (!*critpath)
 				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
 						   "or a mark label)");
@@ -424,9 +464,24 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			if (!*optarg)
 				return usage_error("%s", "--until needs a phase (exec, listen or a "
 						   "mark label)");
+			if (strcmp(optarg, "none") == 0) {
+				/* the whole trace, whatever the files' # until= says */
+				until_none = true;
+				until = NULL;
+				ao.windowed = false;
+				break;
+			}
+			until_none = false;
 			until = optarg;
 			ao.timeline = true;
 			ao.windowed = true;
+			break;
+		case OPT_FAILURES:
+			if (optarg && (units_parse(optarg, &stretch) < 0 || !stretch))
+				return usage_error("bad --failures '%s' (a duration: 10s, 500ms)",
+						   optarg);
+			failures = true;
+			ao.timeline = true;
 			break;
 		case OPT_PROFILE:
 			profile = true;
@@ -444,6 +499,13 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			if (!debug_dirs)
 				return usage_error("%s", "out of memory");
 			debug_dirs[ndebug++] = optarg;
+			break;
+		case OPT_OTLP_ENDPOINT:
+			if (otlp_url_parse(optarg, &otlp_url, why, sizeof(why)) < 0) {
+				fprintf(stderr, "analyze: --otlp-endpoint %s: %s\n", optarg, why);
+				return 2;
+			}
+			otlp_to = &otlp_url;
 			break;
 		case OPT_THREADS:
 			errno = 0;
@@ -468,12 +530,26 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			ro.format == FMT_TRACE_EVENT))
 		return usage_error("%s", "--profile prints its own tables: no --hist, --by, "
 				   "--critical-path, --compare or --format trace-event");
+	if (failures && (ro.hist || ro.by != BY_NONE || critpath || compare || profile ||
+			 until || plot_dir || ro.format == FMT_TRACE_EVENT || ro.format == FMT_FOLDED ||
+			 ro.format == FMT_OTLP || otlp_to))
+		return usage_error("%s", "--failures prints its own view: no --hist, --by, "
+				   "--critical-path, --compare, --profile, --until, --plot, "
+				   "--otlp-endpoint or --format trace-event|folded|otlp");
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
 	if (ro.format == FMT_TRACE_EVENT) {
 		if (ro.hist || ro.by != BY_NONE || compare || until)
 			return usage_error("%s", "--format trace-event exports every row: no --hist, "
 					   "--by, --until or --compare");
+		ao.timeline = true;
+	}
+	if (ro.format == FMT_OTLP || otlp_to) {
+		if ((ro.format != FMT_OTLP && ro.format != FMT_TEXT) || ro.hist ||
+		    ro.by != BY_NONE || compare || until || profile || plot_dir)
+			return usage_error("%s", "--format otlp and --otlp-endpoint export the boots "
+					   "as traces: no other --format, --hist, --by, --until, "
+					   "--compare, --profile or --plot");
 		ao.timeline = true;
 	}
 
@@ -520,6 +596,21 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		nfiles = argc - optind;
 		runs_order(files, nfiles);	/* the files of a run, by part */
 	}
+	/*
+	 * The window the collector stopped each boot at (# until=, collector
+	 * --until) is the analyses' default one: no boot went on past it.
+	 */
+	if (!until && !until_none && ro.format != FMT_TRACE_EVENT &&
+	    (ao.by != BY_NONE || plot_dir || profile || critpath_default) &&
+	    (until_file = runs_until(files, nfiles))) {
+		if (critpath_default)
+			critpath = until_file;
+		if (ao.by != BY_NONE || plot_dir || profile) {
+			until = until_file;
+			ao.timeline = true;
+			ao.windowed = true;
+		}
+	}
 	/* --plot alone needs the rows of the charted containers only: files
 	 * that can be read twice are, the second time keeping just those
 	 * (--format trace-event wants every row at once) */
@@ -537,9 +628,15 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		goto cleanup;
 	}
 	if (until) {
-		uint32_t ph;
+		uint32_t ph = UINT32_MAX;
 
-		if (phase_id(a, until, "--until", &ph) < 0) {
+		if (until == until_file && strcmp(until, "end") != 0 &&
+		    strtab_find(a->phase_names, until, strlen(until)) < 0) {
+			/* a mark that never fired: no boot reached the window's end */
+			fprintf(stderr, "analyze: the input's # until=%s is no phase of it: "
+				"no boot reached it\n", until);
+			ph = UINT32_MAX;
+		} else if (phase_id(a, until, "--until", &ph) < 0) {
 			rc = 2;
 			goto cleanup;
 		}
@@ -548,6 +645,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			rc = 1;
 			goto cleanup;
 		}
+		until_ph = ph;
 	}
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
@@ -559,7 +657,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		if (critpath)
 			ph = ro.critpath_phase;
 		else if (until)
-			phase_id(a, until, "--until", &ph);
+			ph = until_ph;
 		else if ((k = strtab_find(a->phase_names, "listen", 6)) >= 0)
 			ph = (uint32_t)k;
 		prof = profile__new(a->tl, ph, &po);
@@ -583,7 +681,38 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		goto plots;
 	}
 
-	/* 5. report */
+	if (failures) {
+		fl = failures__new(a->tl, stretch);
+		if (!fl) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+		} else if (failures_print(stdout, fl, ro.format) < 0) {
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			rc = 1;
+		} else {
+			rc = flush_stdout();
+		}
+		goto cleanup;
+	}
+
+	/* 5. report: OTLP traces, or the tables */
+	if (ro.format == FMT_OTLP || otlp_to) {
+		struct otlp_opts oo = { .out = ro.format == FMT_OTLP ? stdout : NULL,
+					.url = otlp_to, .cp_phase = UINT32_MAX };
+		size_t sent;
+		long k;
+
+		if (critpath)
+			oo.cp_phase = ro.critpath_phase;
+		else if ((k = strtab_find(a->phase_names, "listen", 6)) >= 0)
+			oo.cp_phase = (uint32_t)k;
+		rc = otlp_export(a, &oo, stderr, &sent);
+		if (!rc)
+			rc = flush_stdout();
+		if (otlp_to)
+			fprintf(stderr, "analyze: sent %zu traces to %s\n", sent, otlp_to->text);
+		goto cleanup;
+	}
 	if (report_print(stdout, a, &ro) < 0) {
 		if (errno == E2BIG)
 			fprintf(stderr, "analyze: histogram needs more than %d buckets; use a "
@@ -615,6 +744,8 @@ plots:
 	if (!rc && plot_dir)
 		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
 cleanup:
+	failures__free(fl);
+	free(until_file);
 	profile__free(prof);
 	profile__free(prof2);
 	analysis__free(a);

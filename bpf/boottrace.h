@@ -326,6 +326,41 @@ struct bt_stack_build_id {	/* struct bpf_stack_build_id's layout (the UAPI fixes
 };
 _Static_assert(sizeof(struct bt_stack_build_id) == 32, "bt_stack_build_id layout");
 
+/*
+ * An interpreter's own frames (bpf/interp.bpf.h), for a process the
+ * collector registered in interp_procs (collector/profile/interp.c): the
+ * interpreter's frame chain of the interrupted thread, innermost first.
+ * For CPython 3.11, each is the frame's code object's address, bit 0 set
+ * when the frame is an entry frame (the first of one call of the eval
+ * loop from C: _PyInterpreterFrame.is_entry).
+ */
+#define BT_IFRAMES_MAX 48
+#define BT_IFRAME_ENTRY 1ULL
+
+enum bt_interp_kind {
+	BT_INTERP_NONE,
+	BT_INTERP_PYTHON311,	/* CPython 3.11 */
+};
+
+/*
+ * What the sampling program needs of a registered interpreter (the value
+ * of interp_procs, whose key is the process's tgid): where the running
+ * thread's state is, and the offsets of the fields it follows.
+ */
+struct bt_interp_proc {
+	__u32 kind;		/* enum bt_interp_kind */
+	__u32 pad;
+	__u64 tstate_addr;	/* 3.11: &_PyRuntime.gilstate.tstate_current */
+	__u16 ts_cframe;	/* PyThreadState.cframe */
+	__u16 ts_tid;		/* PyThreadState.native_thread_id */
+	__u16 cf_frame;		/* _PyCFrame.current_frame */
+	__u16 fr_code;		/* _PyInterpreterFrame.f_code */
+	__u16 fr_previous;	/* _PyInterpreterFrame.previous */
+	__u16 fr_is_entry;	/* _PyInterpreterFrame.is_entry */
+	__u32 pad2;
+};
+_Static_assert(sizeof(struct bt_interp_proc) == 32, "bt_interp_proc layout");
+
 struct bt_sample_event {
 	struct bt_event_hdr hdr;
 	__u32 cpu;
@@ -334,8 +369,11 @@ struct bt_sample_event {
 	__s32 ustack_bytes;
 	__u64 kstack[BT_STACK_MAX];
 	struct bt_stack_build_id ustack[BT_STACK_MAX];
+	__u32 interp_kind;	/* enum bt_interp_kind: what iframe holds */
+	__u32 iframes;		/* how many of iframe[] */
+	__u64 iframe[BT_IFRAMES_MAX];
 };
-_Static_assert(sizeof(struct bt_sample_event) == 64 + 64 * 8 + 64 * 32,
+_Static_assert(sizeof(struct bt_sample_event) == 64 + 64 * 8 + 64 * 32 + 8 + BT_IFRAMES_MAX * 8,
 	       "bt_sample_event layout");
 
 /*

@@ -20,6 +20,8 @@
  * buffer itself (a full ring: counted lost, as every record is).
  */
 
+#include "bpf/interp.bpf.h"
+
 /* The period of the perf events, ns: the sample's weight (0: --profile off). */
 const volatile __u32 profile_period_ns = 0;
 
@@ -70,6 +72,7 @@ int bt_profile(struct bpf_perf_event_data *ctx)
 	e->kstack_bytes = n;
 	n = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack), BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
 	e->ustack_bytes = n;
+	interp_walk(t, e);
 	bpf_ringbuf_submit(e, wake_flags(e, sizeof(*e)));
 	return 0;
 }

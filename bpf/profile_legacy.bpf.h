@@ -67,6 +67,8 @@ int bt_profile(void *ctx)
 	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
 	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
 					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	e->interp_kind = BT_INTERP_NONE;	/* the modern object's alone (bpf/interp.bpf.h) */
+	e->iframes = 0;
 	emit_unbatched(ctx, e, sizeof(*e));
 	return 0;
 }

@@ -102,8 +102,16 @@ void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h);
 /* the start row of @k: @how it was seen, by task @pid/@comm, @detail */
 void lifecycle_write_start(struct collector *c, struct container *k, unsigned long long ts,
 			   const char *how, long pid, const char *comm, const char *detail);
-/* the end row of @k */
+/* the end row of @k: its detail, how its init ended, when its exit was seen */
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts);
+/*
+ * container @k (a top one; NULL: none) saw an exec by process @pid,
+ * @flagged_init when the kernel flagged it init: the first flagged one,
+ * else the first one, is its init
+ */
+void lifecycle_saw_exec(struct container *k, long pid, int flagged_init);
+/* container @k (NULL: none) saw process @pid exit with wait(2) status @wstatus */
+void lifecycle_saw_exit(struct container *k, long pid, unsigned wstatus);
 /* container @k reached @what: spawn mode's --until may stop it */
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what);
 

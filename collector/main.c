@@ -270,7 +270,7 @@ int main(int argc, char **argv)
 	if (c.opt.profile_hz && !c.be->ops->samples)
 		fprintf(stderr, "collector: --profile: the %s BPF object cannot sample stacks "
 			"(# profile=off)\n", c.be->ops->name);
-	else if (c.opt.profile_hz && !(c.samples = samples__new())) {
+	else if (c.opt.profile_hz && !(c.samples = samples__new(c.be))) {
 		fprintf(stderr, "collector: out of memory\n");
 		goto cleanup;
 	}

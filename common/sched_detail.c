@@ -35,8 +35,7 @@ struct value {
 	bool str;		/* LEN:BYTES, s/n the bytes */
 };
 
-/* Decimal digits only, at most 18 (no overflow): the number, or -1. */
-static long long number(const char *s, size_t n)
+long long detail_number(const char *s, size_t n)
 {
 	long long v = 0;
 	size_t i;
@@ -64,7 +63,7 @@ static long read_value(const char *s, size_t n, struct value *v)
 	while (i < n && s[i] >= '0' && s[i] <= '9')
 		i++;
 	if (i > 0 && i < n && s[i] == ':') {
-		len = number(s, i);
+		len = detail_number(s, i);
 		if (len < 0 || (size_t)len > n - i - 1)
 			return -1;
 		v->s = s + i + 1;
@@ -94,7 +93,7 @@ static const char *const key_names[NKEYS] = {
 /* Store value @v of key @k into @d: 0, or -1 when it is not of the key's kind. */
 static int store(struct sched_detail *d, enum key k, const struct value *v)
 {
-	long long num = v->str ? -1 : number(v->s, v->n);
+	long long num = v->str ? -1 : detail_number(v->s, v->n);
 	struct sched_str str = { v->s, v->n };
 	size_t w;
 

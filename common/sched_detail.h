@@ -61,6 +61,12 @@ const char *sched_wake_name(enum sched_wake w);
 int sched_detail_parse(const char *s, size_t n, struct sched_detail *d);
 
 /*
+ * detail_number - a detail's decimal value: @n bytes at @s, digits only,
+ * at most 18 (no overflow); the number, or -1 (end_detail.h's too).
+ */
+long long detail_number(const char *s, size_t n);
+
+/*
  * sched_detail_format - @d as the detail into @out (@cap bytes; 256 hold
  * any detail whose comms are at most 16 bytes). Absent parts (-1, NULL
  * comm, SCHED_WAKE_MISSING) are left out. Returns the length, not

@@ -28,7 +28,8 @@
  * The analysis of 1 (and of 3) then goes through analysis_add_row() ...
  * analysis_finish() and report_print() (text, tsv, json, histograms, --by;
  * for 3 with the timeline: --critical-path, whose paths must tile each
- * boot exactly, and --until listen, and --format trace-event)
+ * boot exactly, to each phase and to end, --failures (text, tsv, json),
+ * --until end and listen, and --format trace-event)
  * and compare_print(), into /dev/null, and the PNG histograms' bins of each
  * phase are built (each value counted once, the count capped). Plots are
  * not drawn (gnuplot is too slow for a fuzzer); plot_sanitize() is.
@@ -44,8 +45,10 @@
 
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/critpath.h"
+#include "analyze/boot/failures.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/compare.h"
+#include "analyze/out/failures_report.h"
 #include "analyze/out/plot.h"
 #include "analyze/out/report.h"
 #include "analyze/out/trace_event.h"
@@ -563,9 +566,11 @@ static void check_paths(const struct analysis *a)
 	size_t i, ph, k;
 
 	for (i = 0; i < a->tl->nctrs; i++)
-		for (ph = 0; ph < analysis_nphases(a); ph++) {
+		for (ph = 0; ph <= analysis_nphases(a); ph++) {
+			/* every phase, then end (the last process's exit) */
+			uint32_t id = ph < analysis_nphases(a) ? (uint32_t)ph : PHASE_END;
 			struct cp_path p;
-			int rc = critpath_build(a->tl, i, (uint32_t)ph, analysis_phase_name(a, ph), &p);
+			int rc = critpath_build(a->tl, i, id, analysis_phase_name(a, id), &p);
 
 			if (rc == 1) {
 				uint64_t at = p.t0;
@@ -699,7 +704,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (a1)
 		analysis_finish(a1);
 	if (a3 && analysis_finish(a3) == 0) {
+		struct failures *fl = failures__new(a3->tl, FAILURES_STRETCH_NS);
+
 		check_paths(a3);
+		if (fl) {
+			(void)failures_print(sink, fl, FMT_TEXT);
+			(void)failures_print(sink, fl, FMT_TSV);
+			(void)failures_print(sink, fl, FMT_JSON);
+		}
+		failures__free(fl);
+		(void)window_apply(a3, PHASE_END);
 		(void)window_apply(a3, PHASE_LISTEN);
 	}
 	if (a1)

@@ -36,18 +36,41 @@ set -eu
 # calls.
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
 # symbolizes the samples' user frames by build id; nodejs is the JIT'd
-# program whose perf map (node --perf-basic-prof) a test reads.
+# program whose perf map (node --perf-basic-prof) a test reads;
+# python3.11 is the interpreter whose own frames --profile reads, and
+# python3.11-dbg with gdb check the struct offsets it reads them with
+# against the interpreter's DWARF; golang-go (1.19, with golang-1.19-src:
+# Go 1.15's test table) builds the stripped Go program whose frames are
+# named from its pclntab, and the test's oracle, Go's own debug/gosym
+# (tests/tools/go/).
+# fleet (dist/clickhouse, analyze --format otlp): clickhouse-server and
+# clickhouse-client (18.16 in Debian 12) load several collector runs and
+# answer the fleet queries in a test (its own config, data and loopback
+# port; the system's service is never started, below); npm fetches
+# OpenTelemetry's JS packages that decode the OTLP output in a test (the
+# nodesource nodejs carries npm; Debian's does not: then its npm package).
+# systemd-container (systemd-nspawn) and mmdebstrap boot a Debian rootfs
+# with systemd as PID 1 to run dist/boottrace-collector.service
+# (tests/integration/test_dist_systemd.sh; the rootfs is built once, 20 s,
+# into /var/cache/boottrace).
 # spans (collector --spans): ruby3.1 (libruby's USDT probes) and
 # openjdk-17-jdk-headless (libjvm's, and javac for the test's class) are
-# the interpreters test_spans boots; python3 brings python3.11; ruby-railties
+# the interpreters test_spans boots, with python3.11; ruby-railties
 # (Rails 6.1, no bundler download) and puma run its Rails app.
+# libdebuginfod-dev lets analyze fetch debug files from DEBUGINFOD_URLS,
+# and debuginfod is the server a test starts on a loopback port.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
 runc docker.io podman busybox-static qemu-system-x86 cpio
-prometheus systemd strace libdw-dev nodejs ruby3.1 openjdk-17-jdk-headless
-ruby-railties puma $*"
+prometheus systemd strace libdw-dev nodejs
+libdebuginfod-dev debuginfod
+python3.11 python3.11-dbg gdb golang-go
+clickhouse-server clickhouse-client systemd-container mmdebstrap
+ruby3.1 openjdk-17-jdk-headless ruby-railties puma $*"
+
+command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 
 missing=
 for p in $pkgs; do
@@ -87,6 +110,7 @@ services=
 case " $missing " in *" nginx "*) services=nginx ;; esac
 case " $missing " in *" prometheus "*) services="$services prometheus" ;; esac
 case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
+case " $missing " in *" clickhouse-server "*) services="$services clickhouse-server" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
 		systemctl disable --now "$svc" >/dev/null 2>&1 || true

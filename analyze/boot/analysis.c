@@ -12,6 +12,7 @@
 #include "analyze/boot/analysis_int.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
+#include "common/end_detail.h"
 #include "common/entrypoint.h"
 
 /* A container of a run carried to the run's next file (analysis.h). */
@@ -157,6 +158,7 @@ void analysis__free(struct analysis *a)
 	free(a->carry);
 	free(a->cm);
 	free(a->run_id);
+	resource_files_release(&a->res);
 	free(a);
 }
 
@@ -167,6 +169,10 @@ size_t analysis_nphases(const struct analysis *a)
 
 const char *analysis_phase_name(const struct analysis *a, size_t i)
 {
+	if (i == PHASE_END)
+		return "end";
+	if (i >= strtab_count(a->phase_names))
+		return "(none)";	/* a window no container reached (main.c) */
 	return strtab_str(a->phase_names, i, NULL);
 }
 
@@ -272,6 +278,8 @@ file_ctr_get(struct analysis *a, const char *s, size_t n, bool cached)
 		c->keep = -1;
 		c->ended = 0;
 		c->by_id = -1;
+		c->t_end = c->t_exit = NONE;
+		c->end_how = END_UNKNOWN;
 	}
 	return id;
 }
@@ -404,8 +412,18 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		long ph = phase_get(a, r->f[TSV_NAME].p, r->f[TSV_NAME].n);
 
 		return ph < 0 ? -1 : mark_min(a, (uint32_t)id, (uint32_t)ph, r->ts_ns);
+	} else if (field_is(ev, "exit", 4)) {
+		if (c->t_exit == NONE || r->ts_ns > c->t_exit)
+			c->t_exit = r->ts_ns;
 	} else if (field_is(ev, "end", 3)) {
 		c->ended = 1;
+		if (r->ts_ns < c->t_end) {
+			long pid;
+
+			c->t_end = r->ts_ns;
+			c->end_how = end_detail_parse(r->f[TSV_DETAIL].p, r->null & (1u << TSV_DETAIL) ?
+						      0 : r->f[TSV_DETAIL].n, &pid);
+		}
 	} else if (field_is(ev, "sample", 6)) {
 		a->samples++;
 	}
@@ -475,6 +493,14 @@ static int fold_ctr(struct analysis *a, const char *cname, size_t clen, uint32_t
 	a->ctrs[me].file = file;
 	a->ctrs[me].first = a->ncphases;
 	a->ctrs[me].n = 0;
+	a->ctrs[me].how = c->end_how;
+	a->ctrs[me].life = -1;
+	if (c->t_end != NONE) {
+		/* its last process's exit, as boot/ending.h takes it */
+		uint64_t end = c->t_exit != NONE && c->t_exit <= c->t_end ? c->t_exit : c->t_end;
+
+		a->ctrs[me].life = end >= c->t_start ? (int64_t)(end - c->t_start) : 0;
+	}
 	a->ncontainers++;
 	t_exec = exec_time(c);
 	if (t_exec != NONE && push_value(a, me, PHASE_EXEC, (int64_t)(t_exec - c->t_start)) < 0)
@@ -537,7 +563,7 @@ static int carry_ctr(struct analysis *a, const char *cname, size_t clen, struct 
 		k->c.t_init = min_u64(k->c.t_init, c->t_init);
 		k->c.t_listen = min_u64(k->c.t_listen, c->t_listen);
 		k->c.rows += c->rows;
-		k->c.ended |= c->ended;
+		file_ctr_merge_end(&k->c, c);
 		for (m = c->marks; m >= 0; m = a->fm[m].next)
 			if (list_mark_min(&a->cm, &a->ncm, &a->cm_cap, &k->c.marks, 0, a->fm[m].phase,
 					  a->fm[m].ts) < 0)
@@ -669,6 +695,11 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		const char *sched = tsv_reader_meta(r, "sched");
 
 		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
+		if (resource_file_add(&a->res, r) < 0) {
+			fprintf(err, "analyze: %s: out of memory\n", name);
+			ret = 1;
+			goto out;
+		}
 	}
 	if (join_run(a, tsv_reader_meta(r, "run_id")) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);

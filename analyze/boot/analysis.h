@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyze/boot/resource.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/reader.h"
 #include "analyze/read/strtab.h"
@@ -71,6 +72,12 @@ struct analyze_opts {
 };
 
 enum { PHASE_EXEC, PHASE_LISTEN };
+/*
+ * The phase `end` (--until end, --critical-path=end): the container's last
+ * process's exit (boot/ending.h). Not in the phase table; a mark labelled
+ * "end" takes the name first.
+ */
+#define PHASE_END TL_PHASE_END
 
 struct phase {
 	int64_t *v;		/* one value per container that reached it */
@@ -100,6 +107,8 @@ struct ctr_result {
 	uint32_t name;		/* id in analysis.ctr_names */
 	uint32_t file;
 	size_t first, n;	/* its phases: analysis.cphases[first..first+n) */
+	int64_t life;		/* start -> its end (boot/ending.h), or -1: no end row */
+	int32_t how;		/* how its init ended: common/end_detail.h (end row) */
 };
 
 struct ctr_phase {
@@ -155,6 +164,8 @@ struct analysis {
 	size_t carry_cap;
 	struct file_mark *cm;		/* their marks */
 	size_t ncm, cm_cap;
+	struct res_files res;		/* each file's host, kernel, run, clock
+					 * (resource.h), with opts.timeline */
 };
 
 /* analysis__new - an empty analysis with @opts; NULL when out of memory. */
@@ -202,7 +213,7 @@ int analysis_finish(struct analysis *a);
 
 /* analysis_nphases - the number of phases (exec, listen, then labels). */
 size_t analysis_nphases(const struct analysis *a);
-/* analysis_phase_name - the name of phase @i (labels escaped as in TSV). */
+/* analysis_phase_name - the name of phase @i (labels escaped as in TSV; PHASE_END: "end"). */
 const char *analysis_phase_name(const struct analysis *a, size_t i);
 
 /* A group sorted for printing. */

@@ -28,7 +28,23 @@ struct file_ctr {
 	int8_t keep;		/* in the timeline (opts.tl_keep): -1 not decided yet, 0, 1 */
 	int8_t ended;		/* it has an end row */
 	int32_t by_id;		/* its group for --by container, -1 = none yet */
+	/* its end (boot/ending.h, as far as one pass over the rows knows it) */
+	uint64_t t_end;		/* its earliest end row, or NONE */
+	uint64_t t_exit;	/* its latest exit row, or NONE */
+	int32_t end_how;	/* that end row's detail: common/end_detail.h */
 };
+
+/* What container @s's rows say of its end, into @d's (a part's, a file's that continues it). */
+static inline void file_ctr_merge_end(struct file_ctr *d, const struct file_ctr *s)
+{
+	if (s->t_end < d->t_end) {
+		d->t_end = s->t_end;
+		d->end_how = s->end_how;
+	}
+	if (s->t_exit != UINT64_MAX && (d->t_exit == UINT64_MAX || s->t_exit > d->t_exit))
+		d->t_exit = s->t_exit;
+	d->ended |= s->ended;
+}
 
 struct file_mark {
 	uint32_t phase;

@@ -455,7 +455,28 @@ static bool find_target(const struct walk *w, uint32_t phase, const char *phase_
 	const struct tl_container *c = w->c;
 	size_t i, k;
 
-	if (phase == PHASE_EXEC) {
+	if (phase == PHASE_END) {
+		uint64_t latest = 0;
+		bool found = false;
+
+		/* the process whose exit ended it; else (an end row alone) the last one seen */
+		for (i = 0; i < c->ntasks; i++) {
+			const struct tl_task *t = &c->tasks[i];
+
+			if (t->host)
+				continue;
+			if (t->exit_ts == t1) {
+				*task = (uint32_t)i;
+				return true;
+			}
+			if (t->end <= t1 && (!found || t->end > latest)) {
+				latest = t->end;
+				*task = (uint32_t)i;
+				found = true;
+			}
+		}
+		return found;
+	} else if (phase == PHASE_EXEC) {
 		for (i = 0; i < c->ntasks; i++)
 			for (k = 0; k < c->tasks[i].nexecs; k++)
 				if (c->tasks[i].execs[k].ts == t1) {

@@ -84,6 +84,12 @@ static int merge(struct tl_task *t, const struct tl_task *h, uint64_t lo, uint64
 			return -1;
 		seen(t, o->out, o->out + o->dur);
 	}
+	for (k = timeline_sample_from(h, lo); k < h->nsamples && h->samples[k].ts <= hi; k++) {
+		if (append((void **)&t->samples, &t->nsamples, &t->samples_cap, &h->samples[k], 1,
+			   sizeof(h->samples[k])) < 0)
+			return -1;
+		seen(t, h->samples[k].ts, h->samples[k].ts);
+	}
 	for (k = 0; k < h->nexecs; k++) {
 		const struct tl_exec *e = &h->execs[k];
 
@@ -169,6 +175,7 @@ int host_tasks_import(struct tl_container *c, const struct tl_container *h)
 				free(t->offs);
 				free(t->execs);
 				free(t->comms);
+				free(t->samples);
 				continue;
 			}
 			/*
@@ -183,5 +190,115 @@ int host_tasks_import(struct tl_container *c, const struct tl_container *h)
 			return -1;
 		}
 	}
+	return 0;
+}
+
+/* A kernel thread (kthreadd, 2, and its children): it works for every task, not a boot. */
+static bool kernel_thread(const struct tl_task *t)
+{
+	return t->pid == 2 || t->ppid == 2;
+}
+
+struct pid_ix {
+	int64_t pid;
+	uint32_t task;
+};
+
+static int cmp_pid_ix(const void *x, const void *y)
+{
+	const struct pid_ix *a = x, *b = y;
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* Mark every task of process @pid (through @ix, @n) as the runtime's; whether any was new. */
+static bool take_process(struct tl_container *c, const struct pid_ix *ix, size_t n, int64_t pid)
+{
+	size_t lo = 0, hi = n;
+	bool added = false;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && ix[lo].pid == pid; lo++) {
+		struct tl_task *t = &c->tasks[ix[lo].task];
+
+		if (!t->runtime && !kernel_thread(t)) {
+			t->runtime = true;
+			added = true;
+		}
+	}
+	return added;
+}
+
+/* Is task @i of @c in the boot: its own, or the runtime's? */
+static bool in_boot(const struct tl_container *c, uint32_t i)
+{
+	return i != TL_NOTASK && (!c->tasks[i].host || c->tasks[i].runtime);
+}
+
+int host_tasks_mark_runtime(struct tl_container *c, uint32_t client)
+{
+	struct pid_ix *ix;
+	size_t i, k, n = 0;
+	bool more = true;
+
+	if (!c->ntasks)
+		return 0;
+	ix = malloc(c->ntasks * sizeof(*ix));
+	if (!ix)
+		return -1;
+	for (i = 0; i < c->ntasks; i++)
+		if (c->tasks[i].host) {
+			ix[n].pid = c->tasks[i].pid;
+			ix[n].task = (uint32_t)i;
+			n++;
+		}
+	qsort(ix, n, sizeof(*ix), cmp_pid_ix);
+	/* the client (client mode's start row names its pid) */
+	for (i = 0; client != TL_NOSTR && i < c->nstarts; i++)
+		if (c->starts[i].how == client)
+			take_process(c, ix, n, c->starts[i].pid);
+	/*
+	 * Then, until nothing changes (a chain: the container's init, runc,
+	 * the shim, containerd, dockerd, the client: a handful of rounds),
+	 * the processes of the tasks that woke or made a task of the boot
+	 * after its start, and those a task of the boot made.
+	 */
+	while (more) {
+		more = false;
+		for (i = 0; i < c->ntasks; i++) {
+			const struct tl_task *t = &c->tasks[i];
+			bool in = in_boot(c, (uint32_t)i);
+
+			if (!in) {
+				/* a child of the boot's (runc forked by the shim) */
+				if (t->has_fork && in_boot(c, t->parent))
+					more |= take_process(c, ix, n, t->pid);
+				continue;
+			}
+			if (t->has_fork && t->parent != TL_NOTASK && !in_boot(c, t->parent))
+				more |= take_process(c, ix, n, c->tasks[t->parent].pid);
+			for (k = 0; k < t->noffs; k++) {
+				const struct tl_off *o = &t->offs[k];
+				uint32_t w;
+
+				if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW) || !o->waker ||
+				    timeline_off_wake(o) < c->t_start)
+					continue;
+				w = timeline_find_task(c, o->waker);
+				if (w != TL_NOTASK && !in_boot(c, w))
+					more |= take_process(c, ix, n, c->tasks[w].pid);
+			}
+		}
+	}
+	free(ix);
 	return 0;
 }

@@ -12,6 +12,9 @@
  * critical path can follow a wake-up into the daemon that did the work
  * and, before the container's first task, back into the runtime.
  *
+ * Their profile samples in the window are copied with them; those of
+ * the runtime's processes (host_tasks_mark_runtime()) are the boot's.
+ *
  * An imported task is marked host; a task already in the container (runc
  * init, which lived in the runtime's cgroup before it joined the
  * container's) gets the host rows of its tid merged into it instead: its
@@ -31,6 +34,21 @@
  * -1 out of memory (@c is then only fit to be freed).
  */
 int host_tasks_import(struct tl_container *c, const struct tl_container *h);
+
+/*
+ * host_tasks_mark_runtime - mark the host tasks of @c (finished: its
+ * tasks sorted, their parents linked) that worked for its boot: runtime
+ * = true on every task of their processes. They are the client (the
+ * pid of a start row whose how is @client, a timeline string id; or
+ * TL_NOSTR), then, to a fixed point, the processes of the tasks that
+ * woke a task of the boot (its own or one marked) after its start, made
+ * one (its fork's parent), or were made by one: dockerd answering the
+ * client, containerd, the shim, runc. Kernel threads (kthreadd and its
+ * children: kworkers, ksoftirqd) are never marked: they work for every
+ * task. A stranger busy on the host meanwhile is none of these. 0, or
+ * -1 out of memory.
+ */
+int host_tasks_mark_runtime(struct tl_container *c, uint32_t client);
 
 /* host_tasks_is_host_name - whether container name @name (@n escaped bytes) is the hosts' (\N). */
 bool host_tasks_is_host_name(const char *name, size_t n);

@@ -90,7 +90,7 @@ static int merge_part(struct analysis *a, const struct analysis *w)
 		c->t_listen = min_u64(c->t_listen, s->t_listen);
 		c->rows += s->rows;
 		c->selected = s->selected;
-		c->ended |= s->ended;
+		file_ctr_merge_end(c, s);
 	}
 	/* w->fm is in order of creation: each container's labels oldest first */
 	for (i = 0; i < w->nfm; i++)

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Each container's boot profile: see profile.h. */
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyze/array.h"
 #include "analyze/boot/profile.h"
@@ -68,12 +72,46 @@ static void base_name(const char *path, size_t n, char *out, size_t outsz)
 }
 
 /*
+ * Function @fn, at offset @off of the file at @path (@n raw bytes; NULL:
+ * not known), is unnamed: for p->unnamed, unless @off is past the file's
+ * end (a frame-pointer chain broken by code built without them gives
+ * garbage, which no debug file would name) or the path is no regular
+ * file here. -1 out of memory.
+ */
+static int mark_unnamed(struct profile *p, uint32_t fn, const char *path, size_t n, uint64_t off)
+{
+	size_t old = p->fn_umod_cap;
+	struct stat st;
+	int added;
+	long m;
+
+	if (!path || !n)
+		return 0;
+	m = strtab_intern(p->umods, path, n, &added);
+	if (m >= 0 && added) {
+		if (array_grow((void **)&p->umod_size, &p->umod_size_cap, (size_t)m + 1,
+			       sizeof(*p->umod_size), 16) < 0)
+			return -1;
+		p->umod_size[m] = stat(strtab_str(p->umods, (size_t)m, NULL), &st) == 0 &&
+				  S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+	}
+	if (m >= 0 && off >= p->umod_size[m])
+		return 0;
+	if (m < 0 || array_grow((void **)&p->fn_umod, &p->fn_umod_cap, (size_t)fn + 1,
+				sizeof(*p->fn_umod), 256) < 0)
+		return -1;
+	memset(p->fn_umod + old, 0, (p->fn_umod_cap - old) * sizeof(*p->fn_umod));
+	p->fn_umod[fn] = (uint32_t)m + 1;
+	return 0;
+}
+
+/*
  * A user frame's functions into @out (innermost first): @rc and @h from
- * symbols_*(); @base the file's when known. Their count, or -1 out of
- * memory.
+ * symbols_*(); @base the file's when known, @path (@plen bytes) its path
+ * when known. Their count, or -1 out of memory.
  */
 static int user_fns(struct profile *p, int rc, const struct symbols_hit *h, const char *base,
-		    uint64_t off, uint32_t *out)
+		    const char *path, size_t plen, uint64_t off, uint32_t *out)
 {
 	char name[4200];
 	long id;
@@ -92,6 +130,8 @@ static int user_fns(struct profile *p, int rc, const struct symbols_hit *h, cons
 
 		snprintf(name, sizeof(name), "[%s+0x%llx]", b, (unsigned long long)off);
 		id = fn_id(p, name, strlen(name), b);
+		if (id >= 0 && mark_unnamed(p, (uint32_t)id, path, plen, off) < 0)
+			return -1;
 	} else {
 		id = fn_id(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN);
 	}
@@ -121,6 +161,7 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 {
 	struct symbols_hit h;
 	char base[4200];
+	const char *path;
 	int rc;
 
 	switch (f->kind) {
@@ -130,16 +171,19 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 		return one_fn(p, UNKNOWN, strlen(UNKNOWN), "[kernel]", out);
 	case FRAME_BUILD_ID:
 		rc = symbols_build_id(p->sym, f->build_id, f->off, ret, &h);
-		return user_fns(p, rc, &h, NULL, f->off, out);
+		path = rc == 0 ? symbols_build_id_path(p->sym, f->build_id) : NULL;
+		return user_fns(p, rc, &h, NULL, path, path ? strlen(path) : 0, f->off, out);
 	case FRAME_FILE:
 		/* the kernel's code in the process: [vdso], [vsyscall] */
 		if (f->name[0] == '[')
 			return one_fn(p, f->name, f->name_len, "[kernel]", out);
 		rc = symbols_path(p->sym, f->name, f->name_len, f->off, ret, &h);
 		base_name(f->name, f->name_len, base, sizeof(base));
-		return user_fns(p, rc, &h, base, f->off, out);
+		return user_fns(p, rc, &h, base, f->name, f->name_len, f->off, out);
 	case FRAME_JIT:
 		return one_fn(p, f->name, f->name_len, "[jit]", out);
+	case FRAME_INTERP:
+		return one_fn(p, f->name, f->name_len, "[interpreted]", out);
 	case FRAME_UADDR:
 	default:
 		return one_fn(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN, out);
@@ -150,7 +194,7 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 static bool user_frame(const struct frame *f)
 {
 	return f->kind == FRAME_BUILD_ID || f->kind == FRAME_FILE || f->kind == FRAME_JIT ||
-	       f->kind == FRAME_UADDR;
+	       f->kind == FRAME_INTERP || f->kind == FRAME_UADDR;
 }
 
 /*
@@ -238,11 +282,71 @@ static int add_candidate(struct profile *p, uint32_t id, char *scratch)
 	return u > 0 ? symbols_add_path(p->sym, scratch, (size_t)u) : 0;
 }
 
+/*
+ * A sampled process's binary by its comm, as a candidate: a daemon that
+ * started before the collector (dockerd, containerd) is named by no exec
+ * row or path of the file, only by its comm. The usual directories of
+ * binaries, the comm's name there; a comm of 15 bytes was cut by the
+ * kernel (TASK_COMM_LEN: containerd-shim-runc-v2's is containerd-shim),
+ * so any name it starts. Only a file whose build id matches names frames
+ * (symbols.h): a wrong guess names nothing. -1 out of memory.
+ */
+static int add_comm_candidates(struct profile *p, uint32_t comm, char *scratch)
+{
+	static const char *const dirs[] = { "/usr/local/sbin", "/usr/local/bin", "/usr/sbin",
+					    "/usr/bin", "/sbin", "/bin" };
+	char path[PATH_MAX];
+	struct dirent *d;
+	size_t i, n;
+	const char *s;
+	long u;
+	DIR *dir;
+
+	if (comm == TL_NOSTR)
+		return 0;
+	s = strtab_str(p->tl->strs, comm, &n);
+	u = tsv_unescape(s, n, scratch);
+	if (u <= 0 || memchr(scratch, '/', (size_t)u) || scratch[0] == '.')
+		return 0;
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (u < 15) {
+			snprintf(path, sizeof(path), "%s/%.*s", dirs[i], (int)u, scratch);
+			if (access(path, F_OK) == 0 && symbols_add_path(p->sym, path, strlen(path)) < 0)
+				return -1;
+			continue;
+		}
+		if (!(dir = opendir(dirs[i])))
+			continue;
+		while ((d = readdir(dir)))
+			if (strncmp(d->d_name, scratch, (size_t)u) == 0) {
+				snprintf(path, sizeof(path), "%s/%s", dirs[i], d->d_name);
+				if (symbols_add_path(p->sym, path, strlen(path)) < 0) {
+					closedir(dir);
+					return -1;
+				}
+			}
+		closedir(dir);
+	}
+	return 0;
+}
+
+/* Whether comm @id is among the @n of @seen. */
+static bool comm_seen(const uint32_t *seen, size_t n, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (seen[i] == id)
+			return true;
+	return false;
+}
+
 /* Every path the timeline names, as candidates. -1 out of memory. */
 static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 {
 	const struct timeline *tl = p->tl;
-	size_t i, k, j;
+	uint32_t *seen = NULL;
+	size_t i, k, j, nseen = 0, seen_cap = 0;
 
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];
@@ -260,6 +364,24 @@ static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 					return -1;
 		}
 	}
+	/* the binaries of sampled processes, by comm, after every path the rows name */
+	for (i = 0; i < tl->nctrs; i++)
+		for (k = 0; k < tl->ctrs[i].ntasks; k++) {
+			const struct tl_task *t = &tl->ctrs[i].tasks[k];
+			uint32_t ids[2] = { t->comm_last, t->comm };
+
+			for (j = 0; t->nsamples && j < 2; j++) {
+				if (comm_seen(seen, nseen, ids[j]))
+					continue;
+				if (add_comm_candidates(p, ids[j], scratch) < 0 ||
+				    array_grow((void **)&seen, &seen_cap, nseen + 1, sizeof(*seen), 16) < 0) {
+					free(seen);
+					return -1;
+				}
+				seen[nseen++] = ids[j];
+			}
+		}
+	free(seen);
 	/* f: frames' paths, of the stacks of every sample */
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];
@@ -395,6 +517,8 @@ static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *
 		const struct tl_task *t = &c->tasks[k];
 		size_t j;
 
+		if (t->host && !t->runtime)
+			continue;	/* a stranger on the host meanwhile */
 		for (j = timeline_sample_from(t, pc->t0); j < t->nsamples; j++) {
 			const struct tl_sample *s = &t->samples[j];
 			long ix;
@@ -452,6 +576,53 @@ oom:
 	return -1;
 }
 
+static int cmp_unnamed(const void *x, const void *y)
+{
+	const struct prof_unnamed *a = x, *b = y;
+
+	if (a->samples != b->samples)
+		return a->samples < b->samples ? 1 : -1;
+	return a->module < b->module ? -1 : a->module > b->module;
+}
+
+/* The unnamed modules' samples over every window (p->unnamed). -1 out of memory. */
+static int unnamed_all(struct profile *p)
+{
+	size_t nm = strtab_count(p->umods), i, k;
+	uint64_t *stamp = calloc(nm ? nm : 1, sizeof(*stamp));
+
+	p->unnamed = calloc(nm ? nm : 1, sizeof(*p->unnamed));
+	if (!stamp || !p->unnamed) {
+		free(stamp);
+		return -1;
+	}
+	for (i = 0; i < nm; i++)
+		p->unnamed[i].module = (uint32_t)i;
+	for (i = 0; i < p->all.nfolded; i++) {
+		const struct prof_stack *s = &p->stacks[p->all.folded[i].stack];
+
+		for (k = 0; k < s->n; k++) {
+			uint32_t m = s->fns[k] < p->fn_umod_cap ? p->fn_umod[s->fns[k]] : 0;
+
+			/* a module counts once per stack: stamps from 1 */
+			if (m && stamp[m - 1] != i + 1) {
+				stamp[m - 1] = i + 1;
+				p->unnamed[m - 1].samples += p->all.folded[i].count;
+			}
+		}
+	}
+	free(stamp);
+	qsort(p->unnamed, nm, sizeof(*p->unnamed), cmp_unnamed);
+	for (p->nunnamed = 0; p->nunnamed < nm && p->unnamed[p->nunnamed].samples; p->nunnamed++)
+		;
+	return 0;
+}
+
+const char *profile_unnamed_path(const struct profile *p, uint32_t module)
+{
+	return strtab_str(p->umods, module, NULL);
+}
+
 struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 			     const struct profile_opts *o)
 {
@@ -468,8 +639,9 @@ struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 	p->sym = symbols__new();
 	p->fnkeys = strtab__new();
 	p->stack_ix = strtab__new();
+	p->umods = strtab__new();
 	p->ctrs = calloc(tl->nctrs ? tl->nctrs : 1, sizeof(*p->ctrs));
-	if (!p->sym || !p->fnkeys || !p->stack_ix || !p->ctrs)
+	if (!p->sym || !p->fnkeys || !p->stack_ix || !p->umods || !p->ctrs)
 		goto oom;
 	for (i = 0; o && i < o->ndebug_dirs; i++)
 		if (symbols_add_debug_dir(p->sym, o->debug_dirs[i]) < 0)
@@ -496,7 +668,7 @@ struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 		if (profile_ctr(p, i, pc, scratch, fr, &stamp) < 0)
 			goto oom;
 	}
-	if (profile_all(p) < 0)
+	if (profile_all(p) < 0 || unnamed_all(p) < 0)
 		goto oom;
 	free(fr);
 	free(scratch);
@@ -525,6 +697,10 @@ void profile__free(struct profile *p)
 		free(p->stacks[i].fns);
 	free(p->stacks);
 	free(p->scratch);
+	free(p->fn_umod);
+	free(p->umod_size);
+	free(p->unnamed);
+	strtab__free(p->umods);
 	strtab__free(p->fnkeys);
 	strtab__free(p->stack_ix);
 	symbols__free(p->sym);

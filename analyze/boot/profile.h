@@ -6,7 +6,10 @@
  * A container's window is critpath's and --until's: from its start to the
  * moment it reached the phase (both ends included); a timed container
  * that never reached it is left out (counted in not_reached), and so are
- * the hosts' rows (container \N). Every sample of its tasks with ts in the
+ * the hosts' rows (container \N) but for the runtime's: the samples of
+ * the host tasks that worked for the boot (the client, dockerd,
+ * containerd, the shim, runc: host_tasks_mark_runtime()) are the boot's,
+ * each process under its own comm. Every sample of its tasks with ts in the
  * window counts once: for its innermost frame's function, "self"; for
  * each function on its stack, "total" (once per sample, however many
  * times the function is on it, as perf report --children does).
@@ -21,6 +24,11 @@
  * paths and f: frame paths, in order of first appearance. A sample whose
  * stack row is missing, or is empty, is one "[unknown]" frame.
  * Names are raw bytes (hostile): printers escape them.
+ *
+ * The files whose code stayed unnamed ([BASE+0xOFF] frames at an offset
+ * inside the file: not a broken chain's garbage) are listed with their
+ * samples over every window (unnamed: a sample counts once per file),
+ * so that --profile can say which debug files would name them.
  */
 #ifndef ANALYZE_PROFILE_H
 #define ANALYZE_PROFILE_H
@@ -62,6 +70,12 @@ struct prof_ctr {
 	size_t nfolded;
 };
 
+/* A file whose code stayed unnamed ([BASE+0xOFF] frames), and its samples. */
+struct prof_unnamed {
+	uint32_t module;	/* profile_unnamed_path() */
+	uint64_t samples;	/* of every window, with a frame of it unnamed */
+};
+
 struct prof_stack {
 	uint32_t *fns;		/* function ids, innermost first */
 	size_t n;
@@ -77,6 +91,8 @@ struct profile {
 	size_t nctrs;
 	size_t not_reached;	/* timed containers left out */
 	struct prof_ctr all;	/* every container's window together */
+	struct prof_unnamed *unnamed;	/* by samples, descending: those with any */
+	size_t nunnamed;
 	/* internal */
 	struct symbols *sym;
 	struct strtab *fnkeys;	/* "name\0module" -> function id */
@@ -85,6 +101,11 @@ struct profile {
 	size_t stacks_cap;
 	uint64_t *scratch;	/* per function: self, total, stamp (task_top) */
 	size_t scratch_cap;
+	struct strtab *umods;	/* unnamed files' paths (raw) -> module id */
+	uint32_t *fn_umod;	/* per function: 1 + its unnamed module, or 0 */
+	size_t fn_umod_cap;
+	uint64_t *umod_size;	/* per unnamed module: its file's size here, or 0 */
+	size_t umod_size_cap;
 };
 
 /*
@@ -102,6 +123,13 @@ const char *profile_fn_name(const struct profile *p, uint32_t fn);
 const char *profile_fn_module(const struct profile *p, uint32_t fn);
 /* profile_fn_kernel - whether it is a kernel function. */
 bool profile_fn_kernel(const struct profile *p, uint32_t fn);
+
+/*
+ * profile_unnamed_path - the path (raw bytes, NUL-terminated) of unnamed
+ * module @module (a prof_unnamed's): the f: frame's, or the file found
+ * for the build id.
+ */
+const char *profile_unnamed_path(const struct profile *p, uint32_t module);
 
 /*
  * profile_stack - the functions of stack index @ix (a prof_folded's stack),

@@ -5,9 +5,11 @@
 #include <string.h>
 
 #include "analyze/array.h"
+#include "analyze/boot/ending.h"
 #include "analyze/boot/host_tasks.h"
 #include "analyze/boot/timeline.h"
 #include "analyze/read/keycache.h"
+#include "common/end_detail.h"
 #include "common/sched_detail.h"
 #include "common/span_detail.h"
 #include "common/tsv.h"
@@ -187,7 +189,10 @@ static long ctr_get(struct timeline *tl, const struct tsv_field *f)
 	memset(c, 0, sizeof(*c));
 	c->name = (uint32_t)name;
 	c->file = tl->nfiles;
-	c->t_start = TL_NONE;
+	c->t_start = c->t_end_row = c->t_end = TL_NONE;
+	c->end_how = END_UNKNOWN;
+	c->end_pid = -1;
+	c->init = TL_NOTASK;
 	c->has_sched = tl->file_sched;
 	tl->fmap[id] = (uint32_t)tl->nctrs;
 	return (long)tl->nctrs++;
@@ -559,6 +564,29 @@ static int64_t fork_parent_tid(const struct tsv_field *f)
 	return tid;
 }
 
+/*
+ * End row @r: its container's t_end_row, end_how, end_pid; a container
+ * with no other row in this file (its start in the run's previous one)
+ * is not made for it. 0.
+ */
+static int add_end(struct timeline *tl, const struct tsv_row *r)
+{
+	long ci = timeline_find_container(tl, r->f[TSV_CONTAINER].p, r->f[TSV_CONTAINER].n), pid;
+	struct tl_container *c;
+
+	if (ci < 0)
+		return 0;
+	c = &tl->ctrs[ci];
+	tl->rows++;
+	if (r->ts_ns < c->t_end_row) {
+		c->t_end_row = r->ts_ns;
+		c->end_how = end_detail_parse(r->f[TSV_DETAIL].p, r->null & (1u << TSV_DETAIL) ?
+					      0 : r->f[TSV_DETAIL].n, &pid);
+		c->end_pid = pid;
+	}
+	return 0;
+}
+
 int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 {
 	const struct tsv_field *ev = &r->f[TSV_EVENT];
@@ -566,12 +594,13 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 	struct tl_task *t;
 	long ci, comm;
 
+	/* an end row is the container's, of no task (its tid is \N) */
+	if (field_is(ev, "end", 3) && !(r->null & (1u << TSV_TS_NS)))
+		return add_end(tl, r);
 	if (r->null & ((1u << TSV_TS_NS) | (1u << TSV_TID))) {
 		tl->unplaced++;
 		return 0;
 	}
-	if (field_is(ev, "end", 3))
-		return 0;
 	/* a stack is the file's, whichever container's sample came first */
 	if (field_is(ev, "stack", 5))
 		return add_stack(tl, r);
@@ -808,6 +837,8 @@ uint64_t timeline_phase(const struct tl_container *c, uint32_t phase)
 {
 	size_t i;
 
+	if (phase == TL_PHASE_END)
+		return c->t_end;
 	for (i = 0; i < c->nphases; i++)
 		if (c->phases[i].phase == phase)
 			return c->phases[i].ts;
@@ -968,13 +999,16 @@ oom:
 int timeline_finish(struct timeline *tl)
 {
 	static const char *const clones[4] = { "clone", "clone3", "fork", "vfork" };
-	long ids[4];
+	long ids[4], client;
 	size_t i;
 
 	if (tl->finished)
 		return 0;
 	for (i = 0; i < 4; i++)
 		ids[i] = strtab_find(tl->strs, clones[i], strlen(clones[i]));
+	client = strtab_find(tl->strs, "client", 6);
+	if (client < 0)
+		client = TL_NOSTR;
 	/* the hosts' tasks first (sorted), then copied into each container of their file */
 	for (i = 0; i < tl->nctrs; i++) {
 		struct tl_container *c = &tl->ctrs[i];
@@ -994,8 +1028,9 @@ int timeline_finish(struct timeline *tl)
 			if (tl->ctrs[h].is_host && tl->ctrs[h].file == c->file &&
 			    host_tasks_import(c, &tl->ctrs[h]) < 0)
 				return -1;
-		if (finish_container(c, ids) < 0)
+		if (finish_container(c, ids) < 0 || host_tasks_mark_runtime(c, (uint32_t)client) < 0)
 			return -1;
+		ending_find(c);
 	}
 	/* the index and the file's names are for reading only */
 	free(tl->index->s);

@@ -58,6 +58,8 @@
 #define TL_NORET INT64_MIN	/* ret is \N */
 #define TL_NOSTR UINT32_MAX	/* no string (\N) */
 #define TL_NOTASK UINT32_MAX	/* no such task */
+/* The phase `end` (--until end): the container's end, ending.h; no phase id of the analysis' */
+#define TL_PHASE_END (UINT32_MAX - 1)
 
 /* A syscall row. 32 bytes: the timeline holds millions. */
 struct tl_row {
@@ -146,6 +148,8 @@ struct tl_task {
 	bool is_thread;		/* its fork row says "thread" */
 	bool has_fork;		/* it has a fork row */
 	bool host;		/* a task outside the container (host_tasks.h), in its window */
+	bool runtime;		/* a host task of a process that worked for the boot
+				 * (host_tasks_mark_runtime()): its samples are the boot's */
 	uint64_t fork_ts;	/* its fork row, or TL_NONE (created before the trace) */
 	int64_t parent_tid;	/* the fork row's parent=: the thread that forked
 				 * it; 0 when the row has none (older files) */
@@ -226,6 +230,13 @@ struct tl_container {
 	size_t nmarks, marks_cap;
 	struct tl_phase *phases;	/* in the order set */
 	size_t nphases, phases_cap;
+	/* its end (boot/ending.h): the end row, and what timeline_finish() made of it */
+	uint64_t t_end_row;	/* its earliest end row, or TL_NONE */
+	int32_t end_how;	/* the end row's detail: common/end_detail.h's END_UNKNOWN,
+				 * a status, or END_SIGNAL + signal */
+	int64_t end_pid;	/* the detail's init=, or -1 */
+	uint64_t t_end;		/* the phase end: its last process's exit, or TL_NONE */
+	uint32_t init;		/* its init task, or TL_NOTASK */
 	struct tl_tid *tids;	/* sorted by tid, for timeline_find_task() */
 };
 
@@ -272,7 +283,8 @@ void timeline_file_sched(struct timeline *tl, bool sched);
 /*
  * timeline_add_row - keep row @r of the current file (validated by the
  * reader, with its pid, tid and ppid converted: not TSV_NO_IDS). "end"
- * rows and rows without a ts_ns or tid are not kept. As with
+ * rows are kept as the container's t_end_row, end_how and end_pid; rows
+ * without a ts_ns or tid are not kept. As with
  * analysis_add_row(), the 15 bytes after each field must be readable (the
  * reader's rows are; names are compared 8 bytes at a time). Returns 0, or
  * -1 out of memory (the timeline is then only fit to be freed).
@@ -315,8 +327,8 @@ const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, ui
 uint32_t timeline_find_task(const struct tl_container *c, int64_t tid);
 
 /*
- * timeline_phase - the absolute time container @c reached phase @phase, or
- * TL_NONE.
+ * timeline_phase - the absolute time container @c reached phase @phase
+ * (TL_PHASE_END: its end, after timeline_finish()), or TL_NONE.
  */
 uint64_t timeline_phase(const struct tl_container *c, uint32_t phase);
 

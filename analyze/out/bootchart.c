@@ -424,11 +424,13 @@ out:
 	free(rows);
 }
 
-/* The phase the charts go to: listen, else the last one any container reached. */
+/* The phase the charts go to: --until's, else listen, else the last one any container reached. */
 static uint32_t chart_phase(const struct analysis *a)
 {
 	size_t i;
 
+	if (a->win.on)
+		return a->win.phase;	/* --until's window */
 	if (a->phases[PHASE_LISTEN].n)
 		return PHASE_LISTEN;
 	for (i = analysis_nphases(a); i-- > 0;)
@@ -448,14 +450,43 @@ static bool name_matches(const char *s, const char *glob)
 	return ok;
 }
 
+static int cmp_i64(const void *x, const void *y)
+{
+	int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+/* The container of the median lifetime (start -> end: --until end), or SIZE_MAX. */
+static size_t median_life(const struct analysis *a)
+{
+	int64_t *v = malloc((a->nctrs ? a->nctrs : 1) * sizeof(*v)), med;
+	size_t i, n = 0, got = SIZE_MAX;
+
+	if (!v)
+		return SIZE_MAX;	/* then no chart: said as for a phase nobody reached */
+	for (i = 0; i < a->nctrs; i++)
+		if (a->ctrs[i].life >= 0)
+			v[n++] = a->ctrs[i].life;
+	if (n) {
+		qsort(v, n, sizeof(*v), cmp_i64);
+		med = stats_percentile(v, n, 50);
+		for (i = 0; i < a->nctrs && got == SIZE_MAX; i++)
+			if (a->ctrs[i].life == med)
+				got = i;
+	}
+	free(v);
+	return got;
+}
+
 size_t bootchart_pick(const struct analysis *a, size_t *idx)
 {
 	uint32_t phase = chart_phase(a);
-	const struct phase *ph = &a->phases[phase];
+	const struct phase *ph = phase < analysis_nphases(a) ? &a->phases[phase] : NULL;
 	size_t i, k, n = 1;
 
-	idx[0] = SIZE_MAX;
-	if (ph->n) {
+	idx[0] = phase == PHASE_END ? median_life(a) : SIZE_MAX;
+	if (ph && ph->n) {
 		int64_t med = stats_percentile(ph->v, ph->n, 50);
 
 		for (i = 0; i < a->nctrs && idx[0] == SIZE_MAX; i++)

@@ -9,6 +9,7 @@
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/profile.h"
 #include "analyze/out/critpath_report.h"
+#include "analyze/out/failures_report.h"
 #include "analyze/units.h"
 #include "common/tsv.h"
 
@@ -918,9 +919,11 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		goto out;
 	if (fmt == FMT_JSON)
 		fprintf(sf, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
-	else if (fmt == FMT_TEXT && timed > sm.paths)
-		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it)\n", pname,
+	else if (fmt == FMT_TEXT && timed > sm.paths) {
+		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it):\n", pname,
 			timed - sm.paths, timed, timed == 1 ? "" : "s");
+		failures_list_unreached(sf, tl, phase, 10);
+	}
 	rc = done(sf);
 out:
 	strtab__free(sm.keys);

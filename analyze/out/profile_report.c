@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/out/failures_report.h"
 #include "analyze/out/profile_report.h"
+#include "analyze/read/dpkg.h"
 #include "analyze/units.h"
 #include "common/tsv.h"
 
@@ -87,6 +89,68 @@ static void text_heading(FILE *f, const struct prof_ctr *pc, const char *what, c
 		units_format((int64_t)pc->cpu_ns, b2), hz(pc));
 }
 
+/* At most this many unnamed modules are listed (the most sampled). */
+#define UNNAMED_MAX 10
+
+/*
+ * The Debian packages of @p's first @n unnamed modules into @pkgs (each
+ * malloc'd or NULL; the caller frees them). -1 out of memory.
+ */
+static int unnamed_packages(const struct profile *p, size_t n, char **pkgs)
+{
+	const char **paths = malloc((n ? n : 1) * sizeof(*paths));
+	size_t i;
+	int rc;
+
+	if (!paths)
+		return -1;
+	for (i = 0; i < n; i++)
+		paths[i] = profile_unnamed_path(p, p->unnamed[i].module);
+	rc = dpkg_owners(DPKG_INFO_DIR, paths, n, pkgs);
+	free(paths);
+	return rc;
+}
+
+static const char *base_of(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b ? b + 1 : path;
+}
+
+/*
+ * The closing lines of the text: the modules whose frames stayed unnamed
+ * (over every window), their share of the samples, and the package that
+ * would name them where dpkg's database says whose file it is.
+ */
+static int text_unnamed(FILE *f, const struct profile *p)
+{
+	char e[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1], e2[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1], dbg[300];
+	size_t n = p->nunnamed < UNNAMED_MAX ? p->nunnamed : UNNAMED_MAX, i;
+	char *pkgs[UNNAMED_MAX];
+
+	if (!n || !p->all.samples)
+		return 0;
+	if (unnamed_packages(p, n, pkgs) < 0)
+		return -1;
+	fprintf(f, "\nunnamed code (no symbols: a -dbgsym package, --debug-dir or DEBUGINFOD_URLS "
+		   "names it):\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "  %s: %.1f%% of samples unnamed",
+			esc(base_of(profile_unnamed_path(p, p->unnamed[i].module)), e),
+			pct(p->unnamed[i].samples, p->all.samples));
+		if (pkgs[i]) {
+			dpkg_debug_package(pkgs[i], dbg, sizeof(dbg));
+			fprintf(f, " (apt install %s)", esc(dbg, e2));
+		}
+		fputc('\n', f);
+		free(pkgs[i]);
+	}
+	if (p->nunnamed > n)
+		fprintf(f, "  (%zu more)\n", p->nunnamed - n);
+	return 0;
+}
+
 static void print_text(FILE *f, const struct profile *p, const char *phase,
 		       const char *const *files, size_t nfiles, size_t top)
 {
@@ -113,9 +177,12 @@ static void print_text(FILE *f, const struct profile *p, const char *phase,
 			units_format((int64_t)p->all.cpu_ns, b), hz(&p->all));
 		text_table(f, p, &p->all, top);
 	}
-	if (p->not_reached)
-		fprintf(f, "\n%zu container%s did not reach %s: left out (--until <phase>)\n",
-			p->not_reached, p->not_reached == 1 ? "" : "s", phase);
+	if (p->not_reached) {
+		fprintf(f, "\n%zu container%s did not reach %s: left out (--until <phase>; "
+			"end: to its last exit)\n", p->not_reached, p->not_reached == 1 ? "" : "s",
+			phase);
+		failures_list_unreached(f, tl, p->phase, 10);
+	}
 	if (!p->nctrs && !p->not_reached)
 		fprintf(f, "no samples (no timed container)\n");
 }
@@ -181,7 +248,42 @@ static void json_ctr(FILE *f, const struct profile *p, const struct prof_ctr *pc
 	fprintf(f, "%s]}", i ? "\n    " : "");
 }
 
-static void print_json(FILE *f, const struct profile *p, const char *phase, size_t top)
+/* "unnamed": the modules text_unnamed() lists, all of them. -1 out of memory. */
+static int json_unnamed(FILE *f, const struct profile *p)
+{
+	char **pkgs = calloc(p->nunnamed ? p->nunnamed : 1, sizeof(*pkgs)), dbg[300];
+	size_t i;
+
+	if (!pkgs || unnamed_packages(p, p->nunnamed, pkgs) < 0) {
+		free(pkgs);
+		return -1;
+	}
+	fprintf(f, ", \"unnamed\": [");
+	for (i = 0; i < p->nunnamed; i++) {
+		const char *path = profile_unnamed_path(p, p->unnamed[i].module);
+
+		fprintf(f, "%s\n  {\"module\": ", i ? "," : "");
+		json_raw(f, base_of(path));
+		fprintf(f, ", \"path\": ");
+		json_raw(f, path);
+		fprintf(f, ", \"samples\": %" PRIu64 ", \"package\": ", p->unnamed[i].samples);
+		if (pkgs[i]) {
+			json_raw(f, pkgs[i]);
+			dpkg_debug_package(pkgs[i], dbg, sizeof(dbg));
+			fprintf(f, ", \"debug_package\": ");
+			json_raw(f, dbg);
+		} else {
+			fprintf(f, "null, \"debug_package\": null");
+		}
+		fprintf(f, "}");
+		free(pkgs[i]);
+	}
+	fprintf(f, "%s]", p->nunnamed ? "\n" : "");
+	free(pkgs);
+	return 0;
+}
+
+static int print_json(FILE *f, const struct profile *p, const char *phase, size_t top)
 {
 	size_t i;
 
@@ -202,7 +304,11 @@ static void print_json(FILE *f, const struct profile *p, const char *phase, size
 		fprintf(f, ",\n \"all\": {");
 		json_ctr(f, p, &p->all, top);
 	}
-	fprintf(f, ", \"not_reached\": %zu}\n", p->not_reached);
+	fprintf(f, ", \"not_reached\": %zu", p->not_reached);
+	if (json_unnamed(f, p) < 0)
+		return -1;
+	fprintf(f, "}\n");
+	return 0;
 }
 
 static void folded_part(FILE *f, const char *s, size_t n, char *buf)
@@ -210,37 +316,105 @@ static void folded_part(FILE *f, const char *s, size_t n, char *buf)
 	fwrite(buf, 1, profile_folded_name(s, n > NAME_MAX_RAW ? NAME_MAX_RAW : n, buf), f);
 }
 
+/* A folded line's text (without its count), its samples, its first index. */
+struct fline {
+	char *s;
+	size_t len;
+	uint64_t count;
+	size_t first;
+};
+
+static int cmp_text(const void *x, const void *y)
+{
+	const struct fline *a = x, *b = y;
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static int cmp_first(const void *x, const void *y)
+{
+	const struct fline *a = x, *b = y;
+
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* Folded entry @fo's text, "comm;root;...;leaf", into @l. -1 out of memory. */
+static int folded_text(const struct profile *p, const struct prof_folded *fo, char *buf,
+		       char *raw, struct fline *l)
+{
+	const struct prof_stack *s = profile_stack(p, fo->stack);
+	const char *comm = timeline_str(p->tl, fo->comm);
+	long n = tsv_unescape(comm, strlen(comm), raw);
+	FILE *m = open_memstream(&l->s, &l->len);
+	size_t k;
+
+	if (!m)
+		return -1;
+	folded_part(m, raw, n < 0 ? 0 : (size_t)n, buf);
+	for (k = s->n; k-- > 0;) {
+		const char *name = profile_fn_name(p, s->fns[k]);
+
+		putc(';', m);
+		folded_part(m, name, strlen(name), buf);
+		if (profile_fn_kernel(p, s->fns[k]))
+			fputs("_[k]", m);
+	}
+	if (fclose(m) != 0 || !l->s)
+		return -1;
+	return 0;
+}
+
+/*
+ * One line per distinct text, in order of first appearance: two stacks
+ * that differ only in frames named alike (the addresses of one function,
+ * an inlined function at two lines of its caller), or in names alike once
+ * escaped, truncated and ';' made ':', are one line, their counts summed.
+ */
 static int print_folded(FILE *f, const struct profile *p)
 {
 	char *buf = malloc(TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1), *raw = malloc(TSV_MAX_LINE + 1);
-	size_t i, k;
+	size_t n = p->all.nfolded, i, j;
+	struct fline *l = calloc(n ? n : 1, sizeof(*l));
+	int rc = -1;
 
-	if (!buf || !raw) {
-		free(buf);
-		free(raw);
-		errno = ENOMEM;
-		return -1;
+	if (!buf || !raw || !l)
+		goto out;
+	for (i = 0; i < n; i++) {
+		l[i].count = p->all.folded[i].count;
+		l[i].first = i;
+		if (folded_text(p, &p->all.folded[i], buf, raw, &l[i]) < 0)
+			goto out;
 	}
-	for (i = 0; i < p->all.nfolded; i++) {
-		const struct prof_folded *fo = &p->all.folded[i];
-		const struct prof_stack *s = profile_stack(p, fo->stack);
-		const char *comm = timeline_str(p->tl, fo->comm);
-		long n = tsv_unescape(comm, strlen(comm), raw);
-
-		folded_part(f, raw, n < 0 ? 0 : (size_t)n, buf);
-		for (k = s->n; k-- > 0;) {
-			const char *name = profile_fn_name(p, s->fns[k]);
-
-			putc(';', f);
-			folded_part(f, name, strlen(name), buf);
-			if (profile_fn_kernel(p, s->fns[k]))
-				fputs("_[k]", f);
+	qsort(l, n, sizeof(*l), cmp_text);
+	for (i = 0, j = 0; i < n; i++) {	/* runs of one text into their first */
+		if (j && l[j - 1].len == l[i].len && memcmp(l[j - 1].s, l[i].s, l[i].len) == 0) {
+			l[j - 1].count += l[i].count;
+			free(l[i].s);
+			continue;
 		}
-		fprintf(f, " %" PRIu64 "\n", fo->count);
+		l[j++] = l[i];
 	}
+	n = j;
+	qsort(l, n, sizeof(*l), cmp_first);
+	for (i = 0; i < n; i++) {
+		fwrite(l[i].s, 1, l[i].len, f);
+		fprintf(f, " %" PRIu64 "\n", l[i].count);
+	}
+	rc = 0;
+out:
+	for (i = 0; l && i < n; i++)
+		free(l[i].s);
+	free(l);
 	free(buf);
 	free(raw);
-	return 0;
+	if (rc < 0)
+		errno = ENOMEM;
+	return rc;
 }
 
 int profile_print(FILE *f, const struct profile *p, const char *phase, const char *const *files,
@@ -251,7 +425,8 @@ int profile_print(FILE *f, const struct profile *p, const char *phase, const cha
 		print_tsv(f, p, top);
 		break;
 	case FMT_JSON:
-		print_json(f, p, phase, top);
+		if (print_json(f, p, phase, top) < 0)
+			return -1;
 		break;
 	case FMT_FOLDED:
 		if (print_folded(f, p) < 0)
@@ -259,6 +434,8 @@ int profile_print(FILE *f, const struct profile *p, const char *phase, const cha
 		break;
 	default:
 		print_text(f, p, phase, files, nfiles, top);
+		if (p->any && text_unnamed(f, p) < 0)
+			return -1;
 		break;
 	}
 	if (ferror(f)) {

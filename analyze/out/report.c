@@ -12,8 +12,11 @@
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
+#include "common/end_detail.h"
 
 #define MAX_NAME_WIDTH 40
+/* The containers that never reached a phase the table names, each with its end; more are counted */
+#define MAX_MISSED_LISTED 10
 
 static const char *by_name(enum by_kind by)
 {
@@ -50,6 +53,87 @@ static int done(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
+/* Whether timed container @c reached phase @phase. */
+static bool reached(const struct analysis *a, const struct ctr_result *c, size_t phase)
+{
+	size_t k;
+
+	for (k = c->first; k < c->first + c->n; k++)
+		if (a->cphases[k].phase == phase)
+			return true;
+	return false;
+}
+
+/* How container @c ended, in words, into @buf (64 bytes). */
+static const char *ended_text(const struct ctr_result *c, char *buf, size_t n)
+{
+	char how[40], life[UNITS_BUFSZ];
+
+	if (c->life < 0)
+		snprintf(buf, n, "no end row: still running when the trace ended");
+	else
+		snprintf(buf, n, "%s after %s", end_how_text(c->how, how, sizeof(how)),
+			 units_format(c->life, life));
+	return buf;
+}
+
+/* The containers that never reached phase @i, named with how they ended (text). */
+static void list_missed(FILE *f, const struct analysis *a, size_t i)
+{
+	size_t k, listed = 0, more = 0;
+	char buf[96];
+
+	for (k = 0; k < a->nctrs; k++) {
+		const struct ctr_result *c = &a->ctrs[k];
+
+		if (reached(a, c, i))
+			continue;
+		if (listed == MAX_MISSED_LISTED) {
+			more++;
+			continue;
+		}
+		listed++;
+		fprintf(f, "  %s: %s\n", strtab_str(a->ctr_names, c->name, NULL),
+			ended_text(c, buf, sizeof(buf)));
+	}
+	if (more)
+		fprintf(f, "  and %zu more (analyze --failures)\n", more);
+}
+
+static void json_str(FILE *f, const char *s);
+
+/*
+ * "never_reached": the containers that never reached phase @i (the first
+ * MAX_MISSED_LISTED), each with how it ended: "end" exit|signal|unknown|
+ * running, "status" or "signal", "lifetime_ns".
+ */
+static void json_missed(FILE *f, const struct analysis *a, size_t i)
+{
+	size_t k, listed = 0;
+	char sig[16];
+
+	fprintf(f, ", \"never_reached\": [");
+	for (k = 0; k < a->nctrs && listed < MAX_MISSED_LISTED; k++) {
+		const struct ctr_result *c = &a->ctrs[k];
+
+		if (reached(a, c, i))
+			continue;
+		fprintf(f, "%s{\"container\": ", listed++ ? ", " : "");
+		json_str(f, strtab_str(a->ctr_names, c->name, NULL));
+		if (c->life < 0)
+			fprintf(f, ", \"end\": \"running\"}");
+		else if (c->how >= END_SIGNAL)
+			fprintf(f, ", \"end\": \"signal\", \"signal\": \"%s\", \"lifetime_ns\": %" PRId64 "}",
+				end_signal_name(c->how - END_SIGNAL, sig), c->life);
+		else if (c->how >= 0)
+			fprintf(f, ", \"end\": \"exit\", \"status\": %d, \"lifetime_ns\": %" PRId64 "}",
+				c->how, c->life);
+		else
+			fprintf(f, ", \"end\": \"unknown\", \"lifetime_ns\": %" PRId64 "}", c->life);
+	}
+	fprintf(f, "]");
+}
+
 int report_phases_text(FILE *f, const struct analysis *a)
 {
 	int w = report_name_width(a, 6);
@@ -81,10 +165,12 @@ int report_phases_text(FILE *f, const struct analysis *a)
 	for (i = 0; i < analysis_nphases(a); i++) {
 		size_t missing = a->ncontainers - a->phases[i].n;
 
-		if (missing)
-			fprintf(f, "%s: %zu of %zu container%s never reached it\n",
-				analysis_phase_name(a, i), missing, a->ncontainers,
-				a->ncontainers == 1 ? "" : "s");
+		if (!missing)
+			continue;
+		fprintf(f, "%s: %zu of %zu container%s never reached it:\n",
+			analysis_phase_name(a, i), missing, a->ncontainers,
+			a->ncontainers == 1 ? "" : "s");
+		list_missed(f, a, i);
 	}
 	return done(f);
 }
@@ -337,6 +423,7 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		json_str(f, analysis_phase_name(a, i));
 		fprintf(f, ", \"count\": %zu, \"missing\": %zu", st.count,
 			a->ncontainers - st.count);
+		json_missed(f, a, i);
 		if (st.count)
 			fprintf(f, ", \"min\": %" PRId64 ", \"avg\": %" PRId64 ", \"max\": %"
 				PRId64 ", \"p50\": %" PRId64 ", \"p90\": %" PRId64

@@ -114,14 +114,16 @@ static int parse_frame(const char **p, const char *e, struct frame *f, char *err
 		break;
 	case 'f':
 	case 'j':
+	case 'i':
 		s += 2;
 		if (parse_len(&s, e, &len) < 0 || len == 0 || len > (size_t)(e - s))
-			return fail(err, errsz, "bad %s frame length", *p[0] == 'f' ? "file" : "jit");
+			return fail(err, errsz, "bad %s frame length",
+				    *p[0] == 'f' ? "file" : *p[0] == 'j' ? "jit" : "interpreter");
 		f->name = s;
 		f->name_len = len;
 		s += len;
-		if ((*p)[0] == 'j') {
-			f->kind = FRAME_JIT;
+		if ((*p)[0] != 'f') {
+			f->kind = (*p)[0] == 'j' ? FRAME_JIT : FRAME_INTERP;
 			w = s;
 			break;
 		}

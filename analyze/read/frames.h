@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 64 kernel and 64 user frames at most, as the collector writes. */
-#define FRAMES_MAX 128
+/* 64 kernel, 64 user and 48 interpreter frames at most, as the collector writes. */
+#define FRAMES_MAX 176
 #define FRAMES_BUILD_ID 20
 
 enum frame_kind {
@@ -33,6 +33,7 @@ enum frame_kind {
 	FRAME_BUILD_ID,	/* b:: build_id, off */
 	FRAME_FILE,	/* f:: name = the path, off */
 	FRAME_JIT,	/* j:: name */
+	FRAME_INTERP,	/* i:: name: an interpreter's frame (CPython's function (file:line)) */
 	FRAME_UADDR,	/* u:0xADDR: off = the address */
 };
 

@@ -17,27 +17,76 @@ struct file_key {
 	int at;			/* where it was given */
 };
 
-/* The run id and part of regular file @path, from its header; run NULL when none. */
-static void read_key(struct file_key *k)
+/*
+ * The header of regular file @path, read: @fn(@ctx, reader) is called with
+ * it. 0, or -1 when it is no regular file or has no header.
+ */
+static int with_header(const char *path, void (*fn)(void *ctx, struct tsv_reader *r), void *ctx)
 {
 	struct tsv_reader *r;
-	const char *run, *part;
 	struct stat st;
-	int fd;
+	int fd, ret = -1;
 
-	if (strcmp(k->file, "-") == 0 || stat(k->file, &st) < 0 || !S_ISREG(st.st_mode))
-		return;
-	fd = open(k->file, O_RDONLY | O_CLOEXEC);
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
-	r = tsv_reader__new(k->file, fd, 0);
-	if (r && tsv_reader_header(r) == 0 && (run = tsv_reader_meta(r, "run_id")) && *run) {
+		return -1;
+	r = tsv_reader__new(path, fd, 0);
+	if (r && tsv_reader_header(r) == 0) {
+		fn(ctx, r);
+		ret = 0;
+	}
+	tsv_reader__free(r);
+	close(fd);
+	return ret;
+}
+
+/* The run id and part of a file's header; run NULL when none. */
+static void key_of(void *ctx, struct tsv_reader *r)
+{
+	struct file_key *k = ctx;
+	const char *run = tsv_reader_meta(r, "run_id"), *part;
+
+	if (run && *run) {
 		part = tsv_reader_meta(r, "part");
 		k->run = strdup(run);
 		k->part = part ? strtoul(part, NULL, 10) : 0;
 	}
-	tsv_reader__free(r);
-	close(fd);
+}
+
+static void read_key(struct file_key *k)
+{
+	with_header(k->file, key_of, k);
+}
+
+/* A file's `# until=`, malloc'd into *ctx (NULL: none). */
+static void until_of(void *ctx, struct tsv_reader *r)
+{
+	const char *u = tsv_reader_meta(r, "until");
+
+	*(char **)ctx = u && *u ? strdup(u) : NULL;
+}
+
+char *runs_until(char **files, int n)
+{
+	char *first = NULL, *u;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		u = NULL;
+		if (with_header(files[i], until_of, &u) < 0 || !u ||
+		    (first && strcmp(first, u) != 0)) {
+			free(u);
+			free(first);
+			return NULL;
+		}
+		if (first)
+			free(u);
+		else
+			first = u;
+	}
+	return first;
 }
 
 static int cmp_key(const void *x, const void *y)

@@ -19,4 +19,12 @@
  */
 void runs_order(char **files, int n);
 
+/*
+ * runs_until - the `# until=` of @files (@n of them: collector --until's
+ * phase, the default window), malloc'd, when every one is a regular file
+ * whose header has the same one; NULL otherwise (a pipe's header is read
+ * once, by the analysis). The caller frees it.
+ */
+char *runs_until(char **files, int n);
+
 #endif /* ANALYZE_RUNS_H */

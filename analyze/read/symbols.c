@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "analyze/array.h"
+#include "analyze/read/gosym.h"
+#include "analyze/read/dbgfetch.h"
 #include "analyze/read/symbols.h"
 
 #define BID 20
@@ -43,6 +45,10 @@ struct elf_file {
 	char *names;
 	size_t names_len, names_cap;
 	char *dbg_path;		/* the debug file file_finish() took symbols from, or NULL */
+	bool symtab;		/* syms are a .symtab's (its own or its debug file's) */
+	/* a Go binary's pclntab, for want of .symtab (gosym.h) */
+	bool go_tried;
+	struct gosym *go;
 	/* DWARF for inlined functions: its own or its debug file's */
 	bool dw_tried;
 	Dwarf *dw;
@@ -67,12 +73,20 @@ struct symbols {
 	/* build ids found nowhere: not looked for again */
 	uint8_t (*missing)[BID];
 	size_t nmissing, missing_cap;
+	struct dbgfetch *fetch;	/* DEBUGINFOD_URLS, last */
 };
 
 struct symbols *symbols__new(void)
 {
+	struct symbols *s;
+
 	elf_version(EV_CURRENT);
-	return calloc(1, sizeof(struct symbols));
+	s = calloc(1, sizeof(*s));
+	if (s && !(s->fetch = dbgfetch__new())) {
+		free(s);
+		return NULL;
+	}
+	return s;
 }
 
 static void file_free(struct elf_file *f)
@@ -84,6 +98,7 @@ static void file_free(struct elf_file *f)
 	free(f->syms);
 	free(f->names);
 	free(f->dbg_path);
+	gosym__free(f->go);
 	if (f->dw)
 		dwarf_end(f->dw);
 	if (f->dw_elf)
@@ -109,6 +124,7 @@ void symbols__free(struct symbols *s)
 	free(s->dirs);
 	free(s->files);
 	free(s->missing);
+	dbgfetch__free(s->fetch);
 	free(s);
 }
 
@@ -363,6 +379,27 @@ static struct elf_file *debug_file(const char *dir, const uint8_t id[BID])
 }
 
 /*
+ * The file of build id @id fetched from DEBUGINFOD_URLS (dbgfetch.h): its
+ * debug file, or with @executable the binary; read in full, its build id
+ * checked. NULL when none.
+ */
+static struct elf_file *fetched_file(struct symbols *s, const uint8_t id[BID], bool executable)
+{
+	char *path = s->no_system ? NULL : dbgfetch_get(s->fetch, id, executable);
+	struct elf_file *f;
+
+	if (!path)
+		return NULL;
+	/* a binary's tables are read when a frame matches it (file_finish()) */
+	f = file_open(path, !executable, NULL);
+	free(path);
+	if (f && f->ok && f->has_id && memcmp(f->id, id, BID) == 0)
+		return f;
+	file_free(f);
+	return NULL;
+}
+
+/*
  * Open the DWARF of @path into @f: true when it has some (and, with
  * @id, its build id is @id).
  */
@@ -470,6 +507,8 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 			d = debug_file(s->dirs[i], f->id);
 		if (!d && !s->no_system)
 			d = debug_file(SYSTEM_DEBUG_DIR, f->id);
+		if (!d)
+			d = fetched_file(s, f->id, false);
 	}
 	if (d) {
 		free(f->syms);
@@ -483,12 +522,36 @@ static int file_finish(struct symbols *s, struct elf_file *f)
 		d->names = NULL;
 		d->path = NULL;
 		file_free(d);
-	} else if (!f->nsyms && file_dynsym(f) < 0) {
-		return -1;
 	}
+	f->symtab = f->nsyms > 0;
+	if (!f->nsyms && file_dynsym(f) < 0)
+		return -1;
 	if (f->nsyms > 1)
 		qsort(f->syms, f->nsyms, sizeof(*f->syms), cmp_sym);
 	return 0;
+}
+
+/*
+ * A Go binary without .symtab: the functions at address @va from its
+ * pclntab, innermost first as DWARF's inlines, into @h. Before .dynsym,
+ * which in a Go binary holds only the few functions it exports, without
+ * inlines. true when it names @va.
+ */
+static bool go_lookup(struct elf_file *f, uint64_t va, struct symbols_hit *h)
+{
+	struct gosym_frame fr[SYMBOLS_INLINE_MAX + 1];
+	size_t n, i;
+
+	if (!f->go_tried) {
+		f->go_tried = true;
+		f->go = gosym__open(open_regular(f->path));
+	}
+	if (!f->go || !(n = gosym_lookup(f->go, va, fr, SYMBOLS_INLINE_MAX + 1)))
+		return false;
+	for (i = 0; i < n; i++)
+		h->fn[i] = fr[i].fn;
+	h->n = n;
+	return true;
 }
 
 /*
@@ -513,6 +576,8 @@ static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
 		}
 	if (!in)
 		return 0;
+	if (!f->symtab && go_lookup(f, va, h))
+		return 1;
 	while (lo < hi) {	/* the first symbol above va */
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -572,6 +637,9 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
 			return -1;
 	if (!f && !s->no_system && (f = debug_file(SYSTEM_DEBUG_DIR, id)) && keep_file(s, f) < 0)
 		return -1;
+	/* nowhere here: the binary from DEBUGINFOD_URLS (then its debug file, file_finish()) */
+	if (!f && (f = fetched_file(s, id, true)) && keep_file(s, f) < 0)
+		return -1;
 	if (f && f->loaded && !f->finished)
 		f->nsegs = 0;
 	if (!f) {
@@ -613,4 +681,14 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bo
 	if (file_finish(s, f) < 0)
 		return -1;
 	return lookup(s, f, off, ret, h);
+}
+
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20])
+{
+	size_t i;
+
+	for (i = 0; i < s->nfiles; i++)
+		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
+			return s->files[i]->path;
+	return NULL;
 }

@@ -2,23 +2,30 @@
 /*
  * symbols: the user frames of a profile (frames.h) named, from the ELF
  * files on this machine, with elfutils (libelf for the file, libdw's
- * dwelf_elf_gnu_build_id() for its build id). No network, no debuginfod.
+ * dwelf_elf_gnu_build_id() for its build id), and from the debuginfod
+ * servers of DEBUGINFOD_URLS when it is set (dbgfetch.h), last.
  *
  * A b: frame names its file by GNU build id (20 bytes; a shorter one is
  * padded with zero bytes, and so is a file's when compared). The file is
  * looked for, the first time its build id is asked for, among
  *   1. the candidate paths the caller gives (symbols_add_path(): the paths
- *      the TSV names — exec filenames, opened paths, f: frame paths), each
+ *      the TSV names — exec filenames, opened paths, f: frame paths — then
+ *      the binaries of the sampled processes' comms on the usual
+ *      directories: boot/profile.c), each
  *      opened once (regular files only: no FIFO or device is read), in the
  *      order given;
  *   2. DIR/.build-id/xx/rest.debug of each --debug-dir DIR, in order (gdb's
  *      layout: xx the first byte in hex, rest the others);
- *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system()).
+ *   3. /usr/lib/debug/.build-id/xx/rest.debug (unless symbols_no_system());
+ *   4. DEBUGINFOD_URLS (unless symbols_no_system()): the binary itself
+ *      (its module then named "executable", the cache's file name).
  * A file offset becomes an address through the file's PT_LOAD program
  * headers (an offset in none of them is not resolved), then a function:
  * the STT_FUNC symbol whose [value, value + size) holds it (a symbol of
  * size 0: up to the next one), from .symtab, else the debug file's
- * .symtab (found as in 2 and 3), else .dynsym. A debug file found without
+ * .symtab (found as in 2 to 4), else, in a Go binary, its pclntab
+ * (gosym.h: Go's function table, kept by stripped Go binaries), else
+ * .dynsym. A debug file found without
  * its binary names no frame: its program headers do not say where its
  * code was in the binary's file. An f: frame names its file
  * by path, and is resolved the same way. Each file is read once: results
@@ -30,7 +37,9 @@
  * DW_TAG_inlined_subroutine that hold it), each is a frame of its own,
  * innermost first, inside the symbol's function: so an inlined function's
  * time is its own, not its caller's, as perf report's --inline and gdb's
- * backtrace show it. Inlined frames are named as any (no marker): the
+ * backtrace show it. A Go binary named from its pclntab has its inlined
+ * functions from its inline tree, as frames the same way. Inlined frames
+ * are named as any (no marker): the
  * same function, inlined or called, is one name.
  *
  * Names are the symbols' bytes as in the file (hostile: escape them when
@@ -93,5 +102,12 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
  */
 int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bool ret,
 		 struct symbols_hit *h);
+
+/*
+ * symbols_build_id_path - the path of the file of build id @id (20
+ * bytes) that symbols_build_id() found (the binary's, or a debug file's
+ * when found alone), or NULL when none was. It lives as long as @s.
+ */
+const char *symbols_build_id_path(const struct symbols *s, const uint8_t id[20]);
 
 #endif /* ANALYZE_SYMBOLS_H */

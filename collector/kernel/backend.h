@@ -89,6 +89,12 @@ struct backend_ops {
 	 * collector's own) from now on, or no more.
 	 */
 	void (*host_rows)(struct backend *b, bool on);
+	/*
+	 * --profile: process @tgid runs interpreter @p, whose frames its
+	 * samples carry (bpf/interp.bpf.h); @p NULL: no more. 0 or -errno.
+	 * NULL in an object without interpreter frames (legacy, compat).
+	 */
+	int (*interp_set)(struct backend *b, __u32 tgid, const struct bt_interp_proc *p);
 	/* Records dropped because the buffer was full, counted exactly. */
 	unsigned long long (*lost)(struct backend *b);
 	void (*destroy)(struct backend *b);

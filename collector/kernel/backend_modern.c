@@ -173,6 +173,16 @@ static void modern_host_rows(struct backend *b, bool on)
 	__atomic_store_n(&m->skel->bss->host_rows, on, __ATOMIC_SEQ_CST);
 }
 
+static int modern_interp_set(struct backend *b, __u32 tgid, const struct bt_interp_proc *p)
+{
+	struct modern *m = to_modern(b);
+	struct bpf_map *map = m->skel->maps.interp_procs;
+
+	if (!p)
+		return bpf_map__delete_elem(map, &tgid, sizeof(tgid), 0) < 0 ? -errno : 0;
+	return bpf_map__update_elem(map, &tgid, sizeof(tgid), p, sizeof(*p), BPF_ANY) < 0 ? -errno : 0;
+}
+
 static unsigned long long modern_lost(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -203,6 +213,7 @@ static const struct backend_ops modern_ops = {
 	.track_task = modern_track_task,
 	.untrack_task = modern_untrack_task,
 	.host_rows = modern_host_rows,
+	.interp_set = modern_interp_set,
 	.lost = modern_lost,
 	.destroy = modern_destroy,
 };

@@ -38,6 +38,7 @@
 #include "collector/kernel/backend.h"
 #include "collector/rows/batch.h"
 #include "collector/kernel/bpfmap.h"
+#include "collector/kernel/tracefs_layout.h"
 #include "collector/kernel/cgroups_compat.h"
 #include "collector/clock.h"
 #include "collector/keyset.h"
@@ -443,179 +444,6 @@ static const struct backend_ops compat_ops = PERF_OPS("compat", true);
 
 /* --- set-up --------------------------------------------------------------- */
 
-/*
- * The record fields the programs read, and where their offsets go.
- * @optional: the fields of programs that are not always loaded: the
- * compat object's cgroup programs, in cgroup mode only (their `id`
- * fields, whose size says what they are, see cgroup_ids()), and the
- * scheduler programs, with --sched on only.
- */
-static const struct field_spec {
-	const char *event, *field;
-	unsigned int size;
-	enum tracefs_loc loc;
-	size_t cfg_off;
-	int optional;
-} field_specs[] = {
-#define F(ev, name, sz, loc, member) { ev, name, sz, loc, offsetof(struct bt_legacy_config, member), 0 }
-#define C(ev, name, sz, loc, member) { ev, name, sz, loc, offsetof(struct bt_legacy_config, member), 1 }
-	F("raw_syscalls/sys_enter", "id", 8, TRACEFS_PLAIN, enter_id),
-	F("raw_syscalls/sys_enter", "args", 48, TRACEFS_PLAIN, enter_args),
-	F("raw_syscalls/sys_exit", "id", 8, TRACEFS_PLAIN, exit_id),
-	F("raw_syscalls/sys_exit", "ret", 8, TRACEFS_PLAIN, exit_ret),
-	F("sched/sched_process_fork", "child_pid", 4, TRACEFS_PLAIN, fork_child_pid),
-	F("sched/sched_process_exec", "filename", 4, TRACEFS_DATA_LOC, exec_filename),
-	F("sched/sched_process_exec", "pid", 4, TRACEFS_PLAIN, exec_pid),
-	F("sched/sched_process_exec", "old_pid", 4, TRACEFS_PLAIN, exec_old_pid),
-	F("signal/signal_generate", "sig", 4, TRACEFS_PLAIN, sgen_sig),
-	F("signal/signal_generate", "pid", 4, TRACEFS_PLAIN, sgen_pid),
-	F("signal/signal_generate", "result", 4, TRACEFS_PLAIN, sgen_result),
-	F("signal/signal_deliver", "sig", 4, TRACEFS_PLAIN, sdel_sig),
-	F("signal/signal_deliver", "sa_handler", 8, TRACEFS_PLAIN, sdel_handler),
-	C("cgroup/cgroup_mkdir", "root", 4, TRACEFS_PLAIN, cg_root),
-	C("cgroup/cgroup_mkdir", "path", 4, TRACEFS_DATA_LOC, cg_path),
-	C("cgroup/cgroup_attach_task", "dst_root", 4, TRACEFS_PLAIN, att_root),
-	C("cgroup/cgroup_attach_task", "pid", 4, TRACEFS_PLAIN, att_pid),
-	C("sched/sched_switch", "prev_comm", 16, TRACEFS_PLAIN, sw_prev_comm),
-	C("sched/sched_switch", "prev_pid", 4, TRACEFS_PLAIN, sw_prev_pid),
-	C("sched/sched_switch", "prev_state", 8, TRACEFS_PLAIN, sw_prev_state),
-	C("sched/sched_switch", "next_comm", 16, TRACEFS_PLAIN, sw_next_comm),
-	C("sched/sched_switch", "next_pid", 4, TRACEFS_PLAIN, sw_next_pid),
-	C("sched/sched_waking", "pid", 4, TRACEFS_PLAIN, wk_pid),
-	C("sched/sched_wakeup_new", "pid", 4, TRACEFS_PLAIN, wn_pid),
-	C("sched/sched_process_free", "pid", 4, TRACEFS_PLAIN, free_pid),
-#undef C
-#undef F
-};
-
-static const char *loc_name(enum tracefs_loc loc)
-{
-	return loc == TRACEFS_DATA_LOC ? "a __data_loc field" :
-	       loc == TRACEFS_REL_LOC ? "a __rel_loc field" : "a plain field";
-}
-
-/* The index of @event among the @n programs' @events, or -1. */
-static int event_index(const char **events, int n, const char *event)
-{
-	int j;
-
-	for (j = 0; j < n; j++)
-		if (!strcmp(events[j], event))
-			return j;
-	return -1;
-}
-
-/*
- * Fill @cfg's offsets from the formats of the programs' tracepoints (a
- * cgroup program not loaded has none to fill).
- */
-static int config_offsets(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
-			  const char **events, int n)
-{
-	size_t i;
-	int j;
-
-	for (i = 0; i < sizeof(field_specs) / sizeof(field_specs[0]); i++) {
-		const struct field_spec *s = &field_specs[i];
-		const struct tracefs_field *f = NULL;
-
-		j = event_index(events, n, s->event);
-		if (j < 0 && s->optional)
-			continue;
-		if (j < 0) {
-			fprintf(stderr, "collector: the BPF object has no program on %s\n", s->event);
-			return -ENOENT;
-		}
-		f = tracefs_field(&fmts[j], s->field);
-		if (!f) {
-			fprintf(stderr, "collector: tracepoint %s has no field '%s' (its format changed?)\n",
-				s->event, s->field);
-			return -ENOENT;
-		}
-		if (f->size != s->size || f->loc != s->loc || f->offset > 0xfff) {
-			fprintf(stderr, "collector: tracepoint %s: field '%s' is %u bytes at %u, %s; "
-				"the BPF object reads %u bytes, %s\n", s->event, s->field,
-				f->size, f->offset, loc_name(f->loc), s->size, loc_name(s->loc));
-			return -EINVAL;
-		}
-		*(__u32 *)((char *)cfg + s->cfg_off) = f->offset;
-	}
-	return 0;
-}
-
-/* Whether tracepoint field @f is a u64 at an offset the programs can read. */
-static int plain_u64(const struct tracefs_field *f)
-{
-	return f && f->size == 8 && f->loc == TRACEFS_PLAIN && f->offset <= 0xfff;
-}
-
-/*
- * cgroup mode: whether cgroup_mkdir and cgroup_rmdir carry the id
- * bpf_get_current_cgroup_id returns: a u64 since 5.5 ("cgroup: use
- * cgrp->kn->id as the cgroup ID", 743210386c03), before it an int, the
- * cgroup's number in its hierarchy. 1 (and cfg->cg_id set), 0, or -EINVAL
- * when the two events' layouts differ (they are one event class, and the
- * programs read both at the same offsets).
- * BOOTTRACE_COMPAT_NO_CGROUP_IDS=1 answers 0 (tests: what a 4.18 to 5.4
- * kernel does).
- */
-static int cgroup_ids(struct bt_legacy_config *cfg, struct tracefs_format *fmts,
-		      const char **events, int n)
-{
-	static const char *const fields[] = { "root", "id", "path" };
-	int mk = event_index(events, n, "cgroup/cgroup_mkdir");
-	int rm = event_index(events, n, "cgroup/cgroup_rmdir");
-	const struct tracefs_field *f, *g;
-	size_t i;
-
-	if (mk < 0 || rm < 0) {
-		fprintf(stderr, "collector: the compat BPF object has no cgroup_mkdir or cgroup_rmdir program\n");
-		return -ENOENT;
-	}
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
-		f = tracefs_field(&fmts[mk], fields[i]);
-		g = tracefs_field(&fmts[rm], fields[i]);
-		if (!f || !g || f->offset != g->offset || f->size != g->size || f->loc != g->loc) {
-			fprintf(stderr, "collector: tracepoints cgroup_mkdir and cgroup_rmdir differ in "
-				"their field '%s' (the compat object reads both alike)\n", fields[i]);
-			return -EINVAL;
-		}
-	}
-	f = tracefs_field(&fmts[mk], "id");
-	if (!plain_u64(f) || test_knob("BOOTTRACE_COMPAT_NO_CGROUP_IDS"))
-		return 0;
-	cfg->cg_id = f->offset;
-	return 1;
-}
-
-/*
- * Whether the programs may read raw_syscalls' fields with plain loads
- * (BT_LEGACY_RAW_SYSCALLS): the verifier allows constant context offsets
- * only, so the object has them built in, and they must be what tracefs
- * says. BOOTTRACE_LEGACY_PROBE_READ=1 forces the bpf_probe_read path
- * (tests, benchmarks).
- */
-static int raw_syscalls_usual(const struct bt_legacy_config *cfg)
-{
-	if (test_knob("BOOTTRACE_LEGACY_PROBE_READ"))
-		return 0;
-	return cfg->enter_id == 8 && cfg->enter_args == 16 && cfg->exit_id == 8 &&
-	       cfg->exit_ret == 16;
-}
-
-/*
- * Whether sched_switch's fields are where bt_sched_switch loads them
- * (bpf/sched_legacy.bpf.h): then it is loaded, else bt_sched_switch_read,
- * which reads them with bpf_probe_read. The same knob as
- * raw_syscalls_usual() forces bpf_probe_read.
- */
-static int sched_usual(const struct bt_legacy_config *cfg)
-{
-	if (test_knob("BOOTTRACE_LEGACY_PROBE_READ"))
-		return 0;
-	return cfg->sw_prev_pid == 24 && cfg->sw_prev_state == 32 && cfg->sw_next_pid == 56;
-}
-
 /* Leave program @i out of the @n to attach (its autoload off): the last takes its place. */
 static void drop_prog(struct bpf_program **progs, const char **events, struct tracefs_format *fmts,
 		      int i, int *n)
@@ -886,18 +714,18 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 		n++;
 	}
 	memset(&lc, 0, sizeof(lc));
-	err = config_offsets(&lc, fmts, events, n);
+	err = tracefs_layout_config_offsets(&lc, fmts, events, n);
 	if (err)
 		goto fail;
 	if (o->cgroup) {
-		ids = cgroup_ids(&lc, fmts, events, n);
+		ids = tracefs_layout_cgroup_ids(&lc, fmts, events, n);
 		if (ids < 0) {
 			err = ids;
 			goto fail;
 		}
 		/* --start in cgroup mode needs the id in cgroup_attach_task (5.5+) too */
-		i = event_index(events, n, "cgroup/cgroup_attach_task");
-		if (i >= 0 && ids && plain_u64(tracefs_field(&fmts[i], "dst_id"))) {
+		i = tracefs_layout_event_index(events, n, "cgroup/cgroup_attach_task");
+		if (i >= 0 && ids && tracefs_layout_plain_u64(tracefs_field(&fmts[i], "dst_id"))) {
 			lc.att_id = tracefs_field(&fmts[i], "dst_id")->offset;
 		} else if (i >= 0) {
 			drop_prog(progs, events, fmts, i, &n);
@@ -907,14 +735,14 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 	for (i = 0; i < n; i++) {
 		const char *name = bpf_program__name(progs[i]);
 
-		if ((!strcmp(name, "bt_sched_switch") && !sched_usual(&lc)) ||
-		    (!strcmp(name, "bt_sched_switch_read") && sched_usual(&lc)))
+		if ((!strcmp(name, "bt_sched_switch") && !tracefs_layout_sched_usual(&lc)) ||
+		    (!strcmp(name, "bt_sched_switch_read") && tracefs_layout_sched_usual(&lc)))
 			drop_prog(progs, events, fmts, i--, &n);
 	}
 	lc.flags = (cfg->watch && !o->cgroup ? BT_LEGACY_WATCH : 0) |
 		   (cfg->trace_all_syscalls ? BT_LEGACY_ALL_SYSCALLS : 0) |
 		   (cfg->trace_no_syscalls ? BT_LEGACY_NO_SYSCALLS : 0) |
-		   (raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0) |
+		   (tracefs_layout_raw_syscalls_usual(&lc) ? BT_LEGACY_RAW_SYSCALLS : 0) |
 		   (cfg->mark_start_mask ? BT_LEGACY_START : 0) |
 		   (o->cgroup ? BT_LEGACY_CGROUP : 0) |
 		   (ids ? BT_LEGACY_CGROUP_IDS : 0) |

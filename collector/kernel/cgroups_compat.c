@@ -189,7 +189,12 @@ int cgroups_compat_rmdir(struct cgroups_compat *cc, struct bt_cgroup_event *e)
 	for (i = 0; !id && i < cc->npaths; i++)
 		if (!strcmp(cc->paths[i].path, e->path))
 			id = cc->paths[i].id;
-	if (!id || !cgroups_compat_known(cc, id))
+	/*
+	 * An id the collector does not know yet is one whose mkdir may still
+	 * be in another ring (reorder.h): held all the same, it goes after
+	 * that mkdir, or to a lifecycle that knows no such container.
+	 */
+	if (!id)
 		return 0;
 	e->hdr.cgroup_id = id;
 	e->parent_id = 0;

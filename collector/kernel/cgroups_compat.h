@@ -68,7 +68,9 @@ int cgroups_compat_mkdir(struct cgroups_compat *cc, struct bt_cgroup_event *e);
 
 /*
  * cgroups_compat_rmdir - complete rmdir record @e (its id, from the path
- * of the mkdir when the record has none). 1: a known cgroup's; 0: drop.
+ * of the mkdir when the record has none). 1: it has an id (a known
+ * cgroup's, or one whose mkdir record is not read yet); 0: drop (before
+ * 5.5, the path of no tracked cgroup).
  */
 int cgroups_compat_rmdir(struct cgroups_compat *cc, struct bt_cgroup_event *e);
 

@@ -610,6 +610,100 @@ int elf_usdt_sites(const char *path, const char *provider, const char *name,
 	return 0;
 }
 
+int elf_symbol(const char *path, const char *sym, unsigned long long *vaddr,
+	       unsigned long long *size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym st;
+	size_t i, count;
+	int fd, err = -ENOENT;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return -errno;
+	while (err == -ENOENT && (scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < count && gelf_getsym(d, (int)i, &st); i++) {
+			const char *name;
+
+			if (st.st_shndx == SHN_UNDEF || !st.st_value)
+				continue;
+			name = elf_strptr(e, sh.sh_link, st.st_name);
+			if (name && symbol_matches(name, sym)) {
+				*vaddr = st.st_value;
+				*size = st.st_size;
+				err = 0;
+				break;
+			}
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return err;
+}
+
+/* The GNU build id note's bytes (at most @n), from @e's notes. */
+static size_t build_id_of(Elf *e, unsigned char *out, size_t n)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Nhdr nh;
+	size_t off, name_off, desc_off;
+
+	while ((scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (off = 0; d && (off = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0;) {
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+			    memcmp((const char *)d->d_buf + name_off, "GNU", 4) != 0)
+				continue;
+			n = nh.n_descsz < n ? nh.n_descsz : n;
+			memcpy(out, (const char *)d->d_buf + desc_off, n);
+			return n;
+		}
+	}
+	return 0;
+}
+
+int elf_image(const char *path, struct elf_image *out)
+{
+	GElf_Ehdr eh;
+	GElf_Phdr ph;
+	size_t i, n;
+	int fd, err = 0;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return -errno;
+	memset(out, 0, sizeof(*out));
+	out->first_vaddr = ~0ULL;
+	if (!gelf_getehdr(e, &eh) || elf_getphdrnum(e, &n) != 0) {
+		err = -ENOEXEC;
+		goto done;
+	}
+	out->type = eh.e_type;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(e, (int)i, &ph) && ph.p_type == PT_LOAD && ph.p_vaddr < out->first_vaddr)
+			out->first_vaddr = ph.p_vaddr & ~(unsigned long long)(sysconf(_SC_PAGESIZE) - 1);
+	if (out->first_vaddr == ~0ULL)
+		err = -ENOEXEC;
+	out->build_id_len = build_id_of(e, out->build_id, sizeof(out->build_id));
+done:
+	elf_end(e);
+	close(fd);
+	return err;
+}
 
 /* --- ELF: the libraries a binary needs ------------------------------------------- */
 

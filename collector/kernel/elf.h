@@ -75,6 +75,24 @@ int elf_usdt_sites(const char *path, const char *provider, const char *name,
 		   struct usdt_site **out, size_t *n);
 
 /*
+ * The value and size of symbol @sym (or sym@VERSION) of @path, a function
+ * or data, from .symtab or .dynsym: 0, -ENOENT, or -errno as above.
+ */
+int elf_symbol(const char *path, const char *sym, unsigned long long *vaddr,
+	       unsigned long long *size);
+
+/* What a profiler needs to place an ELF file mapped in a process. */
+struct elf_image {
+	int type;			/* ET_EXEC or ET_DYN */
+	unsigned long long first_vaddr;	/* the lowest PT_LOAD's address, page-aligned */
+	unsigned char build_id[20];	/* the GNU build id, build_id_len bytes */
+	size_t build_id_len;
+};
+
+/* elf_image - @out for @path: 0, or -errno (-ENOEXEC: no PT_LOAD). */
+int elf_image(const char *path, struct elf_image *out);
+
+/*
  * Call @cb with each DT_NEEDED name of @path (its .dynamic section), in
  * order, until it returns nonzero: that value. 0 when all were seen (or
  * there are none), -errno when @path is not a readable ELF file.

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collector/profile/frames.h"
+#include "collector/profile/interp.h"
 #include "collector/profile/ksyms.h"
 #include "collector/profile/umaps.h"
 
@@ -53,8 +54,76 @@ static size_t build_id_frame(const struct bt_stack_build_id *b, char *f, size_t 
 	return len > 0 && (size_t)len < n - at ? at + (size_t)len : 0;
 }
 
-size_t frames_format(const struct ksyms *k, struct umaps *u, const struct bt_sample_event *e,
-		     char *buf, size_t n)
+/* The user frame of @b in @e's process, into @f: its length, or 0 at the end of the stack. */
+static size_t user_frame(struct umaps *u, const struct bt_sample_event *e,
+			 const struct bt_stack_build_id *b, char *f, size_t n)
+{
+	if (b->status == BT_STACK_BUILD_ID_VALID)
+		return build_id_frame(b, f, n);
+	if (b->status == BT_STACK_BUILD_ID_IP && b->ip)
+		return umaps_frame(u, (pid_t)e->hdr.pid, b->ip, f, n);
+	return 0;
+}
+
+/*
+ * Put @e's interpreter frames from *@gi on: up to and including the next
+ * entry frame (one call of the eval loop: @one), else all. -1 when full.
+ */
+static int put_iframes(struct interp *in, const struct bt_sample_event *e, size_t ni, size_t *gi,
+		       int one, char *buf, size_t n, size_t *at)
+{
+	char f[1024];
+	size_t len;
+	uint64_t v;
+
+	while (*gi < ni) {
+		v = e->iframe[(*gi)++];
+		len = interp_frame(in, (pid_t)e->hdr.pid, v, f, sizeof(f));
+		if (put(buf, n, at, f, len) < 0)
+			return -1;
+		if (one && (v & BT_IFRAME_ENTRY))
+			break;
+	}
+	return 0;
+}
+
+/*
+ * The user stack with the interpreter's frames in place of its eval
+ * loop's: each native frame in the eval loop is one call of it, which ran
+ * the interpreter frames up to the next entry frame. A native stack with
+ * no eval loop frame was cut short (the interpreter keeps no frame
+ * pointers): its frames up to the first in the interpreter's file, then
+ * the interpreter's frames, the rest (a broken chain) left out.
+ */
+static void put_user_interp(struct umaps *u, struct interp *in, const struct bt_sample_event *e,
+			    size_t nu, char *buf, size_t n, size_t *at)
+{
+	size_t ni = e->iframes < BT_IFRAMES_MAX ? e->iframes : BT_IFRAMES_MAX, gi = 0, i, len;
+	pid_t pid = (pid_t)e->hdr.pid;
+	enum interp_where w;
+	int eval = 0;
+	char f[4200];
+
+	for (i = 0; i < nu && !eval; i++)
+		eval = interp_where(in, pid, &e->ustack[i]) == INTERP_EVAL;
+	for (i = 0; i < nu; i++) {
+		w = interp_where(in, pid, &e->ustack[i]);
+		if (!eval && w != INTERP_ELSEWHERE)
+			break;
+		if (eval && w == INTERP_EVAL && gi < ni) {
+			if (put_iframes(in, e, ni, &gi, 1, buf, n, at) < 0)
+				return;
+			continue;
+		}
+		len = user_frame(u, e, &e->ustack[i], f, sizeof(f));
+		if (!len || put(buf, n, at, f, len) < 0)
+			return;
+	}
+	put_iframes(in, e, ni, &gi, 0, buf, n, at);
+}
+
+size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
+		     const struct bt_sample_event *e, char *buf, size_t n)
 {
 	char f[4200];
 	size_t at = 0, len, i, nk, nu;
@@ -72,17 +141,14 @@ size_t frames_format(const struct ksyms *k, struct umaps *u, const struct bt_sam
 		if (put(buf, n, &at, f, len) < 0)
 			return at;
 	}
+	if (in && e->interp_kind != BT_INTERP_NONE && e->iframes) {
+		put_user_interp(u, in, e, nu, buf, n, &at);
+		return at;
+	}
 	for (i = 0; i < nu; i++) {
-		const struct bt_stack_build_id *b = &e->ustack[i];
-
-		if (b->status == BT_STACK_BUILD_ID_VALID)
-			len = build_id_frame(b, f, sizeof(f));
-		else if (b->status == BT_STACK_BUILD_ID_IP && b->ip)
-			len = umaps_frame(u, (pid_t)e->hdr.pid, b->ip, f, sizeof(f));
-		else
-			break;	/* the end of the stack */
-		if (put(buf, n, &at, f, len) < 0)
-			break;
+		len = user_frame(u, e, &e->ustack[i], f, sizeof(f));
+		if (!len || put(buf, n, &at, f, len) < 0)
+			break;	/* the end of the stack, or full */
 	}
 	return at;
 }

@@ -18,6 +18,7 @@
 
 struct ksyms;
 struct umaps;
+struct interp;
 
 /*
  * A kernel symbol this far past its start is not that symbol's: the
@@ -31,10 +32,11 @@ struct umaps;
 
 /*
  * frames_format - the frames of sample @e into @buf (@n bytes,
- * NUL-terminated), with the symbols of @k (NULL: none) and the processes
- * of @u. Its length; frames that do not fit are left out (never half).
+ * NUL-terminated), with the symbols of @k (NULL: none), the processes
+ * of @u and the interpreters of @in (NULL: native frames only). Its
+ * length; frames that do not fit are left out (never half).
  */
-size_t frames_format(const struct ksyms *k, struct umaps *u, const struct bt_sample_event *e,
-		     char *buf, size_t n);
+size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
+		     const struct bt_sample_event *e, char *buf, size_t n);
 
 #endif /* COLLECTOR_FRAMES_H */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "collector/profile/frames.h"
+#include "collector/profile/interp.h"
 #include "collector/profile/ksyms.h"
 #include "collector/profile/samples.h"
 #include "collector/profile/stacks.h"
@@ -13,10 +14,11 @@ struct samples {
 	struct ksyms *ksyms;
 	struct umaps *umaps;
 	struct stacks *stacks;
+	struct interp *interp;
 	char text[FRAMES_MAX_TEXT];
 };
 
-struct samples *samples__new(void)
+struct samples *samples__new(struct backend *be)
 {
 	struct samples *s = calloc(1, sizeof(*s));
 	FILE *f;
@@ -30,7 +32,8 @@ struct samples *samples__new(void)
 	}
 	s->umaps = umaps__new("/proc");
 	s->stacks = stacks__new();
-	if (!s->umaps || !s->stacks) {
+	s->interp = interp__new(be);
+	if (!s->umaps || !s->stacks || !s->interp) {
 		samples__free(s);
 		return NULL;
 	}
@@ -44,21 +47,26 @@ void samples__free(struct samples *s)
 	ksyms__free(s->ksyms);
 	umaps__free(s->umaps);
 	stacks__free(s->stacks);
+	interp__free(s->interp);
 	free(s);
 }
 
 uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, const char **frames,
 		       size_t *n, int *fresh)
 {
-	*n = frames_format(s->ksyms, s->umaps, e, s->text, sizeof(s->text));
+	if (e->interp_kind == BT_INTERP_NONE)
+		interp_check(s->interp, (pid_t)e->hdr.pid);	/* its next samples may have them */
+	*n = frames_format(s->ksyms, s->umaps, s->interp, e, s->text, sizeof(s->text));
 	*frames = s->text;
 	return stacks_id(s->stacks, s->text, *n, fresh);
 }
 
 void samples_forget(struct samples *s, pid_t pid)
 {
-	if (s)
+	if (s) {
 		umaps_forget(s->umaps, pid);
+		interp_forget(s->interp, pid);
+	}
 }
 
 void samples_new_file(struct samples *s)

@@ -18,9 +18,14 @@
 #include "bpf/boottrace.h"
 
 struct samples;
+struct backend;
 
-/* samples__new - for a run with --profile: reads /proc/kallsyms. NULL when out of memory. */
-struct samples *samples__new(void);
+/*
+ * samples__new - for a run with --profile: reads /proc/kallsyms; the
+ * interpreters it finds are registered with @be (interp.h). NULL when out
+ * of memory.
+ */
+struct samples *samples__new(struct backend *be);
 void samples__free(struct samples *s);
 
 /*

@@ -174,6 +174,8 @@ void reorder_release(struct reorder *r, int force, __u64 key)
 				due = gone == gone_round;
 			else if (hd->behind)	/* its mkdir is not due */
 				due = 0;
+			else if (gone && reorder_made(r, hdr_of(hd)->cgroup_id))
+				due = 0;	/* its mkdir, read a pass later, goes first */
 			else
 				due = r->pass >= hd->pass + 2;
 			if (due) {

@@ -23,7 +23,12 @@
  *  - a last record read in one pass (a poll or drain of every ring) until
  *    the end of the next: everything the container's tasks wrote before it
  *    was in its ring before that pass began, for the pass that read it ends
- *    by flushing every CPU's batch (reorder_waits_on_batches());
+ *    by flushing every CPU's batch (reorder_waits_on_batches()); and, in
+ *    cgroup mode, until its cgroup's mkdir has gone: a pass reads the rings
+ *    one after another, so a short-lived cgroup's rmdir (CPU 1's ring) can
+ *    be read a pass before its mkdir (CPU 0's, read empty just before the
+ *    mkdir was written), and would go first, its container not known yet
+ *    (no end row: 22 of 400 in a churn of short containers);
  *  - so a new cgroup's mkdir, with the records of that cgroup read before
  *    it (from another ring) or since (reorder_hold_behind()); the mkdirs
  *    due together go oldest first, each with its records.

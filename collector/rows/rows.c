@@ -361,15 +361,18 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		if ((p = run_progress(c, k)))
 			progress_exec(p, h->ts_ns, e->flags & BT_EXEC_NS_INIT,
 				      entrypoint_is_runtime(r.detail.s, r.detail.n));
-		if (k)
+		if (k) {
+			lifecycle_saw_exec(k->top, (long)h->pid, e->flags & BT_EXEC_NS_INIT);
 			lifecycle_until_reached(c, k, UNTIL_EXEC);
+		}
 		break;
 	}
 	case BT_EV_EXIT: {
 		const struct bt_exit_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exit");
-		samples_forget(c->samples, (pid_t)h->pid);
+		if (h->tid == h->pid)	/* the process, not one of its threads */
+			samples_forget(c->samples, (pid_t)h->pid);
 		if (c->spanrows)
 			spanrows_forget(c->spanrows, (pid_t)h->pid);
 		r.has_ret = true;
@@ -377,6 +380,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
 						     WEXITSTATUS(e->exit_code);
 		output_row(c->out, &r);
+		if (k)
+			lifecycle_saw_exit(k->top, (long)h->pid, e->exit_code);
 		break;
 	}
 	case BT_EV_MARK:
@@ -447,6 +452,10 @@ void rows_write_header(struct collector *c)
 	snprintf(buf, sizeof(buf), "%u", c->opt.profile_hz);
 	output_meta(c->out, "profile", c->samples ? buf : "off");
 	output_meta(c->out, "spans", c->spanrows ? "on" : "off");
+	/* the window each boot was stopped at, as analyze names the phase: its default --until */
+	if (c->opt.until != UNTIL_EXIT)
+		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :
+			    c->opt.until == UNTIL_LISTEN ? "listen" : c->opt.until_mark);
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	/* the run's files: analyze joins a container across them (collector/rows/rotate.h) */

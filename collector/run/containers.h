@@ -39,6 +39,15 @@ struct container {
 	struct container *top;
 	struct candidate *cand;
 	int start_marked;	/* watch, --pid: the --start probe's start row is out */
+	/*
+	 * Its init, for the end row's detail (common/end_detail.h): the
+	 * first exec flagged init (pid 1 of its own pid namespace), else its
+	 * first exec (spawn mode's command; the legacy object cannot flag).
+	 */
+	long init_pid;		/* 0: no exec seen yet */
+	int init_flagged;	/* init_pid's exec was flagged init */
+	int init_exited;	/* its exit row was seen: init_status is its wait(2) status */
+	unsigned init_status;
 	char name[CONTAINER_NAME_MAX];
 };
 

@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 #include "bpf/boottrace.h"
+#include "common/end_detail.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
 #include "collector/rows/names.h"
@@ -58,13 +59,35 @@ void lifecycle_write_start(struct collector *c, struct container *k, unsigned lo
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts)
 {
 	struct row r = { 0 };
+	char how[64];
 
 	r.ts_ns = ts;
 	r.container = field_str(k->name);
 	r.cgroup_id = c->mode == BT_MODE_CGROUP ? k->cgid : 0;
 	r.pid = r.tid = r.ppid = -1;
 	r.event = "end";
+	if (k->init_exited) {
+		end_detail_format(how, sizeof(how), k->init_pid, k->init_status);
+		r.detail = field_str(how);
+	}
 	output_row(c->out, &r);
+}
+
+void lifecycle_saw_exec(struct container *k, long pid, int flagged_init)
+{
+	if (!k || (k->init_pid && (k->init_flagged || !flagged_init)))
+		return;
+	k->init_pid = pid;
+	k->init_flagged = flagged_init;
+	k->init_exited = 0;
+}
+
+void lifecycle_saw_exit(struct container *k, long pid, unsigned wstatus)
+{
+	if (k && k->init_pid == pid) {
+		k->init_exited = 1;
+		k->init_status = wstatus;
+	}
 }
 
 /* Candidate @k becomes container @name: its start row, from its mkdir. */

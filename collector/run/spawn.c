@@ -217,8 +217,18 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 				      c->opt.command[0]);
 		c->start_written = 1;
 	}
-	if (c->spawned == b->k)
+	if (c->spawned == b->k) {
+		/*
+		 * The command is the container's first process: its wait
+		 * status is its init's end when the kernel's exit record of
+		 * it did not come (lost, or the init is another process)
+		 */
+		if (b->reaped && !b->k->init_exited) {
+			lifecycle_saw_exec(b->k, b->ch.pid, 0);	/* if no exec was seen */
+			lifecycle_saw_exit(b->k, b->ch.pid, (unsigned)b->st);
+		}
 		lifecycle_write_end(c, b->k, mono_ns());
+	}
 	output_flush(c->out);
 	if (!b->reaped) {
 		kill(b->ch.pid, SIGKILL);

@@ -110,6 +110,8 @@ int watch_attach(struct collector *c)
 	}
 	lifecycle_write_start(c, k, mono_ns(), "attach", c->opt.pid, "collector",
 			      c->mode == BT_MODE_CGROUP ? rel : NULL);
+	/* its init, for the end row: the process --pid names, which exec'd before */
+	lifecycle_saw_exec(k, c->opt.pid, 1);
 	if (c->mode == BT_MODE_PIDTREE && (err = track_tree(c, c->opt.pid, id)) < 0) {
 		fprintf(stderr, "collector: cannot register process %d: %s\n", c->opt.pid, strerror(-err));
 		return 1;

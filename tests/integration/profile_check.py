@@ -85,9 +85,9 @@ def unescape(field):
 
 
 class Frame:
-    """kind: 'k', 'b', 'f', 'j' or 'u'; name: the function (k), build id
-    in hex (b), path (f) or JIT name (j), bytes; off: the offset (k, b, f)
-    or address (k:0x, u); length: LEN as written (f, j)."""
+    """kind: 'k', 'b', 'f', 'j', 'i' or 'u'; name: the function (k), build
+    id in hex (b), path (f), JIT name (j) or interpreter frame (i), bytes; off: the offset (k, b, f)
+    or address (k:0x, u); length: LEN as written (f, j, i)."""
     __slots__ = ("kind", "name", "off", "length")
 
     def __init__(self, kind, name, off, length=None):
@@ -101,7 +101,7 @@ def parse_frames(s):
     i = 0
     while i < len(s):
         kind = s[i:i + 2]
-        if kind in (b"f:", b"j:"):
+        if kind in (b"f:", b"j:", b"i:"):
             colon = s.index(b":", i + 2)
             length = int(s[i + 2:colon])
             name = s[colon + 1:colon + 1 + length]

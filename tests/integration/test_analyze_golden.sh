@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Golden outputs of analyze on samples/boot-small.tsv (tests/golden/*.txt),
+# Golden outputs of analyze on samples/boot-small.tsv (tests/golden/*.txt)
+# and of --failures on tests/golden/failures-hostile.tsv,
 # plus an independent awk computation of the per-phase TSV, exit codes and
 # messages for bad input, and the options of --help.
 set -u
@@ -38,6 +39,15 @@ golden boot-small-hist.txt --hist "$S"
 golden boot-small-by-syscall.txt --by syscall "$S"
 golden boot-small-critpath.tsv.txt --critical-path --format tsv "$S"
 golden boot-small-until.txt --by comm --until listen "$S"
+# --failures on hostile names and details (escape sequences, quotes, a
+# restart NAME#2 of a name with a TAB), end details malformed and repeated
+H=$G/failures-hostile.tsv
+golden failures-hostile.txt --failures "$H"
+golden failures-hostile.tsv.txt --failures --format tsv "$H"
+golden failures-hostile.json --failures --format json "$H"
+if LC_ALL=C grep -q $'\x1b' "$G"/failures-hostile.txt "$G"/failures-hostile.tsv.txt; then
+	echo "FAIL: a raw ESC byte in --failures' output"; fail=1
+fi
 # the same file through a pipe and a FIFO
 golden boot-small.tsv.txt --format tsv - < "$S"
 mkfifo "$tmp/fifo"
@@ -97,7 +107,7 @@ expect 2 "unknown format" --format xml "$S"
 expect 2 "bad histogram" --hist=linear:1h "$S"
 expect 2 "unknown --by key" --by pid "$S"
 expect 2 "exactly two files" --compare "$S"
-expect 2 "no phase 'nope' in the input (phases: exec, listen, ready)" --critical-path=nope "$S"
+expect 2 "no phase 'nope' in the input (phases: exec, listen, ready, end)" --critical-path=nope "$S"
 expect 2 "--until: no phase 'nope'" --until nope --by syscall "$S"
 expect 2 "one of --hist, --by and --critical-path" --format tsv --by syscall --critical-path "$S"
 expect 2 "--plot-container needs --plot" --plot-container 'x*' "$S"

@@ -82,7 +82,7 @@ for s in p.imgs:	# the only resources: bare file names, no scheme, no path
         bad("image name %r" % s)
 # the phase table against analyze's text table: count, min avg max p50 p90 p99
 text = [l for l in open(textfile, encoding="utf-8").read().split("\n")[1:]
-        if l and not l.endswith("never reached it")]
+        if l and not l.endswith("never reached it:") and not l.startswith("  ")]
 want = {}
 for l in text:
     f = l.rsplit(None, 7)	# the name (it may hold spaces), then 7 columns

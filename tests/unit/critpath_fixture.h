@@ -36,26 +36,36 @@ struct fixture {
 	struct cp_path p;
 };
 
-/* Load @tsv, build the path of its container "c" to @phase; check the tiling. */
-static inline void path_of(const char *tsv, const char *phase, struct fixture *fx)
+/* @tsv read into a new analysis with a timeline, finished. */
+static inline struct analysis *load_tsv(const char *tsv)
 {
 	struct analyze_opts o = { .timeline = true };
 	char path[] = "/tmp/test_analyze_critpath.XXXXXX";
 	int fd = mkstemp(path);
 	FILE *err = fopen("/dev/null", "w");
-	long ph;
-	size_t i;
+	struct analysis *a;
 
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, tsv, strlen(tsv)), (ssize_t)strlen(tsv));
 	close(fd);
-	fx->a = analysis__new(&o);
-	assert_non_null(fx->a);
-	assert_int_equal(analysis_read(fx->a, path, err), 0);
+	a = analysis__new(&o);
+	assert_non_null(a);
+	assert_int_equal(analysis_read(a, path, err), 0);
 	unlink(path);
 	fclose(err);
-	assert_int_equal(analysis_finish(fx->a), 0);
-	ph = strtab_find(fx->a->phase_names, phase, strlen(phase));
+	assert_int_equal(analysis_finish(a), 0);
+	return a;
+}
+
+/* Load @tsv, build the path of its container "c" to @phase; check the tiling. */
+static inline void path_of(const char *tsv, const char *phase, struct fixture *fx)
+{
+	long ph;
+	size_t i;
+
+	fx->a = load_tsv(tsv);
+	ph = strcmp(phase, "end") == 0 ? PHASE_END :
+	     strtab_find(fx->a->phase_names, phase, strlen(phase));
 	assert_true(ph >= 0);
 	assert_int_equal(critpath_build(fx->a->tl, 0, (uint32_t)ph, phase, &fx->p), 1);
 	/* exact tiling of [t0, t1] */

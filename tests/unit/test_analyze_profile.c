@@ -3,7 +3,11 @@
  * cmocka: analyze/boot/profile.c on synthetic rows: self and total per
  * function in the boot window, recursion counted once in total, samples
  * outside the window left out, a missing stack row "[unknown]", and
- * out/profile_report.c's folded stacks (root first, _[k], ';' as ':').
+ * out/profile_report.c's folded stacks (root first, _[k], ';' as ':'),
+ * one line per distinct stack however many raw stacks print alike; host
+ * tasks' samples (container \N) in a boot: the runtime's processes (the
+ * client, its wakers, by process) counted, a stranger and a kernel thread
+ * not.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,9 +22,10 @@
 #include "analyze/out/profile_report.h"
 #include "analyze/read/reader.h"
 
-/* A row: ts, comm, tid, event, name, dur, detail. */
-static void add(struct timeline *tl, const char *ts, const char *comm, const char *tid,
-		const char *ev, const char *name, const char *dur, const char *detail)
+/* A row of any container: ts, container, pid, tid, ppid, comm, event, name, ret, dur, detail. */
+static void row(struct timeline *tl, const char *ts, const char *ctr, const char *pid,
+		const char *tid, const char *ppid, const char *comm, const char *ev,
+		const char *name, const char *ret, const char *dur, const char *detail)
 {
 	static char buf[1024];
 	struct tsv_row r;
@@ -28,10 +33,17 @@ static void add(struct timeline *tl, const char *ts, const char *comm, const cha
 	int n;
 
 	memset(buf, 0, sizeof(buf));
-	n = snprintf(buf, sizeof(buf) - 16, "%s\tc\t\\N\t%s\t%s\t1\t%s\t%s\t%s\t\\N\t%s\t%s", ts,
-		     tid, tid, comm, ev, name, dur, detail);
+	n = snprintf(buf, sizeof(buf) - 16, "%s\t%s\t\\N\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s",
+		     ts, ctr, pid, tid, ppid, comm, ev, name, ret, dur, detail);
 	assert_int_equal(tsv_parse_row(buf, (size_t)n, &r, err, sizeof(err)), 0);
 	assert_int_equal(timeline_add_row(tl, &r), 0);
+}
+
+/* A row of container c: ts, comm, tid, event, name, dur, detail. */
+static void add(struct timeline *tl, const char *ts, const char *comm, const char *tid,
+		const char *ev, const char *name, const char *dur, const char *detail)
+{
+	row(tl, ts, "c", tid, tid, "1", comm, ev, name, "\\N", dur, detail);
 }
 
 static long fn_self(const struct profile *p, const struct prof_ctr *pc, const char *name,
@@ -107,6 +119,115 @@ static void test_self_total_folded(void **state)
 	timeline__free(tl);
 }
 
+/*
+ * Three raw stacks that print alike (a kernel function at two offsets; a
+ * name with ';' against one with ':') and a fourth that does not: two
+ * lines, in order of first appearance, their counts summed (issue 28).
+ */
+static void test_folded_distinct(void **state)
+{
+	static const char *const stacks[] = {
+		"k:do_work+0x10 j:3:mid j:8:root;x y",
+		"j:4:leaf j:3:mid j:8:root;x y",
+		"k:do_work+0x24 j:3:mid j:8:root;x y",
+		"k:do_work+0x10 j:3:mid j:8:root:x y",
+	};
+	static const int counts[] = { 1, 2, 4, 8 };
+	struct timeline *tl = timeline__new();
+	struct profile *p;
+	char *buf = NULL, ts[32], id[8];
+	size_t len = 0;
+	int i, k, t = 1000;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(tl);
+	assert_int_equal(timeline_begin_file(tl), 0);
+	add(tl, "100", "sh", "5", "start", "mkdir", "\\N", "/c");
+	for (i = 0; i < 4; i++) {
+		snprintf(id, sizeof(id), "%d", i + 1);
+		add(tl, "1000", "sh", "5", "stack", id, "\\N", stacks[i]);
+	}
+	for (i = 0; i < 4; i++)
+		for (k = 0; k < counts[i]; k++) {
+			snprintf(ts, sizeof(ts), "%d", t++);
+			snprintf(id, sizeof(id), "%d", i + 1);
+			add(tl, ts, "sh", "5", "sample", id, "1000000", "cpu=0");
+		}
+	assert_int_equal(timeline_set_phase(tl, 0, 1, 5000), 0);
+	timeline_end_file(tl, 0);
+	assert_int_equal(timeline_finish(tl), 0);
+	p = profile__new(tl, 1, &(struct profile_opts){ .no_system = true });
+	assert_non_null(p);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(profile_print(f, p, "listen", NULL, 0, FMT_FOLDED, 20), 0);
+	fclose(f);
+	assert_string_equal(buf, "sh;root:x y;mid;do_work_[k] 13\n"
+				 "sh;root:x y;mid;leaf 2\n");
+	free(buf);
+	profile__free(p);
+	timeline__free(tl);
+}
+
+static void test_runtime_samples(void **state)
+{
+	static const char *const stacks[] = { "j:6:client", "j:7:dockerd", "j:4:runc", "j:2:sh",
+					      "j:8:stranger", "j:7:kworker" };
+	struct timeline *tl = timeline__new();
+	struct profile *p;
+	const struct prof_ctr *pc;
+	uint64_t total;
+	char id[8];
+	size_t i;
+
+	(void)state;
+	assert_non_null(tl);
+	assert_int_equal(timeline_begin_file(tl), 0);
+	for (i = 0; i < 6; i++) {
+		snprintf(id, sizeof(id), "%zu", i + 1);
+		row(tl, "50", "\\N", "1", "1", "0", "x", "stack", id, "\\N", "\\N", stacks[i]);
+	}
+	/* client mode: the client's spawn */
+	row(tl, "100", "c", "10", "10", "1", "docker", "start", "client", "\\N", "\\N", "docker run");
+	/* the client, woken by dockerd's thread 41 (process 40) */
+	row(tl, "150", "\\N", "10", "10", "1", "docker", "sched", "S", "10", "100",
+	    "wake=task waker=41 wpid=40 wcomm=7:dockerd cpu=0");
+	row(tl, "200", "\\N", "10", "10", "1", "docker", "sample", "1", "\\N", "1000000", "cpu=0");
+	/* dockerd: two threads, both sampled; it wakes the stranger (not followed) */
+	row(tl, "300", "\\N", "40", "41", "1", "dockerd", "sample", "2", "\\N", "1000000", "cpu=0");
+	row(tl, "310", "\\N", "40", "40", "1", "dockerd", "sample", "2", "\\N", "1000000", "cpu=1");
+	row(tl, "320", "\\N", "50", "50", "1", "stranger", "sched", "S", "10", "100",
+	    "wake=task waker=41 wpid=40 wcomm=7:dockerd cpu=1");
+	row(tl, "450", "\\N", "50", "50", "1", "stranger", "sample", "5", "\\N", "1000000", "cpu=1");
+	row(tl, "400", "\\N", "30", "30", "1", "runc", "sample", "3", "\\N", "1000000", "cpu=0");
+	/* the container's sh, woken by runc, then by a kworker (a kernel thread: ppid 2) */
+	row(tl, "500", "c", "20", "20", "30", "sh", "sched", "S", "10", "100",
+	    "wake=task waker=30 wpid=30 wcomm=4:runc cpu=0");
+	row(tl, "700", "c", "20", "20", "30", "sh", "sample", "4", "\\N", "1000000", "cpu=0");
+	row(tl, "800", "c", "20", "20", "30", "sh", "sched", "S", "10", "40",
+	    "wake=task waker=60 wpid=60 wcomm=7:kworker cpu=0");
+	row(tl, "850", "\\N", "60", "60", "2", "kworker", "sample", "6", "\\N", "1000000", "cpu=0");
+	assert_int_equal(timeline_set_phase(tl, (size_t)timeline_find_container(tl, "c", 1), 1, 1000),
+			 0);
+	timeline_end_file(tl, 0);
+	assert_int_equal(timeline_finish(tl), 0);
+
+	p = profile__new(tl, 1, &(struct profile_opts){ .no_system = true });
+	assert_non_null(p);
+	assert_int_equal(p->nctrs, 1);
+	pc = &p->ctrs[0];
+	assert_int_equal(fn_self(p, pc, "client", &total), 1);
+	assert_int_equal(fn_self(p, pc, "dockerd", &total), 2);
+	assert_int_equal(fn_self(p, pc, "runc", &total), 1);
+	assert_int_equal(fn_self(p, pc, "sh", &total), 1);
+	assert_int_equal(fn_self(p, pc, "stranger", &total), -1);
+	assert_int_equal(fn_self(p, pc, "kworker", &total), -1);
+	assert_int_equal(pc->samples, 5);
+	profile__free(p);
+	timeline__free(tl);
+}
+
 static void test_folded_name(void **state)
 {
 	char out[64];
@@ -122,6 +243,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self_total_folded),
+		cmocka_unit_test(test_folded_distinct),
+		cmocka_unit_test(test_runtime_samples),
 		cmocka_unit_test(test_folded_name),
 	};
 

@@ -344,21 +344,21 @@ static void test_frames(void **state)
 	e->ustack[3].status = BT_STACK_BUILD_ID_IP;
 	e->ustack[3].ip = 0x6000;
 	e->ustack_bytes = 4 * 32;
-	n = frames_format(k, u, e, buf, sizeof(buf));
+	n = frames_format(k, u, NULL, e, buf, sizeof(buf));
 	assert_string_equal(buf, "k:do_one+0x10 k:weak_fn+0x8 k:0xffffffff00000000 "
 			    "b:" "ababababababababababababababababababab" "01+0x1199 u:0x5000");
 	assert_int_equal(n, strlen(buf));
 	/* a buffer that holds the first two frames only: those */
-	n = frames_format(k, u, e, buf, 30);
+	n = frames_format(k, u, NULL, e, buf, 30);
 	assert_string_equal(buf, "k:do_one+0x10 k:weak_fn+0x8");
 	/* an error from bpf_get_stack: no frames of that kind */
 	e->kstack_bytes = -14;
 	e->ustack_bytes = -14;
-	assert_int_equal(frames_format(k, u, e, buf, sizeof(buf)), 0);
+	assert_int_equal(frames_format(k, u, NULL, e, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "");
 	/* without kallsyms: addresses */
 	e->kstack_bytes = 8;
-	frames_format(NULL, u, e, buf, sizeof(buf));
+	frames_format(NULL, u, NULL, e, buf, sizeof(buf));
 	assert_string_equal(buf, "k:0xffffffff81001010");
 	free(e);
 	umaps__free(u);

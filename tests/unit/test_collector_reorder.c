@@ -4,7 +4,8 @@
  * goes out in the order main.c needs. Each case feeds records in the
  * order the rings are read (CPU 0's first) and checks the order they are
  * delivered in: c1/inner's mkdir read before c1's first records, in one
- * pass and across two; a cgroup's records read before its mkdir; last
+ * pass and across two; a cgroup's records read before its mkdir, and its
+ * rmdir read before its mkdir; last
  * records after everything; a container's records released by its key;
  * the pass rule.
  */
@@ -149,6 +150,32 @@ static void test_records_before_mkdir(void **state)
 	reorder_free(&r);
 }
 
+/*
+ * A short container's rmdir read a pass before its mkdir (CPU 1's ring
+ * read after CPU 0's, which was empty when the mkdir was written): the
+ * rmdir waits for the mkdir and its records, as the end row needs its
+ * start (the churn of issue 30: 22 of 400 end rows lost).
+ */
+static void test_rmdir_before_mkdir(void **state)
+{
+	struct log l = { "", 0 };
+	struct reorder r;
+
+	(void)state;
+	reorder_init(&r, record, &l);
+	feed(&r, BT_EV_CGROUP_RMDIR, OTHER, 900);
+	reorder_pass_end(&r, 0);
+	assert_int_equal(l.n, 0);
+	feed(&r, BT_EV_CGROUP_MKDIR, OTHER, 500);
+	feed(&r, BT_EV_SYSCALL, OTHER, 510);
+	reorder_pass_end(&r, 0);	/* the rmdir's time, not the mkdir's */
+	assert_int_equal(l.n, 0);
+	reorder_pass_end(&r, 0);
+	assert_string_equal(l.s, "mkdir:13@500 row:13@510 rmdir:13@900");
+	assert_int_equal(r.n, 0);
+	reorder_free(&r);
+}
+
 /* A forced release (drain): everything, oldest mkdir first, last records last. */
 static void test_forced(void **state)
 {
@@ -219,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_one_pass),
 		cmocka_unit_test(test_two_passes),
 		cmocka_unit_test(test_records_before_mkdir),
+		cmocka_unit_test(test_rmdir_before_mkdir),
 		cmocka_unit_test(test_forced),
 		cmocka_unit_test(test_key_and_pass),
 		cmocka_unit_test(test_sizes),

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * --profile's interpreter frames: the processes that run an interpreter
+ * whose frames the sampling program can read (bpf/interp.bpf.h), and the
+ * names of those frames.
+ *
+ * Covered: CPython 3.11 on x86-64 (Debian 12's python3.11, the binary or
+ * libpython3.11.so), its struct offsets from a table checked against
+ * python3.11-dbg's DWARF (tests/integration/test_collector_profile_python.sh).
+ * Another version (or Ruby, which has no walker yet) gets its native
+ * frames only, and one warning per run.
+ *
+ * A process is looked at once, at its first sample (again after an exec):
+ * its mappings name the interpreter's file, whose symbols give the
+ * address the walk starts from (_PyRuntime) and the eval loop's range
+ * (_PyEval_EvalFrameDefault). A frame is a code object's address; its
+ * name, `qualname (file.py:LINE)` with the line the function starts at
+ * (co_firstlineno), is read from the process's memory the first time and
+ * kept per process: a code object freed and another made at its address
+ * (rare during a boot) would keep the first one's name.
+ */
+#ifndef COLLECTOR_INTERP_H
+#define COLLECTOR_INTERP_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <linux/types.h>
+
+#include "bpf/boottrace.h"
+
+struct backend;
+struct interp;
+
+/* interp__new - none registered yet; @be's interp_set registers them (NULL: frames off). */
+struct interp *interp__new(struct backend *be);
+void interp__free(struct interp *in);
+
+/*
+ * interp_check - process @pid (a sample of it came): the first time, find
+ * out whether it runs an interpreter the sampling program can walk, and
+ * register it there. Cheap after the first time.
+ */
+void interp_check(struct interp *in, pid_t pid);
+
+/* interp_forget - @pid exec'd or exited: unregistered, its names dropped. */
+void interp_forget(struct interp *in, pid_t pid);
+
+/* Where a native user frame of @pid is, for splicing the interpreter's frames in. */
+enum interp_where {
+	INTERP_ELSEWHERE,	/* not in the interpreter's file */
+	INTERP_MODULE,		/* in it, not in its eval loop */
+	INTERP_EVAL,		/* in its eval loop: one call runs a run of frames */
+};
+enum interp_where interp_where(struct interp *in, pid_t pid, const struct bt_stack_build_id *b);
+
+/*
+ * interp_frame - the frame of interpreter frame @v (an iframe[] entry) of
+ * @pid: `i:LEN:NAME` (docs/tsv-format.md, Profile rows), into @buf (@n
+ * bytes, NUL-terminated). Its length, 0 when it does not fit.
+ */
+size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n);
+
+/* The CPython 3.11 offsets the collector uses, for the test that checks them against DWARF. */
+struct interp_py311 {
+	unsigned runtime_tstate;	/* _PyRuntime → gilstate.tstate_current */
+	struct bt_interp_proc proc;	/* the frame chain's (tstate_addr 0) */
+	unsigned co_firstlineno, co_filename, co_qualname;
+	unsigned str_length, str_state, str_ascii_data, str_utf8_length, str_utf8;
+};
+extern const struct interp_py311 interp_py311;
+
+#endif /* COLLECTOR_INTERP_H */

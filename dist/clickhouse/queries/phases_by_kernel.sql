@@ -1,0 +1,8 @@
+-- SPDX-License-Identifier: BSD-2-Clause
+-- Boot phases by kernel (# kernel=: did an upgrade slow the boots?):
+-- count, p50, p99 (nearest rank, as analyze's) and max, in ns from each
+-- boot's start (boottrace.phase_stats, schema.sql).
+SELECT phase, key AS kernel, boots, p50_ns, p99_ns, max_ns
+FROM boottrace.phase_stats
+WHERE by = 'kernel'
+ORDER BY phase, kernel;
