@@ -74,13 +74,16 @@ if [ -x /usr/bin/ruby3.1 ]; then
 		"$ROUNDS" "$mu" "$mf" "$mo" "$((mo - mf))"
 fi
 
-# rails KIND: one Rails boot's start→listen ns (puma's Listening line - T0)
+# rails KIND: one Rails boot's start→listen ns (puma's Listening line - T0),
+# then puma's CPU time by then (utime + stime, ns): a probe's trap and
+# program run in the task, so its CPU time has their cost, and it moves
+# less than the wall time with what else runs on the machine
 rails() {
-	local cmd=(bench/spans/rails-listen.sh) t0= l
+	local cmd=(bench/spans/rails-listen.sh) t0= l ppid st
 	case $1 in
-	off) cmd=("$COLLECTOR" --until listen --spans off -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
-	on) cmd=("$COLLECTOR" --until listen -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
-	prof) cmd=("$COLLECTOR" --until listen --profile=999 -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	off) cmd=("$COLLECTOR" --spans off -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	on) cmd=("$COLLECTOR" -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
+	prof) cmd=("$COLLECTOR" --profile=999 -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
 	esac
 	: > "$TMP/puma.out"
 	"${cmd[@]}" 2> /dev/null > "$TMP/puma.out" &
@@ -91,22 +94,34 @@ rails() {
 		[ "$l" -gt 0 ] && [ -n "$t0" ] && break
 		sleep 0.005
 	done
-	echo $(($(date +%s%N) - t0))
-	# untraced: $pid is puma (the script execs it); traced: the collector
-	# stops the container at its listen (--until listen) and exits
-	[ "$1" = untraced ] && kill "$pid" 2> /dev/null
+	l=$(($(date +%s%N) - t0))
+	ppid=$(sed -n 's/^PID=//p' "$TMP/puma.out")
+	st=$(cut -d' ' -f14,15 "/proc/$ppid/stat" 2> /dev/null)
+	echo "$l $(( (${st% *} + ${st#* }) * 1000000000 / $(getconf CLK_TCK) ))"
+	# $pid is puma (the script execs it) or the collector, which stops
+	# its command on SIGTERM
+	kill "$pid" 2> /dev/null
 	wait "$pid" 2> /dev/null
 }
 if command -v puma > /dev/null; then
-	u=(); f=(); o=(); p=()
+	declare -A wall cpu
 	rails untraced > /dev/null
 	for _ in $(seq "$ROUNDS"); do
-		u+=("$(rails untraced)"); f+=("$(rails off)"); o+=("$(rails on)"); p+=("$(rails prof)")
+		for k in untraced off on prof; do
+			read -r w c <<< "$(rails $k)"
+			wall[$k]+="$w "; cpu[$k]+="$c "
+		done
 	done
-	mu=$(med "${u[@]}"); mf=$(med "${f[@]}"); mo=$(med "${o[@]}"); mp=$(med "${p[@]}")
-	printf 'rails+puma  start->listen median of %s: untraced %.1f ms; traced --spans off %sx; traced with spans %sx (%sx of --spans off); with spans and --profile=999 %sx\n' \
-		"$ROUNDS" "$(ratio "$mu" 1e6)" "$(ratio "$mf" "$mu")" "$(ratio "$mo" "$mu")" \
-		"$(ratio "$mo" "$mf")" "$(ratio "$mp" "$mu")"
+	for x in wall cpu; do
+		declare -n m=$x
+		# shellcheck disable=SC2086 # the lists split
+		mu=$(med ${m[untraced]}); mf=$(med ${m[off]}); mo=$(med ${m[on]}); mp=$(med ${m[prof]})
+		printf 'rails+puma  %s, median of %s: untraced %.1f ms; traced --spans off %sx; traced with spans %sx (%sx of --spans off); with spans and --profile=999 %sx\n' \
+			"$([ $x = wall ] && echo 'start->listen' || echo "puma's CPU time to listen")" "$ROUNDS" \
+			"$(ratio "$mu" 1e6)" "$(ratio "$mf" "$mu")" "$(ratio "$mo" "$mu")" \
+			"$(ratio "$mo" "$mf")" "$(ratio "$mp" "$mu")"
+		unset -n m
+	done
 else
 	echo "# rails: puma is not installed" >&2
 fi
