@@ -227,10 +227,19 @@ static void attach_maps(struct spans *s, pid_t pid, const char *root)
 	fclose(f);
 }
 
+/* Whether @path is the file @want (its device and inode). */
+static bool same_file(const char *path, const struct stat *want)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_dev == want->st_dev && st.st_ino == want->st_ino;
+}
+
 void spans_on_exec(struct spans *s, pid_t pid)
 {
 	char root[64], exe[PATH_MAX], bin[PATH_MAX + 64], jvm[PATH_MAX + 96], *slash;
 	struct exec_ctx x = { s, root };
+	const char *base = root;
 	struct stat st;
 	ssize_t n;
 
@@ -239,25 +248,40 @@ void spans_on_exec(struct spans *s, pid_t pid)
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
 	snprintf(bin, sizeof(bin), "/proc/%d/exe", (int)pid);
 	n = readlink(bin, exe, sizeof(exe) - 1);
-	if (n <= 0 || exe[0] != '/')
+	if (n <= 0 || exe[0] != '/' || stat(bin, &st) < 0)
 		return;
 	exe[n] = '\0';
+	/*
+	 * The binary itself, once: a shell run a thousand times is looked at
+	 * once, its maps too (at the exec they hold little more than the
+	 * binary; a library the process dlopen'd before the collector read the
+	 * exec row is there).
+	 */
+	if (keyset_has(&s->seen, file_key(&st)))
+		return;
+	/*
+	 * Its path: the kernel writes it (and the maps' paths) from the
+	 * process's mount namespace root when that is not ours (a container:
+	 * under /proc/PID/root), from ours when it is (a chroot in our
+	 * namespace: the path as we see it). The one that is that file.
+	 */
 	if ((size_t)snprintf(bin, sizeof(bin), "%s%s", root, exe) >= sizeof(bin))
 		return;
-	/* the binary itself, once: a shell run a thousand times is looked at once */
-	if (stat(bin, &st) < 0)
-		return;
-	if (!keyset_has(&s->seen, file_key(&st))) {
-		attach_file(s, bin);
-		elf_needed(bin, needed_lib, &x);
-		/* java: libjvm.so is dlopen'd from ../lib/server beside bin/java */
-		slash = strrchr(exe, '/');
-		if (slash && !strcmp(slash, "/java")) {
-			*slash = '\0';
-			if ((size_t)snprintf(jvm, sizeof(jvm), "%s%s/../lib/server/libjvm.so", root,
-					     exe) < sizeof(jvm))
-				attach_file(s, jvm);
-		}
+	if (!same_file(bin, &st)) {
+		if (!same_file(exe, &st))
+			return;
+		base = "";
+		snprintf(bin, sizeof(bin), "%s", exe);
 	}
-	attach_maps(s, pid, root);
+	attach_file(s, bin);
+	elf_needed(bin, needed_lib, &x);	/* the loader finds them under its root */
+	/* java: libjvm.so is dlopen'd from ../lib/server beside bin/java */
+	slash = strrchr(exe, '/');
+	if (slash && !strcmp(slash, "/java")) {
+		*slash = '\0';
+		if ((size_t)snprintf(jvm, sizeof(jvm), "%s%s/../lib/server/libjvm.so", base, exe) <
+		    sizeof(jvm))
+			attach_file(s, jvm);
+	}
+	attach_maps(s, pid, base);
 }

@@ -15,6 +15,9 @@
 #   each a stretch of its own on the critical path to listen;
 # - Java (openjdk-17): a static initializer burning 200 ms is a clinit span
 #   of its class (±15%);
+# - an interpreter of its own (a copy of python3.11 in a root of its own,
+#   chroot in a mount namespace of its own): attached at its exec, through
+#   /proc/PID/root, its late import named;
 # - --spans off: no span rows, # spans=off.
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -138,7 +141,23 @@ if have "$JAVA_HOME/bin/javac" "the JVM spans"; then
 	ok "java clinit SlowInit\$Table $((cl / 1000000)) ms"
 fi
 
-# 5. --spans off
+# 5. an image's own interpreter: a file the host's globs do not name, in another root
+if have "$PY" "an image's interpreter" && have unshare "an image's interpreter"; then
+	R=$TMP/root
+	mkdir -p "$R/usr" "$R/lib" "$R/lib64" "$R/opt/py" "$R/app"
+	cp "$PY" "$R/opt/py/python3.11"
+	cp "$S/app.py" "$S/slowmod.py" "$R/app/"
+	"$COLLECTOR" -o "$TMP/img.tsv" -- unshare -m sh -c "mount --make-rprivate / &&
+		mount --bind /usr '$R/usr' && mount --bind /lib '$R/lib' && mount --bind /lib64 '$R/lib64' &&
+		exec chroot '$R' /opt/py/python3.11 /app/app.py" > /dev/null 2> "$TMP/img.err" ||
+		fail "collector exited $?: $(tail -3 "$TMP/img.err")"
+	self=$(span_col "$TMP/img.tsv" import slowmod 4)
+	[ -n "$self" ] || fail "no import span of slowmod from the copied interpreter"
+	near "$self" 150000000 15 || fail "its slowmod self $self ns, not 150 ms ±15%"
+	ok "an interpreter of its own root: $(rows "$TMP/img.tsv" span | wc -l) import spans, slowmod $((self / 1000000)) ms"
+fi
+
+# 6. --spans off
 if have "$PY" "--spans off"; then
 	"$COLLECTOR" --spans off -o "$TMP/off.tsv" -- "$PY" "$S/app.py" > /dev/null 2>&1 ||
 		fail "collector --spans off exited $?"
