@@ -124,6 +124,14 @@ if have puma "the Rails spans" && have rails "the Rails spans (ruby-railties)"; 
 		fail "no cpu stretch 'in load slow.rb' on the path"
 	grep -F "in load $ini/config_service.rb" "$TMP/rcp.txt" | grep -q 'blocked' ||
 		fail "no blocked stretch 'in load config_service.rb' on the path"
+	if have gnuplot "the boot chart's spans"; then
+		"$ANALYZE" --plot "$TMP/plot" "$out" > /dev/null 2> "$TMP/plot.err" ||
+			fail "analyze --plot exited $?: $(tail -3 "$TMP/plot.err")"
+		[ -s "$TMP/plot/bootchart.png" ] || fail "no boot chart"
+		for f in slow.rb config_service.rb; do
+			grep -q "	\"$f\"$" "$TMP/plot/bootchart.dat" || fail "the boot chart does not label $f"
+		done
+	fi
 	ok "rails: initializers slow.rb $((slow / 1000000)) ms, config_service.rb $((cfg / 1000000)) ms, named on the path"
 fi
 
