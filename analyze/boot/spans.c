@@ -6,6 +6,12 @@
 #include "analyze/array.h"
 #include "analyze/boot/spans.h"
 
+/* @a + @b, at most INT64_MAX: the printers take int64_t, hostile rows any length */
+static uint64_t add_sat(uint64_t a, uint64_t b)
+{
+	return a > (uint64_t)INT64_MAX - b ? (uint64_t)INT64_MAX : a + b;
+}
+
 static uint64_t span_len(const struct tl_span *s, uint64_t hi)
 {
 	uint64_t end = s->dur > UINT64_MAX - s->ts ? UINT64_MAX : s->ts + s->dur;
@@ -24,7 +30,7 @@ uint64_t spans_self(const struct tl_task *t, size_t i, uint64_t hi)
 	/* sorted by start: its children follow it until one starts past its end */
 	for (k = i + 1; k < t->nspans && t->spans[k].ts < end; k++)
 		if (t->spans[k].depth == s->depth + 1)
-			kids += span_len(&t->spans[k], end);
+			kids = add_sat(kids, span_len(&t->spans[k], end));
 	return kids < len ? len - kids : 0;
 }
 
@@ -79,8 +85,8 @@ int spans_of(const struct tl_container *c, uint64_t lo, uint64_t hi, struct span
 		qsort(v, nv, sizeof(*v), by_key);
 	for (i = 0, m = 0; i < nv; i++) {
 		if (m && !by_key(&v[m - 1], &v[i])) {
-			v[m - 1].self += v[i].self;
-			v[m - 1].total += v[i].total;
+			v[m - 1].self = add_sat(v[m - 1].self, v[i].self);
+			v[m - 1].total = add_sat(v[m - 1].total, v[i].total);
 			v[m - 1].count++;
 			if (v[i].depth < v[m - 1].depth)
 				v[m - 1].depth = v[i].depth;

@@ -476,7 +476,10 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 		return -1;
 	s = &t->spans[t->nspans++];
 	s->ts = r->ts_ns;
-	s->dur = r->dur_ns;
+	/* hostile rows may say anything: no span past INT64_MAX ns (292 years) */
+	s->dur = r->ts_ns >= (uint64_t)INT64_MAX ? 0 :
+		 r->dur_ns > (uint64_t)INT64_MAX - r->ts_ns ? (uint64_t)INT64_MAX - r->ts_ns :
+							     r->dur_ns;
 	s->kind = (uint32_t)kind;
 	s->what = (uint32_t)what;
 	s->depth = r->null & (1u << TSV_RET) || r->ret < 0 ? 0 : (uint32_t)r->ret;

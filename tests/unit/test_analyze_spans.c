@@ -116,11 +116,35 @@ static void test_span_over(void **state)
 	analysis__free(a);
 }
 
+/* Hostile lengths: no sum wraps (the printers take int64_t). */
+static void test_hostile_lengths(void **state)
+{
+	static const char tsv[] = HEAD
+		"100\tapp\t\\N\t10\t10\t1\truby\tstart\tspawn\t\\N\t\\N\truby\n"
+		S("200", "10", "require", "0", "18446744073709551615", "what=1:a")
+		S("300", "11", "require", "0", "18446744073709551615", "what=1:a")
+		S("400", "10", "require", "1", "18446744073709551615", "what=1:b");
+	struct analysis *a = load(tsv);
+	struct span_stat *v;
+	size_t n, i;
+
+	(void)state;
+	assert_int_equal(spans_of(&a->tl->ctrs[0], 0, TL_NONE, &v, &n), 0);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		assert_true(v[i].total <= (uint64_t)INT64_MAX);
+		assert_true(v[i].self <= v[i].total);
+	}
+	free(v);
+	analysis__free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self_and_order),
 		cmocka_unit_test(test_span_over),
+		cmocka_unit_test(test_hostile_lengths),
 	};
 
 	return cmocka_run_group_tests_name("analyze_spans", tests, NULL, NULL);
