@@ -57,6 +57,9 @@ static const char usage_text[] =
 "                          span: per container, the interpreters' requires, loads,\n"
 "                          imports and class initializers by self and total time,\n"
 "                          like python -X importtime (the collector's span rows)\n"
+"                          image, namespace: the boot phases per value of the\n"
+"                          containers' meta rows; pod: each pod's boot (sandbox\n"
+"                          start to every app's listen), its init containers\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
 "                          window [start, <phase>] (exec, listen, a mark label, or\n"
 "                          end: its last process's exit), clipping syscalls that\n"
@@ -127,6 +130,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --by span --until listen      the slowest requires and imports\n"
+"    analyze boot.tsv --by pod                      each pod's boot and its parts\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
 "    analyze --otlp-endpoint http://127.0.0.1:4318 boot.tsv   to a collector\n"
@@ -416,11 +420,17 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ao.by = BY_COMM;
 			else if (strcmp(optarg, "state") == 0)
 				ao.by = BY_STATE;
+			else if (strcmp(optarg, "pod") == 0)
+				ao.by = BY_POD;
+			else if (strcmp(optarg, "image") == 0)
+				ao.by = BY_IMAGE;
+			else if (strcmp(optarg, "namespace") == 0)
+				ao.by = BY_NAMESPACE;
 			else if (strcmp(optarg, "span") == 0)
 				ao.by = BY_SPAN;
 			else
 				return usage_error("unknown --by key '%s' (syscall, container, "
-						   "comm, state or span)", optarg);
+						   "comm, state, pod, image, namespace or span)", optarg);
 			if (ao.by == BY_STATE || ao.by == BY_SPAN)
 				ao.timeline = true; /* the tasks' off-CPU intervals */
 			ro.by = ao.by;
@@ -551,6 +561,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 					   "as traces: no other --format, --hist, --by, --until, "
 					   "--compare, --profile or --plot");
 		ao.timeline = true;
+		ao.names = true;	/* the meta rows: k8s.pod.name ... (boot/resource.c) */
 	}
 
 	/* 2. compare mode: two files, one table */
@@ -613,8 +624,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	}
 	/* --plot alone needs the rows of the charted containers only: files
 	 * that can be read twice are, the second time keeping just those
-	 * (--format trace-event wants every row at once) */
-	twice = plot_dir && !critpath && !until && ro.format != FMT_TRACE_EVENT &&
+	 * (--format trace-event wants every row at once; --profile, the
+	 * timeline of every container's samples) */
+	twice = plot_dir && !critpath && !until && !profile && ro.format != FMT_TRACE_EVENT &&
 		all_regular(files, nfiles);
 	if (twice)
 		ao.timeline = false;

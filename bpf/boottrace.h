@@ -332,7 +332,10 @@ _Static_assert(sizeof(struct bt_stack_build_id) == 32, "bt_stack_build_id layout
  * interpreter's frame chain of the interrupted thread, innermost first.
  * For CPython 3.11, each is the frame's code object's address, bit 0 set
  * when the frame is an entry frame (the first of one call of the eval
- * loop from C: _PyInterpreterFrame.is_entry).
+ * loop from C: _PyInterpreterFrame.is_entry). For Ruby 3.1, each is a
+ * Ruby-level control frame's instruction sequence (rb_iseq_t), bit 0 set
+ * on a frame that ends one call of the VM from C (VM_FRAME_FLAG_FINISH);
+ * C-method and dummy frames are left out.
  */
 #define BT_IFRAMES_MAX 48
 #define BT_IFRAME_ENTRY 1ULL
@@ -340,6 +343,7 @@ _Static_assert(sizeof(struct bt_stack_build_id) == 32, "bt_stack_build_id layout
 enum bt_interp_kind {
 	BT_INTERP_NONE,
 	BT_INTERP_PYTHON311,	/* CPython 3.11 */
+	BT_INTERP_RUBY31,	/* CRuby 3.1 */
 };
 
 /*
@@ -350,16 +354,33 @@ enum bt_interp_kind {
 struct bt_interp_proc {
 	__u32 kind;		/* enum bt_interp_kind */
 	__u32 pad;
-	__u64 tstate_addr;	/* 3.11: &_PyRuntime.gilstate.tstate_current */
-	__u16 ts_cframe;	/* PyThreadState.cframe */
-	__u16 ts_tid;		/* PyThreadState.native_thread_id */
-	__u16 cf_frame;		/* _PyCFrame.current_frame */
-	__u16 fr_code;		/* _PyInterpreterFrame.f_code */
-	__u16 fr_previous;	/* _PyInterpreterFrame.previous */
-	__u16 fr_is_entry;	/* _PyInterpreterFrame.is_entry */
+	/* 3.11: &_PyRuntime.gilstate.tstate_current; Ruby: &ruby_single_main_ractor */
+	__u64 tstate_addr;
+	union {
+		struct {	/* CPython 3.11 */
+			__u16 ts_cframe;	/* PyThreadState.cframe */
+			__u16 ts_tid;		/* PyThreadState.native_thread_id */
+			__u16 cf_frame;		/* _PyCFrame.current_frame */
+			__u16 fr_code;		/* _PyInterpreterFrame.f_code */
+			__u16 fr_previous;	/* _PyInterpreterFrame.previous */
+			__u16 fr_is_entry;	/* _PyInterpreterFrame.is_entry */
+		};
+		struct {	/* Ruby 3.1 */
+			__u16 rr_running_ec;	/* rb_ractor_t.threads.running_ec */
+			__u16 ec_vm_stack;	/* rb_execution_context_t.vm_stack */
+			__u16 ec_vm_stack_size;	/* .vm_stack_size (VALUEs) */
+			__u16 ec_cfp;		/* .cfp */
+			__u16 ec_thread;	/* .thread_ptr */
+			__u16 th_tid;		/* rb_thread_t.tid */
+			__u16 cfp_size;		/* sizeof(rb_control_frame_t) */
+			__u16 cfp_pc;		/* rb_control_frame_t.pc */
+			__u16 cfp_iseq;		/* .iseq */
+			__u16 cfp_ep;		/* .ep */
+		};
+	};
 	__u32 pad2;
 };
-_Static_assert(sizeof(struct bt_interp_proc) == 32, "bt_interp_proc layout");
+_Static_assert(sizeof(struct bt_interp_proc) == 40, "bt_interp_proc layout");
 
 struct bt_sample_event {
 	struct bt_event_hdr hdr;

@@ -2,18 +2,30 @@
 /*
  * An interpreter's frames in a profile sample (modern object): for a
  * process the collector registered in interp_procs (it found CPython 3.11
- * mapped: collector/profile/interp.c), the frame chain of the interrupted
- * thread, read from its memory, the way the OpenTelemetry eBPF profiler
- * and py-spy read it: the thread state of the thread holding the GIL
- * (_PyRuntime.gilstate.tstate_current), its cframe's current frame, then
- * each frame's previous. Only the code objects' addresses are taken here;
- * the collector reads their names while the process lives.
+ * or Ruby 3.1 mapped: collector/profile/interp.c), the frame chain of the
+ * interrupted thread, read from its memory, the way the OpenTelemetry
+ * eBPF profiler, py-spy and rbspy read it. Only the code objects'
+ * addresses are taken here; the collector reads their names while the
+ * process lives.
  *
- * The thread holding the GIL is the thread running Python code; the
- * interrupted thread is checked against it by its thread id as the
- * process sees it (native_thread_id is gettid() in the process's pid
- * namespace), so a thread running C code without the GIL (or another
- * thread's sample) gets no Python frames, never another thread's.
+ * CPython 3.11: the thread state of the thread holding the GIL
+ * (_PyRuntime.gilstate.tstate_current), its cframe's current frame, then
+ * each frame's previous.
+ *
+ * Ruby 3.1: the main ractor (ruby_single_main_ractor, NULL once a second
+ * ractor is made), the execution context running on it (its
+ * threads.running_ec: the thread holding the GVL, the fiber it runs),
+ * then its control frames from ec->cfp up to the end of its VM stack
+ * (vm_stack + vm_stack_size VALUEs), each a Ruby frame when its iseq is
+ * an imemo iseq, its pc is set and its magic (ep[0]) is not a dummy's
+ * (C-method frames hold a method entry there; the dummy frames, nothing
+ * or an empty iseq).
+ *
+ * The thread holding the GIL (GVL) is the thread running interpreted
+ * code; the interrupted thread is checked against it by its thread id as
+ * the process sees it (native_thread_id, rb_thread_t.tid: gettid() in the
+ * process's pid namespace), so a thread running C code without the lock
+ * (or waiting for it) gets no interpreter frames, never another thread's.
  *
  * Part of bpf/boottrace.bpf.c (included by profile.bpf.h). Reads of user
  * memory can fail (a page not present: a perf_event program cannot fault
@@ -54,6 +66,65 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 	return v;
 }
 
+/*
+ * Ruby's control frames looked at per sample, at most: C-method frames
+ * (Integer#times, Array#each: one per block call) are among them, so a
+ * stack of 48 Ruby frames may take more: 160 frames, at most 5 reads of
+ * user memory each.
+ */
+#define INTERP_RB_CFPS 160
+#define RB_T_MASK 0x1f		/* RBasic.flags: the type */
+#define RB_T_IMEMO 0x1a
+#define RB_IMEMO_SHIFT 12	/* FL_USHIFT: imemo_type's bits */
+#define RB_IMEMO_ISEQ 7
+#define RB_FRAME_FINISH 0x20	/* VM_FRAME_FLAG_FINISH, in ep[0] */
+#define RB_FRAME_MAGIC_MASK 0x7fff0001	/* VM_FRAME_MAGIC_MASK, in ep[0] */
+#define RB_FRAME_MAGIC_DUMMY 0x79990001	/* VM_FRAME_MAGIC_DUMMY */
+
+/* Ruby 3.1: @e's iframe[], the running execution context's iseqs, when it is @t's. */
+static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
+					     const struct bt_interp_proc *ip)
+{
+	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0;
+	__u32 i, n, tid = 0;
+
+	ractor = interp_read_ptr(ip->tstate_addr);
+	ec = ractor ? interp_read_ptr(ractor + ip->rr_running_ec) : 0;
+	if (!ec)
+		return;		/* several ractors, or none running */
+	if (bpf_probe_read_user(&tid, sizeof(tid),
+				(const void *)(interp_read_ptr(ec + ip->ec_thread) + ip->th_tid)) ||
+	    tid != interp_ns_tid(t))
+		return;
+	if (bpf_probe_read_user(&size, sizeof(size), (const void *)(ec + ip->ec_vm_stack_size)))
+		return;
+	end = interp_read_ptr(ec + ip->ec_vm_stack) + size * 8;
+	cfp = interp_read_ptr(ec + ip->ec_cfp);
+	for (i = 0; i < INTERP_RB_CFPS && cfp && cfp < end; i++, cfp += ip->cfp_size) {
+		pc = interp_read_ptr(cfp + ip->cfp_pc);
+		iseq = pc ? interp_read_ptr(cfp + ip->cfp_iseq) : 0;
+		flags = iseq ? interp_read_ptr(iseq) : 0;
+		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
+		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
+			continue;	/* a C method's frame, or a dummy */
+		ep = interp_read_ptr(cfp + ip->cfp_ep);
+		flags = ep ? interp_read_ptr(ep) : 0;
+		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
+			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
+		/*
+		 * The count lives in the record, not in a register: the
+		 * verifier then sees one state per turn whatever the frames
+		 * before were (1,000,000 instructions otherwise).
+		 */
+		n = e->iframes;
+		if (n >= BT_IFRAMES_MAX)
+			break;
+		e->iframe[n] = iseq | (flags & RB_FRAME_FINISH ? BT_IFRAME_ENTRY : 0);
+		e->iframes = n + 1;
+	}
+	e->interp_kind = ip->kind;
+}
+
 /* Fill @e's iframe[] when @t's process is a registered interpreter. */
 static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e)
 {
@@ -65,6 +136,8 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
+	if (ip && ip->kind == BT_INTERP_RUBY31)
+		interp_walk_ruby(t, e, ip);
 	if (!ip || ip->kind != BT_INTERP_PYTHON311)
 		return;
 	tstate = interp_read_ptr(ip->tstate_addr);

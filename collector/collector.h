@@ -102,6 +102,22 @@ void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h);
 /* the start row of @k: @how it was seen, by task @pid/@comm, @detail */
 void lifecycle_write_start(struct collector *c, struct container *k, unsigned long long ts,
 			   const char *how, long pid, const char *comm, const char *detail);
+/*
+ * Container @k (a runtime's: cgroup @path, made by task @maker, child of
+ * @maker_parent; 0: unknown) gets a meta row of its names
+ * (runtime_names.h) once they are known: from lifecycle_names() at its
+ * rows, at the latest before its entrypoint's exec row or its end row.
+ */
+void lifecycle_names_begin(struct collector *c, struct container *k, const char *path,
+			   long maker, long maker_parent);
+/*
+ * a row of task @pid of container @k is about to be written at @ts: look
+ * for its bundle (at the first row of each task, 8 times at most),
+ * and write its meta row when found, or when @last (an exec that may be
+ * its entrypoint's)
+ */
+void lifecycle_names(struct collector *c, struct container *k, unsigned long long ts, long pid,
+		     bool last);
 /* the end row of @k: its detail, how its init ended, when its exit was seen */
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts);
 /*

@@ -95,9 +95,11 @@ void options_usage(FILE *f)
 "                               histograms per runtime, containers, events; a bare\n"
 "                               <port> is 127.0.0.1 only, 0.0.0.0:<port> or\n"
 "                               [::]:<port> every address (docs/metrics.md)\n"
-"        --metrics-label entrypoint\n"
-"                               label the phase histograms with the entrypoint's\n"
-"                               basename too (50 at most, then \"other\")\n"
+"        --metrics-label <label>[,<label>...]\n"
+"                               label the phase histograms with entrypoint (the\n"
+"                               entrypoint's basename), namespace (the pod's) or\n"
+"                               image (from the meta rows): 50 values each at\n"
+"                               most, then \"other\" (docs/metrics.md: series cost)\n"
 "    -v, --verbose              libbpf's messages\n"
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
@@ -372,11 +374,26 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 		o->metrics = arg;
 		break;
 	}
-	case 'L':
-		if (strcmp(arg, "entrypoint"))
-			return usage_error("--metrics-label takes entrypoint, not '%s'", arg);
-		o->metrics_label = arg;
+	case 'L': {
+		/* a list: entrypoint,namespace,image (serve/boots.h's order), or the option again */
+		static const char *const names[] = { "entrypoint", "namespace", "image" };
+		const char *p = arg, *e;
+		size_t i, n;
+
+		do {
+			e = strchr(p, ',');
+			n = e ? (size_t)(e - p) : strlen(p);
+			for (i = 0; i < 3; i++)
+				if (strlen(names[i]) == n && strncmp(p, names[i], n) == 0)
+					break;
+			if (i == 3)
+				return usage_error("--metrics-label takes entrypoint, namespace, image or a list of them, not '%s'",
+						   arg);
+			o->metrics_labels |= 1u << i;
+			p = e ? e + 1 : NULL;
+		} while (p);
 		break;
+	}
 	case 'P':
 		if (!arg) {
 			o->profile_hz = 99;
@@ -427,7 +444,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		return usage_error("--pid and a command exclude each other");
 	if (o->root_exec && (o->command || o->pid > 0 || strcmp(o->mode, "pidtree")))
 		return usage_error("--root-exec is for watch mode with --mode pidtree");
-	if (o->metrics_label && !o->metrics)
+	if (o->metrics_labels && !o->metrics)
 		return usage_error("--metrics-label needs --metrics");
 	if (o->rotate_bytes && (!o->output || strcmp(o->output, "-") == 0))
 		return usage_error("--rotate needs -o <file>");

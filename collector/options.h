@@ -48,7 +48,7 @@ struct options {
 	char *exec_path;	/* command[0] as execvp(3) would find it, by main; NULL: none */
 	int verbose;
 	const char *metrics;	/* --metrics [ADDR:]PORT */
-	const char *metrics_label;	/* --metrics-label entrypoint */
+	unsigned metrics_labels;	/* --metrics-label: 1 << BL_ENTRYPOINT, BL_NAMESPACE, BL_IMAGE */
 	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	unsigned profile_hz;	/* --profile[=HZ]: samples per second of CPU, 0: off */
 	int spans;		/* --spans: on (1 by default, 2 when asked for) or off (0) */

@@ -49,7 +49,6 @@ long long detail_number(const char *s, size_t n)
 	}
 	return v;
 }
-
 /*
  * The value at @s (@n bytes left): digits then ':' make a string of that
  * many bytes, else everything up to a space or the end. The length
@@ -80,6 +79,37 @@ static long read_value(const char *s, size_t n, struct value *v)
 	v->n = i;
 	v->str = false;
 	return (long)i;
+}
+
+int detail_field_next(const char *s, size_t n, size_t *pos, struct detail_field *f)
+{
+	size_t i = *pos, klen;
+	const char *eq;
+	struct value v;
+	long used;
+
+	if (i >= n)
+		return 0;
+	eq = memchr(s + i, '=', n - i);
+	if (!eq || memchr(s + i, ' ', (size_t)(eq - (s + i))))
+		return -1;
+	klen = (size_t)(eq - (s + i));
+	used = read_value(eq + 1, n - i - klen - 1, &v);
+	if (klen == 0 || used < 0)
+		return -1;
+	f->key = s + i;
+	f->klen = klen;
+	f->val.s = v.s;
+	f->val.n = v.n;
+	f->str = v.str;
+	i += klen + 1 + (size_t)used;
+	if (i < n) {
+		/* one space between fields, and none at the end */
+		if (++i == n)
+			return -1;
+	}
+	*pos = i;
+	return 1;
 }
 
 /* Keys, and the bit that says each was seen. */
@@ -134,41 +164,30 @@ static int store(struct sched_detail *d, enum key k, const struct value *v)
 int sched_detail_parse(const char *s, size_t n, struct sched_detail *d)
 {
 	unsigned int seen = 0;
+	struct detail_field f;
 	struct value v;
-	size_t i = 0, klen;
-	long used;
-	int k;
+	size_t i = 0;
+	int k, r;
 
 	d->wake = SCHED_WAKE_MISSING;
 	task_clear(&d->waker);
 	task_clear(&d->cur);
 	task_clear(&d->holder);
 	d->cpu = -1;
-	while (i < n) {
-		const char *eq = memchr(s + i, '=', n - i);
-
-		if (!eq || memchr(s + i, ' ', (size_t)(eq - (s + i))))
-			return -1;
-		klen = (size_t)(eq - (s + i));
-		used = read_value(eq + 1, n - i - klen - 1, &v);
-		if (klen == 0 || used < 0)
-			return -1;
+	while ((r = detail_field_next(s, n, &i, &f)) > 0) {
 		for (k = 0; k < NKEYS; k++)
-			if (strlen(key_names[k]) == klen && !memcmp(key_names[k], s + i, klen))
+			if (strlen(key_names[k]) == f.klen && !memcmp(key_names[k], f.key, f.klen))
 				break;
 		if (k < NKEYS) {
+			v.s = f.val.s;
+			v.n = f.val.n;
+			v.str = f.str;
 			if (seen & (1u << k) || store(d, (enum key)k, &v) < 0)
 				return -1;
 			seen |= 1u << k;
 		}
-		i += klen + 1 + (size_t)used;
-		if (i < n) {
-			/* one space between fields, and none at the end */
-			if (++i == n)
-				return -1;
-		}
 	}
-	return 0;
+	return r;
 }
 
 /* Append @fmt's output at *@len; false when it does not fit. */
@@ -187,8 +206,7 @@ static bool put(char *out, size_t cap, size_t *len, const char *fmt, ...)
 	return true;
 }
 
-/* " KEY=LEN:BYTES" */
-static bool put_str(char *out, size_t cap, size_t *len, const char *key, struct sched_str str)
+bool detail_put_str(char *out, size_t cap, size_t *len, const char *key, struct sched_str str)
 {
 	if (!put(out, cap, len, "%s%s=%zu:", *len ? " " : "", key, str.n) ||
 	    str.n > cap - *len)
@@ -207,7 +225,7 @@ static bool put_task(char *out, size_t cap, size_t *len, const struct sched_task
 	if (pidkey && t->pid >= 0 &&
 	    !put(out, cap, len, "%s%s=%lld", *len ? " " : "", pidkey, t->pid))
 		return false;
-	return !t->comm.s || put_str(out, cap, len, commkey, t->comm);
+	return !t->comm.s || detail_put_str(out, cap, len, commkey, t->comm);
 }
 
 size_t sched_detail_format(const struct sched_detail *d, char *out, size_t cap)

@@ -74,4 +74,26 @@ long long detail_number(const char *s, size_t n);
  */
 size_t sched_detail_format(const struct sched_detail *d, char *out, size_t cap);
 
+/* One field of a detail: its key (@klen bytes) and value. */
+struct detail_field {
+	const char *key;
+	size_t klen;
+	struct sched_str val;	/* a string's bytes, or the word or number as written */
+	bool str;		/* the value was LEN:BYTES */
+};
+
+/*
+ * detail_field_next - the field of @s (@n bytes, unescaped) at *@pos into
+ * @f, *@pos moved past it: 1; 0 at the end; -1 when malformed (by the rules
+ * of sched_detail_parse()). The `meta` row's detail (common/meta.h) has
+ * the same form.
+ */
+int detail_field_next(const char *s, size_t n, size_t *pos, struct detail_field *f);
+
+/*
+ * detail_put_str - append " KEY=LEN:BYTES" (no space when *@len is 0) to
+ * @out (@cap bytes) at *@len, moved past it. false when it does not fit.
+ */
+bool detail_put_str(char *out, size_t cap, size_t *len, const char *key, struct sched_str str);
+
 #endif /* BOOTTRACE_SCHED_DETAIL_H */

@@ -20,7 +20,8 @@ set -eu
 # test; iproute2's ss finds a free port; tmux gives the collector a
 # terminal whose screen a test reads (the --runs progress line).
 # real runtimes (tests/integration/test_runtime_*, the demo): runc, docker.io
-# (dockerd, its containerd and shim, tini) and podman (conmon; it runs with
+# (dockerd, its containerd and shim, tini), containerd (its own ctr, for the
+# Kubernetes names test) and podman (conmon; it runs with
 # runc, as crun refuses hybrid cgroup hosts); busybox-static is the image
 # they boot, made by scripts/runtimes.sh. The tests start the daemon they
 # need with a state of their own; the system's is never started (below).
@@ -42,7 +43,9 @@ set -eu
 # against the interpreter's DWARF; golang-go (1.19, with golang-1.19-src:
 # Go 1.15's test table) builds the stripped Go program whose frames are
 # named from its pclntab, and the test's oracle, Go's own debug/gosym
-# (tests/tools/go/).
+# (tests/tools/go/); ruby (Ruby 3.1) runs the app whose own frames
+# --profile reads (tests/tools/rbburn.rb), and ruby-railties (Rails 6.1)
+# with puma the Rails app whose boot it profiles (tests/tools/railsapp).
 # fleet (dist/clickhouse, analyze --format otlp): clickhouse-server and
 # clickhouse-client (18.16 in Debian 12) load several collector runs and
 # answer the fleet queries in a test (its own config, data and loopback
@@ -63,12 +66,12 @@ pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
 systemtap-sdt-dev nginx binutils iproute2 python3 tmux
-runc docker.io podman busybox-static qemu-system-x86 cpio
+runc docker.io containerd podman busybox-static qemu-system-x86 cpio
 prometheus systemd strace libdw-dev nodejs
 libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
-clickhouse-server clickhouse-client systemd-container mmdebstrap
-ruby3.1 openjdk-17-jdk-headless ruby-railties puma $*"
+ruby ruby-railties puma openjdk-17-jdk-headless
+clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
 
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 
@@ -109,7 +112,7 @@ RUNLEVEL=1 apt-get install -y -qq --no-install-recommends $missing
 services=
 case " $missing " in *" nginx "*) services=nginx ;; esac
 case " $missing " in *" prometheus "*) services="$services prometheus" ;; esac
-case " $missing " in *" docker.io "*) services="$services docker containerd" ;; esac
+case " $missing " in *" docker.io "*|*" containerd "*) services="$services docker containerd" ;; esac
 case " $missing " in *" clickhouse-server "*) services="$services clickhouse-server" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then

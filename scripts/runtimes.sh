@@ -46,6 +46,8 @@ RT_IMAGE=bt-busybox:latest
 DOCKER=()
 PODMAN=()
 RUNC=()
+CTR=()
+rt_containerd_pid=
 PODMAN_RUN_OPTS=(--ulimit nofile=1024:1024 --ulimit nproc=1024:1024)
 RT_DOCKERD_ARGS=()
 rt_dockerd_pid=
@@ -64,6 +66,7 @@ rt_have() {
 	docker) [ -x /usr/sbin/dockerd ] && [ -x /usr/bin/docker ] ;;
 	podman) command -v podman > /dev/null && command -v runc > /dev/null ;;
 	runc) command -v runc > /dev/null ;;
+	containerd) [ -x /usr/bin/containerd ] && [ -x /usr/bin/ctr ] && command -v runc > /dev/null ;;
 	*) return 1 ;;
 	esac
 }
@@ -221,6 +224,49 @@ podman_stop() {
 	PODMAN=()
 }
 
+# containerd alone (no CRI plugin), with its root, state and sockets under
+# RT_DIR; CTR is its client. Containers run from RT_ROOTFS (ctr run
+# --rootfs): no image store needed.
+containerd_start() {
+	local d=$RT_DIR/containerd i
+	rt_busybox || return 1
+	mkdir -p "$d" || return 1
+	printf '%s\n' 'version = 2' "root = \"$d/root\"" "state = \"$d/state\"" \
+		'disabled_plugins = ["io.containerd.grpc.v1.cri"]' \
+		'[grpc]' "  address = \"$d/sock\"" '[ttrpc]' "  address = \"$d/sock.ttrpc\"" \
+		> "$d/config.toml" || return 1
+	/usr/bin/containerd --config "$d/config.toml" > "$d/log" 2>&1 &
+	rt_containerd_pid=$!
+	CTR=(/usr/bin/ctr --address "$d/sock")
+	for i in $(seq 300); do
+		"${CTR[@]}" version > /dev/null 2>&1 && return 0
+		kill -0 "$rt_containerd_pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	rt_log "containerd did not answer within $((i / 10)) s; its log:"
+	tail -20 "$d/log" >&2
+	return 1
+}
+
+containerd_stop() {
+	local d=$RT_DIR/containerd id
+	[ -n "$rt_containerd_pid" ] || return 0
+	for id in $("${CTR[@]}" task ls -q 2> /dev/null); do
+		"${CTR[@]}" task kill -s KILL "$id" > /dev/null 2>&1
+		"${CTR[@]}" task delete -f "$id" > /dev/null 2>&1
+	done
+	for id in $("${CTR[@]}" container ls -q 2> /dev/null); do
+		"${CTR[@]}" container delete "$id" > /dev/null 2>&1 || rt_log "ctr container delete $id failed"
+	done
+	kill -TERM "$rt_containerd_pid" 2> /dev/null || true	# (it may have died)
+	rt_wait_gone 30 "$rt_containerd_pid" || rt_log "containerd did not stop in 30 s: killed"
+	wait "$rt_containerd_pid" 2> /dev/null || true
+	# shellcheck disable=SC2046
+	rt_wait_gone 10 $(rt_pids_of "$d/") || rt_log "containerd's shims did not stop in 10 s: killed"
+	rt_containerd_pid=
+	CTR=()
+}
+
 runc_start() {
 	rt_busybox || return 1
 	mkdir -p "$RT_DIR/runc" || return 1
@@ -311,6 +357,7 @@ rt_remove_cgroup() {
 rt_cleanup() {
 	local c m
 	runc_stop
+	containerd_stop
 	podman_stop
 	dockerd_stop
 	for c in "${rt_owned_cgroups[@]}"; do rt_remove_cgroup "$c"; done

@@ -10,6 +10,7 @@
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/analysis_int.h"
+#include "analyze/boot/pods.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
 #include "common/end_detail.h"
@@ -124,7 +125,8 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	    strtab_intern(a->phase_names, "exec", 4, NULL) != PHASE_EXEC ||
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
 	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
-	    (opts->timeline && !(a->tl = timeline__new()))) {
+	    (opts->timeline && !(a->tl = timeline__new())) ||
+	    ((BY_META(opts->by) || opts->names) && !(a->pods = pods__new()))) {
 		analysis__free(a);
 		return NULL;
 	}
@@ -144,6 +146,7 @@ void analysis__free(struct analysis *a)
 	free(a->phases);
 	strtab__free(a->phase_names);
 	strtab__free(a->ctr_names);
+	pods__free(a->pods);
 	free(a->ctrs);
 	free(a->cphases);
 	group_table_release(&a->by);
@@ -382,6 +385,9 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 		    r->ret == 0 && !(r->null & (1u << TSV_TS_NS))) {
 			uint64_t t = r->ts_ns;
 
+			if (a->pods && pods_row(a->pods, a->nfiles, a->run_id, r) < 0)
+				return -1;
+
 			if (!(r->null & (1u << TSV_DUR_NS)))
 				t += r->dur_ns;
 			if (t < c->t_listen)
@@ -393,6 +399,10 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 	}
 	if (r->null & (1u << TSV_TS_NS))
 		return 0; /* cannot be placed in time */
+	if (a->pods && (field_is(ev, "start", 5) || field_is(ev, "exec", 4) ||
+			field_is(ev, "end", 3) || field_is(ev, "meta", 4)) &&
+	    pods_row(a->pods, a->nfiles, a->run_id, r) < 0)
+		return -1;
 	if (field_is(ev, "start", 5)) {
 		if (r->ts_ns < c->t_start)
 			c->t_start = r->ts_ns;
@@ -683,7 +693,7 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 		goto out;
 	}
 	/* Only a regular file can be read at offsets, in parts. */
-	if (a->opts.threads > 1 && !a->tl && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+	if (a->opts.threads > 1 && !a->tl && !a->pods && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
 		start = lseek(fd, 0, SEEK_CUR);
 	rc = tsv_reader_header(r);
 	if (rc < 0) {

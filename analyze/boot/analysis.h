@@ -49,7 +49,10 @@
 #include "analyze/read/strtab.h"
 #include "analyze/stats/llhist.h"
 
-enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_SPAN };
+/* BY_POD, BY_IMAGE, BY_NAMESPACE: from the meta rows (analysis.pods, pods.h) */
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_POD, BY_IMAGE, BY_NAMESPACE,
+	       BY_SPAN };
+#define BY_META(by) ((by) == BY_POD || (by) == BY_IMAGE || (by) == BY_NAMESPACE)
 
 struct analyze_opts {
 	const char *exec_pattern;	/* --exec, or NULL */
@@ -59,6 +62,9 @@ struct analyze_opts {
 	unsigned reader_flags;		/* TSV_LENIENT */
 	unsigned threads;		/* read a regular file in up to this many
 					 * parts at once; 0 or 1: one */
+	bool names;			/* keep the meta rows' names (analysis.pods) for
+					 * --format otlp's resources; --by pod|image|namespace
+					 * keep them too */
 	bool timeline;			/* keep the rows in a timeline (analysis.tl):
 					 * --critical-path, --until, the boot chart;
 					 * then a file is read by one thread */
@@ -130,6 +136,7 @@ struct boot_window {
 struct file_ctr;
 struct file_mark;
 struct carried;
+struct pods;
 
 struct analysis {
 	struct analyze_opts opts;
@@ -145,6 +152,7 @@ struct analysis {
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
 	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
+	struct pods *pods;		/* --by pod|image|namespace; NULL otherwise */
 	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;
 	uint64_t samples;		/* profile sample rows of timed containers */

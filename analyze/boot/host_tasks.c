@@ -199,35 +199,15 @@ static bool kernel_thread(const struct tl_task *t)
 	return t->pid == 2 || t->ppid == 2;
 }
 
-struct pid_ix {
-	int64_t pid;
-	uint32_t task;
-};
-
-static int cmp_pid_ix(const void *x, const void *y)
-{
-	const struct pid_ix *a = x, *b = y;
-
-	if (a->pid != b->pid)
-		return a->pid < b->pid ? -1 : 1;
-	return a->task < b->task ? -1 : a->task > b->task;
-}
 
 /* Mark every task of process @pid (through @ix, @n) as the runtime's; whether any was new. */
-static bool take_process(struct tl_container *c, const struct pid_ix *ix, size_t n, int64_t pid)
+static bool take_process(struct tl_container *c, const struct tl_pid_ix *ix, size_t n,
+			 int64_t pid)
 {
-	size_t lo = 0, hi = n;
 	bool added = false;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix[mid].pid < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && ix[lo].pid == pid; lo++) {
+	for (lo = tl_pid_ix_first(ix, n, pid); lo < n && ix[lo].pid == pid; lo++) {
 		struct tl_task *t = &c->tasks[ix[lo].task];
 
 		if (!t->runtime && !kernel_thread(t)) {
@@ -246,7 +226,7 @@ static bool in_boot(const struct tl_container *c, uint32_t i)
 
 int host_tasks_mark_runtime(struct tl_container *c, uint32_t client)
 {
-	struct pid_ix *ix;
+	struct tl_pid_ix *ix;
 	size_t i, k, n = 0;
 	bool more = true;
 
@@ -261,7 +241,7 @@ int host_tasks_mark_runtime(struct tl_container *c, uint32_t client)
 			ix[n].task = (uint32_t)i;
 			n++;
 		}
-	qsort(ix, n, sizeof(*ix), cmp_pid_ix);
+	qsort(ix, n, sizeof(*ix), tl_pid_ix_cmp);
 	/* the client (client mode's start row names its pid) */
 	for (i = 0; client != TL_NOSTR && i < c->nstarts; i++)
 		if (c->starts[i].how == client)

@@ -7,7 +7,10 @@
 
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
+#include "analyze/boot/pods.h"
 #include "analyze/boot/resource.h"
+#include "common/meta.h"
+#include "common/tsv.h"
 
 static char *dup_meta(const struct tsv_reader *r, const char *key, int *err)
 {
@@ -132,13 +135,37 @@ static void put(struct res_attr *out, size_t *n, const char *key, const char *va
 	put_n(out, n, key, val, SIZE_MAX);
 }
 
+/*
+ * Value @k of container @c's meta row (docs/tsv-format.md, Meta rows),
+ * escaped into a->res.metabuf[@k] (NULL: no meta row kept, or no such
+ * name); *@len its length.
+ */
+static const char *meta_val(struct analysis *a, const struct pod_ctr *p, enum meta_key k,
+			    size_t *len)
+{
+	const struct sched_str *v = p ? &p->m.v[k] : NULL;
+
+	if (!v || !v->s || v->n > 255 || (size_t)k >= sizeof(a->res.metabuf) / sizeof(a->res.metabuf[0]))
+		return NULL;
+	*len = tsv_escape(v->s, v->n, a->res.metabuf[k]);
+	a->res.metabuf[k][*len] = '\0';
+	return a->res.metabuf[k];
+}
+
 size_t resource_attrs(struct analysis *a, size_t ctr, struct res_attr *out)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[ctr];
 	const struct res_file *f = resource_file(a, c->file);
-	const char *name = timeline_str(tl, c->name), *hash = strrchr(name, '#');
-	size_t i, n = 0, base = strlen(name);
+	const char *name = timeline_str(tl, c->name), *hash = strrchr(name, '#'), *v;
+	const struct pod_ctr *p = a->pods ? pods_find(a->pods, c->file, f ? f->run_id : NULL, name,
+						      strlen(name)) : NULL;
+	static const struct { enum meta_key k; const char *attr; } k8s[] = {
+		{ META_IMAGE, "container.image.name" }, { META_POD, "k8s.pod.name" },
+		{ META_NAMESPACE, "k8s.namespace.name" }, { META_POD_UID, "k8s.pod.uid" },
+		{ META_CONTAINER, "k8s.container.name" },
+	};
+	size_t i, n = 0, base = strlen(name), len;
 	bool id = false;
 
 	/* "web#2": the collector's second boot under that name in the run */
@@ -149,15 +176,22 @@ size_t resource_attrs(struct analysis *a, size_t ctr, struct res_attr *out)
 			id = id_from_cgroup(timeline_str(tl, c->starts[i].detail), a->res.idbuf);
 
 	put_n(out, &n, "service.name", name, base);
-	put_n(out, &n, "container.name", name, base);
+	/* the runtime's name when its meta row says it (Docker's, podman's), else the collector's */
+	if ((v = meta_val(a, p, META_NAME, &len)))
+		put_n(out, &n, "container.name", v, len);
+	else
+		put_n(out, &n, "container.name", name, base);
 	put(out, &n, "boottrace.container", name);
-	put(out, &n, "container.runtime", runtime_of(name));
-	put(out, &n, "container.id", id ? a->res.idbuf : NULL);
+	put(out, &n, "container.runtime", runtime_of(name) ? runtime_of(name) :
+					  meta_val(a, p, META_RUNTIME, &len));
+	put(out, &n, "container.id", id ? a->res.idbuf : meta_val(a, p, META_ID, &len));
 	put(out, &n, "host.name", f ? f->host : NULL);
 	put(out, &n, "os.type", "linux");
 	put(out, &n, "os.version", f ? f->kernel : NULL);
 	put(out, &n, "boottrace.run_id", f ? f->run_id : NULL);
-	/* the collector's meta rows, when analysis keeps them: one line each,
-	 * e.g. put(out, &n, "k8s.pod.name", meta_get(a, ctr, "pod")); */
+	/* the collector's meta rows (analysis.pods, kept for --format otlp) */
+	for (i = 0; i < sizeof(k8s) / sizeof(k8s[0]); i++)
+		if ((v = meta_val(a, p, k8s[i].k, &len)))
+			put_n(out, &n, k8s[i].attr, v, len);
 	return n;
 }

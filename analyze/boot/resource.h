@@ -3,15 +3,14 @@
  * resource: who a container is, as OpenTelemetry resource attributes
  * (semantic conventions' names), from what analyze has of it: its file's
  * metadata and the container's own rows. The one place that names a
- * container for an export (--format otlp); a new source of names (the
- * collector's meta rows: k8s.pod.name, k8s.namespace.name, k8s.pod.uid,
- * k8s.container.name, container.image.name) is one line each in
- * resource_attrs().
+ * container for an export (--format otlp), the collector's meta rows
+ * included (docs/tsv-format.md, Meta rows).
  *
  * Which attributes appear, and when (values TSV-escaped, as in the file):
  *   service.name        always: the container's name without a "#N" suffix
  *                       (a tracing UI lists traces by service);
- *   container.name      always: the same;
+ *   container.name      always: the runtime's name from the container's meta
+ *                       row (Docker's, podman's), else the same;
  *   boottrace.container always: the container column as written ("web#2"
  *                       for a name given again in the run);
  *   container.runtime   when the name says: docker, podman, containerd,
@@ -23,7 +22,13 @@
  *   host.name           when the file has `# host=`;
  *   os.type             always "linux"; os.version when the file has
  *                       `# kernel=`;
- *   boottrace.run_id    when the file has `# run_id=`.
+ *   boottrace.run_id    when the file has `# run_id=`;
+ *   container.image.name, k8s.pod.name, k8s.namespace.name, k8s.pod.uid,
+ *   k8s.container.name  from the container's meta row (analysis.pods,
+ *                       which --format otlp keeps: analyze_opts.names),
+ *                       each when it says it; its runtime and id stand in
+ *                       for container.runtime and container.id when the
+ *                       name and cgroup path do not say them.
  * Attributes with no value are left out, never written empty.
  *
  * The files' metadata is kept per file read (resource_file_add()), a few
@@ -37,6 +42,7 @@
 #include <stdint.h>
 
 #include "analyze/read/reader.h"
+#include "common/meta.h"
 
 struct analysis;
 
@@ -62,6 +68,7 @@ struct res_files {
 	struct res_file *f;
 	size_t n, cap;
 	char idbuf[65];		/* resource_attrs()' container.id */
+	char metabuf[META_NKEYS][1024];	/* its meta row's names, escaped (255 bytes at most each) */
 };
 
 /*

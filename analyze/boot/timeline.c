@@ -882,19 +882,28 @@ static bool is_clone(const long *ids, uint32_t id)
 	return false;
 }
 
-/* Task indices by pid, for find_parent(). */
-struct by_pid {
-	int64_t pid;
-	uint32_t task;
-};
-
-static int cmp_pid(const void *x, const void *y)
+int tl_pid_ix_cmp(const void *x, const void *y)
 {
-	const struct by_pid *a = x, *b = y;
+	const struct tl_pid_ix *a = x, *b = y;
 
 	if (a->pid != b->pid)
 		return a->pid < b->pid ? -1 : 1;
 	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+size_t tl_pid_ix_first(const struct tl_pid_ix *ix, size_t n, int64_t pid)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 /*
@@ -905,27 +914,19 @@ static int cmp_pid(const void *x, const void *y)
  * process's main thread; else none. @bp: the tasks by pid.
  */
 static uint32_t find_parent(const struct tl_container *c, uint32_t ti, const long *clone_ids,
-			    const struct by_pid *bp)
+			    const struct tl_pid_ix *bp)
 {
 	const struct tl_task *t = &c->tasks[ti];
 	int64_t proc = t->is_thread ? t->pid : t->ppid;
 	uint32_t leader = TL_NOTASK, p;
-	size_t lo = 0, hi = c->ntasks;
+	size_t lo;
 
 	if (t->parent_tid > 0) {
 		p = timeline_find_task(c, t->parent_tid);
 		if (p != TL_NOTASK && p != ti && c->tasks[p].begin <= t->fork_ts)
 			return p;
 	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (bp[mid].pid < proc)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < c->ntasks && bp[lo].pid == proc; lo++) {
+	for (lo = tl_pid_ix_first(bp, c->ntasks, proc); lo < c->ntasks && bp[lo].pid == proc; lo++) {
 		const struct tl_task *p = &c->tasks[bp[lo].task];
 		long k;
 
@@ -945,7 +946,7 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 {
 	size_t i, n = c->ntasks ? c->ntasks : 1;
 	uint32_t *perm = malloc(n * sizeof(*perm));
-	struct by_pid *bp = malloc(n * sizeof(*bp));
+	struct tl_pid_ix *bp = malloc(n * sizeof(*bp));
 
 	c->tids = malloc(n * sizeof(*c->tids));
 	if (!perm || !bp || !c->tids ||
@@ -985,7 +986,7 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		c->marks[i].task = perm[c->marks[i].task];
 	if (c->ntasks > 1) {
 		qsort(c->tids, c->ntasks, sizeof(*c->tids), cmp_tid);
-		qsort(bp, c->ntasks, sizeof(*bp), cmp_pid);
+		qsort(bp, c->ntasks, sizeof(*bp), tl_pid_ix_cmp);
 	}
 	for (i = 0; i < c->ntasks; i++)
 		if (c->tasks[i].has_fork)

@@ -323,7 +323,22 @@ const char *timeline_str(const struct timeline *tl, uint32_t id);
  */
 const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 
-/* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK.*/
+/*
+ * A container's tasks by pid: entries sorted by tl_pid_ix_cmp (pid, then
+ * task index), searched with tl_pid_ix_first (timeline.c finds a fork's
+ * parent with one, host_tasks.c a process's threads).
+ */
+struct tl_pid_ix {
+	int64_t pid;
+	uint32_t task;
+};
+
+int tl_pid_ix_cmp(const void *x, const void *y);
+
+/* tl_pid_ix_first - the first entry of @pid in @ix (@n entries, sorted), or @n. */
+size_t tl_pid_ix_first(const struct tl_pid_ix *ix, size_t n, int64_t pid);
+
+/* timeline_find_task - the index of thread @tid in @c, or TL_NOTASK. */
 uint32_t timeline_find_task(const struct tl_container *c, int64_t tid);
 
 /*

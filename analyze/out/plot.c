@@ -12,6 +12,7 @@
 #include "analyze/out/bootchart.h"
 #include "analyze/out/html.h"
 #include "analyze/out/plot.h"
+#include "analyze/out/pods_chart.h"
 #include "analyze/out/profile_flame.h"
 #include "analyze/stats/bins.h"
 #include "analyze/stats/stats.h"
@@ -575,6 +576,7 @@ int plot_write(const char *dir, const struct analysis *a, FILE *err, struct prof
 	fig_cdf(&p, a);
 	fig_timeline(&p, a);
 	fig_syscalls(&p, a);
+	pods_chart(&p, a);
 	if (a->tl)
 		bootchart_figures(&p, a);
 	nflames = profile_flame_write(&p, prof);

@@ -7,6 +7,7 @@
 
 #include "analyze/out/critpath_report.h"
 #include "analyze/out/report.h"
+#include "analyze/out/pods_report.h"
 #include "analyze/out/states_report.h"
 #include "analyze/out/spans_report.h"
 #include "analyze/out/trace_event.h"
@@ -25,6 +26,9 @@ static const char *by_name(enum by_kind by)
 	case BY_CONTAINER: return "container";
 	case BY_COMM: return "comm";
 	case BY_STATE: return "state";
+	case BY_POD: return "pod";
+	case BY_IMAGE: return "image";
+	case BY_NAMESPACE: return "namespace";
 	case BY_SPAN: return "span";
 	default: return "";
 	}
@@ -460,6 +464,10 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, ",\n  \"by_span\": ");
 		if (spans_print(f, a, FMT_JSON, 0) < 0)
 			return -1;
+	} else if (BY_META(o->by)) {
+		fprintf(f, ",\n  \"by_%s\": ", by_name(o->by));
+		if (pods_print(f, a, o->by, FMT_JSON) < 0)
+			return -1;
 	} else if (o->by != BY_NONE) {
 		struct group_ref *r;
 		size_t n = analysis_groups(by_table(a, o->by), &r);
@@ -520,6 +528,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 			return states_print(f, a, FMT_TSV);
 		if (o->by == BY_SPAN)
 			return spans_print(f, a, FMT_TSV, 0);
+		if (BY_META(o->by))
+			return pods_print(f, a, o->by, FMT_TSV) < 0 ? -1 : done(f);
 		if (o->by != BY_NONE)
 			return by_print(f, a, o->by, FMT_TSV);
 		if (o->hist)
@@ -534,7 +544,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		fprintf(f, "\n");
 		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) :
 		     o->by == BY_SPAN ? spans_print(f, a, FMT_TEXT, o->top ? o->top : SPANS_TOP) :
-		     by_print(f, a, o->by, FMT_TEXT)) < 0)
+		     BY_META(o->by) ? pods_print(f, a, o->by, FMT_TEXT) :
+				      by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;
 	}
 	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT, o->profile) < 0)

@@ -33,7 +33,7 @@ enum frame_kind {
 	FRAME_BUILD_ID,	/* b:: build_id, off */
 	FRAME_FILE,	/* f:: name = the path, off */
 	FRAME_JIT,	/* j:: name */
-	FRAME_INTERP,	/* i:: name: an interpreter's frame (CPython's function (file:line)) */
+	FRAME_INTERP,	/* i:: name: an interpreter's frame (CPython's, Ruby's: function (file:line)) */
 	FRAME_UADDR,	/* u:0xADDR: off = the address */
 };
 

@@ -17,6 +17,8 @@
 #include "analyze/read/reader.h"
 #include "analyze/read/frames.h"
 #include "analyze/read/reader_int.h"
+#include "common/meta.h"
+#include "common/tsv.h"
 
 #define PAD 64			/* readable bytes past the data (8-byte loads) */
 #define MAX_META 256
@@ -560,8 +562,23 @@ static bool is_stack_id(const struct tsv_field *f)
 	return true;
 }
 
+/* A meta row's detail parses (common/meta.h): 0, -1 malformed, -2 out of memory. */
+static int meta_check(struct tsv_reader *r, const struct tsv_field *d)
+{
+	struct meta m;
+	long n;
+
+	if (!r->scratch && !(r->scratch = malloc(TSV_MAX_LINE + 1)))
+		return -2;
+	n = tsv_is_null(d->p, d->n) ? -1 : tsv_unescape(d->p, d->n, r->scratch);
+	if (n < 0 || meta_parse(r->scratch, (size_t)n, &m) < 0)
+		return fail(r->msg, sizeof(r->msg),
+			    "meta row: bad detail (KEY=LEN:BYTES fields, docs/tsv-format.md)");
+	return 0;
+}
+
 /*
- * The checks of profile rows beyond the columns (docs/tsv-format.md,
+ * The checks of profile and meta rows beyond the columns (docs/tsv-format.md,
  * Profile rows): a stack row's and a sample row's name is a stack id, a
  * stack row's frames parse (frames.h). 0, -1 malformed (r->msg says why),
  * -2 out of memory.
@@ -571,6 +588,8 @@ static int profile_check(struct tsv_reader *r, const struct tsv_row *row)
 	const struct tsv_field *ev = &row->f[TSV_EVENT], *d = &row->f[TSV_DETAIL];
 	bool stack = field_is(ev, "stack", 5);
 
+	if (field_is(ev, "meta", 4))
+		return meta_check(r, d);
 	if (!stack && !field_is(ev, "sample", 6))
 		return 0;
 	if (!is_stack_id(&row->f[TSV_NAME]))

@@ -4,20 +4,45 @@
  * whose frames the sampling program can read (bpf/interp.bpf.h), and the
  * names of those frames.
  *
- * Covered: CPython 3.11 on x86-64 (Debian 12's python3.11, the binary or
- * libpython3.11.so), its struct offsets from a table checked against
- * python3.11-dbg's DWARF (tests/integration/test_collector_profile_python.sh).
- * Another version (or Ruby, which has no walker yet) gets its native
- * frames only, and one warning per run.
+ * Covered, on x86-64:
+ *  - CPython 3.11 (Debian 12's python3.11, the binary or
+ *    libpython3.11.so), its struct offsets from a table checked against
+ *    python3.11-dbg's DWARF (tests/integration/test_collector_profile_python.sh);
+ *  - CRuby 3.1 (Debian 12's ruby3.1: libruby-3.1.so*, or a binary named
+ *    ruby or ruby3.1 that exports ruby_single_main_ractor, a static
+ *    build; its ruby_version, read from the process, says 3.1.x). No
+ *    DWARF for libruby is reachable: the offsets come from 3.1.2's
+ *    headers (through rbspy's bindgen of them) and were checked on live
+ *    processes, each reading its own structures with them
+ *    (tests/tools/rboffsets.rb, in test_collector_profile_ruby: the
+ *    running ec's thread is the reading thread, and its methods' labels,
+ *    files, first lines and frame magics are Ruby's own); interp.c says
+ *    how each was found.
+ * Another version gets its native frames only, and one warning per run.
  *
  * A process is looked at once, at its first sample (again after an exec):
  * its mappings name the interpreter's file, whose symbols give the
- * address the walk starts from (_PyRuntime) and the eval loop's range
- * (_PyEval_EvalFrameDefault). A frame is a code object's address; its
- * name, `qualname (file.py:LINE)` with the line the function starts at
- * (co_firstlineno), is read from the process's memory the first time and
- * kept per process: a code object freed and another made at its address
- * (rare during a boot) would keep the first one's name.
+ * address the walk starts from (_PyRuntime, ruby_single_main_ractor) and,
+ * for CPython, the eval loop's range (_PyEval_EvalFrameDefault; Ruby's
+ * vm_exec_core is static and nameless, so the Ruby frames stand in place
+ * of the first native frame in libruby and all after it). A frame is a
+ * code object's (an iseq's) address; its name is read from the process's
+ * memory the first time and kept per process (unless read in part: an
+ * object being made or freed there), so a code object freed and another
+ * made at its address would keep the first one's name (rare for CPython's
+ * code objects during a boot; for Ruby, the iseqs of code eval'd from
+ * strings that the GC frees). CPython: `qualname (file.py:LINE)`, with the line the
+ * function starts at (co_firstlineno). Ruby: `label (file.rb:LINE)`, the
+ * iseq's label (`meth`, `block in meth`, `<class:Foo>`, `<main>`,
+ * `<top (required)>`) without the method's class (its owner's name is
+ * several lookups away: not read), its path as loaded, and its first
+ * line (0 for a file's top level).
+ *
+ * Threads: only the thread holding the interpreter's lock (the GIL, the
+ * GVL) runs interpreted code, and only its samples get interpreter
+ * frames; a thread waiting for the lock or running C without it gets its
+ * native frames. A Ruby process that made a second ractor gets native
+ * frames only (ruby_single_main_ractor is NULL then).
  */
 #ifndef COLLECTOR_INTERP_H
 #define COLLECTOR_INTERP_H
@@ -70,5 +95,13 @@ struct interp_py311 {
 	unsigned str_length, str_state, str_ascii_data, str_utf8_length, str_utf8;
 };
 extern const struct interp_py311 interp_py311;
+
+/* The Ruby 3.1 offsets the collector uses, for the test that checks them on a live process. */
+struct interp_rb31 {
+	struct bt_interp_proc proc;	/* the control frames' (tstate_addr 0) */
+	unsigned iseq_body, body_pathobj, body_label, body_first_lineno;
+	unsigned str_heap_len, str_heap_ptr, str_embed, ary_embed, ary_heap_ptr;
+};
+extern const struct interp_rb31 interp_rb31;
 
 #endif /* COLLECTOR_INTERP_H */

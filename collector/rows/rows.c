@@ -237,6 +237,17 @@ static void emit_span(void *arg, const struct span_done *d)
 	output_row(x->c->out, &r);
 }
 
+/*
+ * Whether exec record @e may be its container's entrypoint: pid 1 of the
+ * container's namespace, or no runtime's own re-exec (common/entrypoint.h).
+ */
+static bool exec_is_entrypoint(const struct bt_exec_event *e)
+{
+	struct field f = field_strn(e->filename, sizeof(e->filename));
+
+	return (e->flags & BT_EXEC_NS_INIT) || !entrypoint_is_runtime(f.s, f.n);
+}
+
 int rows_on_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
@@ -284,6 +295,10 @@ int rows_on_event(void *ctx, void *data, size_t size)
 			return 0;
 		}
 	}
+	if (k && k->top->names)
+		lifecycle_names(c, k->top, h->ts_ns, h->pid,
+				h->type == BT_EV_EXEC && size >= sizeof(struct bt_exec_event) &&
+				exec_is_entrypoint(data));
 	switch (h->type) {
 	case BT_EV_SYSCALL:
 	case BT_EV_SYSCALL_DETAIL: {

@@ -84,6 +84,7 @@ void containers_remove(struct container_table *t, struct container *k)
 			/* order does not matter: the last one fills the hole */
 			t->v[i] = t->v[--t->n];
 			free(k->cand);
+			free(k->names);
 			free(k);
 			return;
 		}
@@ -155,6 +156,7 @@ void containers_free(struct container_table *t)
 
 	for (i = 0; i < t->n; i++) {
 		free(t->v[i]->cand);
+		free(t->v[i]->names);
 		free(t->v[i]);
 	}
 	free(t->v);

@@ -23,6 +23,7 @@ struct candidate {
 	unsigned long long parent;	/* the parent cgroup's id */
 	unsigned long long ts;		/* when it was made */
 	long pid;			/* by whom */
+	long ppid;			/* and its parent */
 	int matched;			/* its path matches --cgroup's glob */
 	char comm[17];
 	char path[512];			/* relative to the cgroup2 mount */
@@ -34,6 +35,8 @@ struct candidate {
  * the container key in pidtree mode: what the kernel puts in
  * bt_event_hdr.cgroup_id.
  */
+struct runtime_names;
+
 struct container {
 	unsigned long long cgid;
 	struct container *top;
@@ -48,6 +51,8 @@ struct container {
 	int init_flagged;	/* init_pid's exec was flagged init */
 	int init_exited;	/* its exit row was seen: init_status is its wait(2) status */
 	unsigned init_status;
+	/* a runtime's container whose meta row is not out yet (lifecycle.c); freed with it */
+	struct runtime_names *names;
 	char name[CONTAINER_NAME_MAX];
 };
 

@@ -24,6 +24,7 @@
 #include "collector/collector.h"
 #include "collector/rows/names.h"
 #include "collector/kernel/proc.h"
+#include "collector/run/runtime_names.h"
 #include "collector/serve/progress.h"
 
 int lifecycle_track(struct collector *c, unsigned long long id)
@@ -56,10 +57,69 @@ void lifecycle_write_start(struct collector *c, struct container *k, unsigned lo
 		progress_start(c->progress, ts);
 }
 
+/*
+ * Bundle searches per container: one per task, at the first row of each
+ * (runc's [0:PARENT] and [1:CHILD] are gone when their rows are read; its
+ * init lives on), and at the entrypoint's exec.
+ */
+#define NAMES_TRIES 8
+
+void lifecycle_names_begin(struct collector *c, struct container *k, const char *path,
+			   long maker, long maker_parent)
+{
+	struct runtime_names *rn = malloc(sizeof(*rn));
+
+	(void)c;
+	if (!rn || !runtime_names_from_path(path, rn)) {
+		free(rn);
+		return;
+	}
+	rn->maker = (pid_t)maker;
+	rn->maker_parent = (pid_t)maker_parent;
+	free(k->names);
+	k->names = rn;
+}
+
+static void write_names(struct collector *c, struct container *k, unsigned long long ts)
+{
+	struct runtime_names *rn = k->names;
+	char detail[META_NKEYS * (RUNTIME_NAME_MAX + 32)];
+	struct row r = { 0 };
+
+	k->names = NULL;
+	r.ts_ns = ts;
+	r.container = field_str(k->name);
+	r.cgroup_id = c->mode == BT_MODE_CGROUP ? k->cgid : 0;
+	r.pid = r.tid = r.ppid = -1;
+	r.event = "meta";
+	r.name = field_str(rn->source);
+	r.detail.s = detail;
+	r.detail.n = meta_format(&rn->m, detail, sizeof(detail));
+	if (r.detail.n)
+		output_row(c->out, &r);
+	free(rn);
+}
+
+void lifecycle_names(struct collector *c, struct container *k, unsigned long long ts, long pid,
+		     bool last)
+{
+	struct runtime_names *rn = k->names;
+
+	if (pid == rn->last_pid && !last)
+		return;
+	rn->last_pid = (pid_t)pid;
+	rn->tries++;
+	if (runtime_names_from_bundle(rn, (pid_t)pid) || rn->tries >= NAMES_TRIES || last)
+		write_names(c, k, ts);
+}
+
 void lifecycle_write_end(struct collector *c, struct container *k, unsigned long long ts)
 {
 	struct row r = { 0 };
 	char how[64];
+
+	if (k->names)
+		write_names(c, k, ts);
 
 	r.ts_ns = ts;
 	r.container = field_str(k->name);
@@ -99,6 +159,7 @@ static void write_start_of(struct collector *c, struct container *k, const char 
 	containers_decide(k, NULL, name);
 	client_claim(c, k, cand->path, 0);
 	lifecycle_write_start(c, k, cand->ts, "mkdir", cand->pid, cand->comm, cand->path);
+	lifecycle_names_begin(c, k, cand->path, cand->pid, cand->ppid);
 	free(cand);
 }
 
@@ -164,11 +225,20 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	cand->parent = e->parent_id;
 	cand->ts = e->hdr.ts_ns;
 	cand->pid = e->hdr.pid;
+	cand->ppid = e->hdr.ppid;
 	cand->matched = matched;
 	comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
 	snprintf(cand->comm, sizeof(cand->comm), "%.*s", (int)comm.n, comm.s);
 	snprintf(cand->path, sizeof(cand->path), "%.*s", (int)sizeof(e->path), e->path);
 	containers_add_candidate(&c->containers, e->hdr.cgroup_id, cand);
+}
+
+/* CRI-O's crio-conmon-<id>.scope holds conmon, the container's monitor, not the container. */
+static bool is_conmon(const char *path)
+{
+	struct kube_path kp;
+
+	return cgroup_path_kube(path, strlen(path), &kp) && kp.conmon;
 }
 
 /*
@@ -191,6 +261,8 @@ struct container *lifecycle_decide(struct collector *c, struct container *k)
 			x = a;
 		a = containers_find(&c->containers, a->cand->parent);
 	}
+	if (x && is_conmon(x->cand->path))
+		x = NULL;
 	if (!x) {
 		/* under --cgroup, nothing of it matches: not ours after all */
 		lifecycle_untrack(c, k->cgid);
@@ -292,6 +364,8 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 		 e->ns_flags & CLONE_NEWNS ? "mount" : "");
 	lifecycle_write_start(c, k, e->hdr.ts_ns, "namespace", e->hdr.pid,
 			      field_strn(e->parent_comm, sizeof(e->parent_comm)).s, how);
+	if (have_cg)
+		lifecycle_names_begin(c, k, cg, e->hdr.ppid, 0);
 }
 
 void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h)

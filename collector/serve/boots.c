@@ -6,7 +6,9 @@
 #include "collector/serve/boots.h"
 #include "collector/idmap.h"
 #include "collector/serve/metrics.h"
+#include "collector/rows/names.h"
 #include "common/entrypoint.h"
+#include "common/meta.h"
 
 #define NONE UINT64_MAX
 #define PH_EXEC 0
@@ -25,7 +27,13 @@ struct boot {
 	unsigned npend;			/* phases waiting for the start row */
 	uint8_t pend_ph[MAX_PENDING];
 	uint64_t pend_ts[MAX_PENDING];
-	const char *entry;		/* its entrypoint label: "" until its exec */
+	const char *label[BL_COUNT];	/* its label values: "" until known */
+};
+
+/* The values one label took, at most max of them (then "other"). */
+struct label_cap {
+	char **v;
+	size_t n, max;
 };
 
 struct boots {
@@ -36,9 +44,7 @@ struct boots {
 	uint64_t rows;
 	char *phases[MAX_PHASES];	/* "exec", "listen", mark labels (escaped) */
 	size_t nphases;
-	size_t max_entries;		/* --metrics-label entrypoint: the cap */
-	char **entries;			/* the entrypoint labels given, at most max_entries */
-	size_t nentries;
+	struct label_cap caps[BL_COUNT];	/* --metrics-label's values so far */
 };
 
 static const char *const runtime_names[RT_COUNT] = {
@@ -77,25 +83,15 @@ static int runtime_named(struct field f, const char *prefix)
 	return f.n == p + 12 || f.s[p + 12] == '#';
 }
 
-/* Whether cgroup path @f has a directory "kubepods" or "kubepods-*" / "kubepods.*". */
-static int under_kubepods(struct field f)
-{
-	size_t i;
-
-	for (i = 0; f.s && i + 8 <= f.n; i++) {
-		if ((i == 0 || f.s[i - 1] == '/') && memcmp(f.s + i, "kubepods", 8) == 0 &&
-		    (i + 8 == f.n || f.s[i + 8] == '/' || f.s[i + 8] == '-' || f.s[i + 8] == '.'))
-			return 1;
-	}
-	return 0;
-}
-
 enum boot_runtime boots_runtime(enum boots_kind kind, struct field name, struct field how,
 				struct field comm, struct field detail)
 {
+	struct kube_path kp;
+
 	if (kind == BOOTS_SPAWN || field_is(how, "spawn"))
 		return RT_SPAWN;
-	if ((field_is(how, "mkdir") || field_is(how, "attach")) && under_kubepods(detail))
+	if ((field_is(how, "mkdir") || field_is(how, "attach")) && detail.s &&
+	    cgroup_path_kube(detail.s, detail.n, &kp))
 		return RT_KUBERNETES;
 	if (runtime_named(name, "docker-"))
 		return RT_DOCKER;
@@ -112,21 +108,25 @@ enum boot_runtime boots_runtime(enum boots_kind kind, struct field name, struct 
 	return RT_OTHER;
 }
 
-struct boots *boots__new(enum boots_kind kind, const struct boots_sink *sink, size_t entrypoints)
+struct boots *boots__new(enum boots_kind kind, const struct boots_sink *sink,
+			 const size_t caps[BL_COUNT])
 {
 	struct boots *b = calloc(1, sizeof(*b));
+	int i, fail = 0;
 
 	if (!b)
 		return NULL;
 	b->kind = kind;
 	b->sink = *sink;
-	b->max_entries = entrypoints;
 	b->phases[PH_EXEC] = strdup("exec");
 	b->phases[PH_LISTEN] = strdup("listen");
 	b->nphases = 2;
-	if (entrypoints)
-		b->entries = calloc(entrypoints, sizeof(*b->entries));
-	if (!b->phases[PH_EXEC] || !b->phases[PH_LISTEN] || (entrypoints && !b->entries)) {
+	for (i = 0; i < BL_COUNT; i++) {
+		b->caps[i].max = caps[i];
+		if (caps[i] && !(b->caps[i].v = calloc(caps[i], sizeof(char *))))
+			fail = 1;
+	}
+	if (!b->phases[PH_EXEC] || !b->phases[PH_LISTEN] || fail) {
 		boots__free(b);
 		return NULL;
 	}
@@ -142,6 +142,7 @@ static void boot_free(struct boot *k)
 void boots__free(struct boots *b)
 {
 	size_t i;
+	int l;
 
 	if (!b)
 		return;
@@ -151,9 +152,11 @@ void boots__free(struct boots *b)
 	idmap_free(&b->live);
 	for (i = 0; i < b->nphases; i++)
 		free(b->phases[i]);
-	for (i = 0; i < b->nentries; i++)
-		free(b->entries[i]);
-	free(b->entries);
+	for (l = 0; l < BL_COUNT; l++) {
+		for (i = 0; i < b->caps[l].n; i++)
+			free(b->caps[l].v[i]);
+		free(b->caps[l].v);
+	}
 	free(b);
 }
 
@@ -181,6 +184,7 @@ static struct boot *boot_get(struct boots *b, struct field f, int make)
 {
 	uint64_t h = name_hash(f);
 	struct boot *k = idmap_get(&b->live, h);
+	int i;
 
 	if (k)
 		return k->len == f.n && memcmp(k->name, f.s, f.n) == 0 ? k : NULL;
@@ -194,7 +198,8 @@ static struct boot *boot_get(struct boots *b, struct field f, int make)
 	memcpy(k->name, f.s, f.n);
 	k->len = f.n;
 	k->rt = RT_OTHER;
-	k->entry = "";
+	for (i = 0; i < BL_COUNT; i++)
+		k->label[i] = "";
 	return k;
 }
 
@@ -222,7 +227,7 @@ static int phase_id(struct boots *b, struct field f)
 static void emit(struct boots *b, struct boot *k, int ph, uint64_t ts)
 {
 	if (b->sink.phase)
-		b->sink.phase(b->sink.ctx, k->rt, b->phases[ph], k->entry,
+		b->sink.phase(b->sink.ctx, k->rt, b->phases[ph], k->label,
 			      (int64_t)(ts - k->t_start));
 }
 
@@ -241,25 +246,53 @@ static void reach(struct boots *b, struct boot *k, int ph, uint64_t ts)
 	}
 }
 
-/* The entrypoint label of an exec of @file: its basename, escaped, among the first max_entries. */
+/* The value of label @l for @n raw bytes at @s: a value known, a new one within the cap, or "other". */
+static const char *cap_label(struct boots *b, enum boot_label l, const char *s, size_t n)
+{
+	struct label_cap *c = &b->caps[l];
+	char label[METRICS_LABEL_MAX];
+	size_t i;
+
+	if (!c->max)
+		return "";
+	metrics_label_from_raw(s ? s : "", s ? n : 0, label, sizeof(label));
+	for (i = 0; i < c->n; i++)
+		if (strcmp(c->v[i], label) == 0)
+			return c->v[i];
+	if (c->n == c->max || !(c->v[c->n] = strdup(label)))
+		return BOOT_LABEL_OTHER;
+	return c->v[c->n++];
+}
+
+/* The entrypoint label of an exec of @file: its basename. */
 static const char *entry_label(struct boots *b, struct field file)
 {
-	char label[METRICS_LABEL_MAX];
 	size_t i, base = 0;
 
-	if (!b->max_entries)
-		return "";
 	for (i = 0; file.s && i < file.n; i++)
 		if (file.s[i] == '/')
 			base = i + 1;
-	metrics_label_from_raw(file.s ? file.s + base : "", file.s ? file.n - base : 0, label,
-			       sizeof(label));
-	for (i = 0; i < b->nentries; i++)
-		if (strcmp(b->entries[i], label) == 0)
-			return b->entries[i];
-	if (b->nentries == b->max_entries || !(b->entries[b->nentries] = strdup(label)))
-		return "other";
-	return b->entries[b->nentries++];
+	return cap_label(b, BL_ENTRYPOINT, file.s ? file.s + base : NULL,
+			 file.s ? file.n - base : 0);
+}
+
+/*
+ * A meta row: the container's namespace and image. The row as written is
+ * its raw bytes (the writer escapes them), which meta_parse() reads.
+ */
+static void on_meta(struct boots *b, const struct row *r)
+{
+	struct boot *k;
+	struct meta m;
+
+	if (!(b->caps[BL_NAMESPACE].max || b->caps[BL_IMAGE].max) || !r->detail.s ||
+	    meta_parse(r->detail.s, r->detail.n, &m) < 0 || !(k = boot_get(b, r->container, 1)))
+		return;
+	if (m.v[META_NAMESPACE].s)
+		k->label[BL_NAMESPACE] = cap_label(b, BL_NAMESPACE, m.v[META_NAMESPACE].s,
+						   m.v[META_NAMESPACE].n);
+	if (m.v[META_IMAGE].s)
+		k->label[BL_IMAGE] = cap_label(b, BL_IMAGE, m.v[META_IMAGE].s, m.v[META_IMAGE].n);
 }
 
 static void on_start(struct boots *b, const struct row *r)
@@ -316,9 +349,11 @@ void boots_row(void *ctx, const struct row *r)
 		if ((field_is(r->name, "init") ||
 		     !entrypoint_is_runtime(r->detail.s ? r->detail.s : "", r->detail.s ? r->detail.n : 0)) &&
 		    (k = boot_get(b, r->container, 1)) && !(k->done & (1ULL << PH_EXEC))) {
-			k->entry = entry_label(b, r->detail);
+			k->label[BL_ENTRYPOINT] = entry_label(b, r->detail);
 			reach(b, k, PH_EXEC, r->ts_ns);
 		}
+	} else if (strcmp(ev, "meta") == 0) {
+		on_meta(b, r);
 	} else if (strcmp(ev, "mark") == 0) {
 		if ((k = boot_get(b, r->container, 1)))
 			reach(b, k, phase_id(b, r->name), r->ts_ns);

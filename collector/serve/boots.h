@@ -44,13 +44,17 @@ enum boot_runtime {
 /* What the collector runs as: every container of spawn mode is "spawn". */
 enum boots_kind { BOOTS_WATCH, BOOTS_SPAWN, BOOTS_CLIENT };
 
+/* The labels --metrics-label adds (docs/metrics.md), each capped: BOOT_LABEL_OTHER past the cap. */
+enum boot_label { BL_ENTRYPOINT, BL_NAMESPACE, BL_IMAGE, BL_COUNT };
+#define BOOT_LABEL_OTHER "other"
+
 /* Where the boots go: the exporter's metrics (collector/serve/exporter.c). */
 struct boots_sink {
 	void (*started)(void *ctx, enum boot_runtime rt);
 	void (*ended)(void *ctx, enum boot_runtime rt);
-	/* container of @rt reached @phase @ns after its start; @entrypoint: see boots__new() */
-	void (*phase)(void *ctx, enum boot_runtime rt, const char *phase, const char *entrypoint,
-		      int64_t ns);
+	/* container of @rt reached @phase @ns after its start; @labels: see boots__new() */
+	void (*phase)(void *ctx, enum boot_runtime rt, const char *phase,
+		      const char *const labels[BL_COUNT], int64_t ns);
 	void *ctx;
 };
 
@@ -58,12 +62,17 @@ struct boots;
 
 /*
  * boots__new - a tracker for a collector running as @kind, reporting to
- * @sink (copied). @entrypoints: give each phase the basename of the
- * container's entrypoint (its exec row's file, escaped as in the TSV, ""
- * before it), at most @entrypoints distinct ones, then "other"; 0: "".
+ * @sink (copied). Each phase gets three label values, each capped at
+ * @caps[label] distinct values, then "other" (0: always ""):
+ *   BL_ENTRYPOINT  the basename of the container's entrypoint (its exec
+ *                  row's file), "" before it;
+ *   BL_NAMESPACE   its pod's namespace, BL_IMAGE its image: from its
+ *                  meta row (common/meta.h), "" without one.
+ * Values are escaped as the TSV escapes text (metrics_label_from_raw()).
  * NULL on ENOMEM.
  */
-struct boots *boots__new(enum boots_kind kind, const struct boots_sink *sink, size_t entrypoints);
+struct boots *boots__new(enum boots_kind kind, const struct boots_sink *sink,
+			 const size_t caps[BL_COUNT]);
 /* boots__free - with every container's state; accepts NULL. */
 void boots__free(struct boots *b);
 

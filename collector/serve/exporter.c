@@ -15,15 +15,15 @@
 #include "collector/serve/metrics.h"
 #include "collector/kernel/proc.h"
 
-/* --metrics-label entrypoint: this many basenames, then "other" (docs/metrics.md) */
-#define MAX_ENTRYPOINTS 50
+/* --metrics-label: this many values of each label, then "other" (docs/metrics.md) */
+#define MAX_LABEL_VALUES 50
 
 struct exporter {
 	struct collector *c;
 	struct metrics *m;
 	struct boots *boots;
 	struct http_server *http;
-	int entrypoint;			/* --metrics-label entrypoint */
+	unsigned labels;		/* --metrics-label: a bit per enum boot_label */
 	struct metric_family *phase;
 	struct metric_series *started[RT_COUNT], *running[RT_COUNT];
 	struct metric_series *events, *lost;
@@ -45,12 +45,19 @@ static void on_ended(void *ctx, enum boot_runtime rt)
 	metric_add(e->running[rt], -1);
 }
 
-static void on_phase(void *ctx, enum boot_runtime rt, const char *phase, const char *entrypoint,
-		     int64_t ns)
+static void on_phase(void *ctx, enum boot_runtime rt, const char *phase,
+		     const char *const labels[BL_COUNT], int64_t ns)
 {
 	struct exporter *e = ctx;
-	const char *v[3] = { phase, boots_runtime_name(rt), entrypoint };
-	struct metric_series *s = metrics_series(e->phase, v);
+	const char *v[2 + BL_COUNT] = { phase, boots_runtime_name(rt) };
+	struct metric_series *s;
+	size_t n = 2;
+	int l;
+
+	for (l = 0; l < BL_COUNT; l++)
+		if (e->labels & (1u << l))
+			v[n++] = labels[l];
+	s = metrics_series(e->phase, v);
 
 	/* out of memory: this boot is not counted, the next may be */
 	if (s)
@@ -91,17 +98,22 @@ static struct metric_series *single(struct metrics *m, const char *name, const c
 /* Every family, in the order of the text. 0, or -1 out of memory. */
 static int make_families(struct exporter *e)
 {
-	static const char *const phase_labels[] = { "phase", "runtime", "entrypoint" };
+	static const char *const label_names[BL_COUNT] = { "entrypoint", "namespace", "image" };
+	const char *phase_labels[2 + BL_COUNT] = { "phase", "runtime" };
+	size_t nphase = 2;
 	static const char *const runtime_label[] = { "runtime" };
 	static const char *const build_labels[] = { "version", "object", "mode", "kernel" };
 	struct metric_family *started, *running, *build;
 	struct utsname u;
 	int i;
 
+	for (i = 0; i < BL_COUNT; i++)
+		if (e->labels & (1u << i))
+			phase_labels[nphase++] = label_names[i];
 	e->phase = metrics_family(e->m, "boottrace_phase_seconds",
 				  "Time from a container's start to each phase of its boot: exec of its "
 				  "entrypoint, first successful listen, each --mark label.",
-				  METRIC_HISTOGRAM, e->entrypoint ? 3 : 2, phase_labels,
+				  METRIC_HISTOGRAM, nphase, phase_labels,
 				  metrics_boot_bounds_ns, METRICS_BOOT_BOUNDS);
 	started = metrics_family(e->m, "boottrace_containers_started_total",
 				 "Containers whose start the collector saw.", METRIC_COUNTER, 1,
@@ -161,6 +173,8 @@ int exporter_open(struct collector *c)
 			       c->opt.cgroup_glob ? BOOTS_CLIENT : BOOTS_SPAWN;
 	struct exporter *e;
 	char err[256];
+	size_t caps[BL_COUNT];
+	int i;
 
 	if (!c->opt.metrics)
 		return 0;
@@ -171,10 +185,12 @@ int exporter_open(struct collector *c)
 	}
 	c->exporter = e;
 	e->c = c;
-	e->entrypoint = c->opt.metrics_label != NULL;
+	e->labels = c->opt.metrics_labels;
+	for (i = 0; i < BL_COUNT; i++)
+		caps[i] = e->labels & (1u << i) ? MAX_LABEL_VALUES : 0;
 	sink.ctx = e;
 	e->m = metrics__new();
-	e->boots = boots__new(kind, &sink, e->entrypoint ? MAX_ENTRYPOINTS : 0);
+	e->boots = boots__new(kind, &sink, caps);
 	if (!e->m || !e->boots || make_families(e) < 0) {
 		fprintf(stderr, "collector: --metrics: out of memory\n");
 		return -1;

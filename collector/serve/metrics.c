@@ -16,11 +16,25 @@
 	2510 * (scale), 3160 * (scale), 3980 * (scale), 5010 * (scale),        \
 	6310 * (scale), 7940 * (scale)
 
+/*
+ * The decades from 1 ms to 100 ms as the rule gives them; from 100 ms on,
+ * the rule's bounds with the kubelet's SLI edges (0.5 1 2 3 4 5 6 8 10 20
+ * 30 45 60 s, kubelet_pod_start_sli_duration_seconds) put in: a bound of
+ * ours within 1% of an edge is that edge (0.501 → 0.5, 3.98 → 4, 5.01 →
+ * 5, 7.94 → 8), the others are added (3, 6, 30, 45, 60 s). A histogram of
+ * ours then sums to the kubelet's buckets exactly.
+ */
 const uint64_t metrics_boot_bounds_ns[METRICS_BOOT_BOUNDS] = {
-	DECADE(1000ULL), DECADE(10000ULL), DECADE(100000ULL), DECADE(1000000ULL),
+	DECADE(1000ULL), DECADE(10000ULL),
+	100000000ULL, 126000000ULL, 158000000ULL, 200000000ULL, 251000000ULL,
+	316000000ULL, 398000000ULL, 500000000ULL, 631000000ULL, 794000000ULL,
+	1000000000ULL, 1260000000ULL, 1580000000ULL, 2000000000ULL, 2510000000ULL,
+	3000000000ULL, 3160000000ULL, 4000000000ULL, 5000000000ULL, 6000000000ULL,
+	6310000000ULL, 8000000000ULL,
 	/* 10 s .. 63.1 s, the first above 60 s */
 	10000000000ULL, 12600000000ULL, 15800000000ULL, 20000000000ULL, 25100000000ULL,
-	31600000000ULL, 39800000000ULL, 50100000000ULL, 63100000000ULL,
+	30000000000ULL, 31600000000ULL, 39800000000ULL, 45000000000ULL, 50100000000ULL,
+	60000000000ULL, 63100000000ULL,
 };
 
 /* --- the text buffer ------------------------------------------------------ */

@@ -81,7 +81,8 @@ ENGINE = Distributed(boottrace, boottrace, files_local, cityHash64(host));
 --   listen_ns  the first successful listen()'s return (ts_ns + dur_ns);
 --              NULL when none.
 -- image: the container's image from its meta row (the collector's names
--- from the runtimes), '' until the collector writes one.
+-- from the runtimes, docs/tsv-format.md, Meta rows: its detail begins
+-- "image=LEN:" and LEN bytes), '' without one.
 -- Not the same as analyze: a name the collector gave again in one run
 -- (after its container ended, in a later file) is one boot here (the
 -- earliest start), two in analyze; analyze --exec PATTERN has no
@@ -90,7 +91,9 @@ CREATE VIEW IF NOT EXISTS boottrace.boots AS
 SELECT
     host, run_id, container,
     any(kernel) AS kernel,
-    anyIf(ifNull(detail, ''), event = 'meta' AND ifNull(name, '') = 'image') AS image,
+    anyIf(substring(ifNull(detail, ''), position(ifNull(detail, ''), ':') + 1,
+                    toUInt64OrZero(extract(ifNull(detail, ''), '^image=([0-9]+):'))),
+          event = 'meta' AND match(ifNull(detail, ''), '^image=[0-9]+:')) AS image,
     minIf(ts_ns, event = 'start') AS t_start,
     countIf(event = 'exec' AND ifNull(name, '') = 'init') AS n_init,
     minIf(ts_ns, event = 'exec' AND ifNull(name, '') = 'init') AS t_init,

@@ -70,6 +70,6 @@ buckets_agree() {
 		print "count " $2 " not " n }
 	index($0, "boottrace_phase_seconds_sum{phase=\"" ph "\",runtime=\"" rt "\"}") == 1 &&
 		int($2 * 1e9 + 0.5) != sum { print "sum " $2 " not " sum / 1e9 }
-	END { if (buckets != 50) print buckets " buckets, not 50" }' "$values" - <<< "$text")
+	END { if (buckets != 55) print buckets " buckets, not 55" }' "$values" - <<< "$text")
 	[ -z "$bad" ] || fail "$ph/$rt: the histogram and the TSV disagree: $(tr '\n' ';' <<< "$bad")"
 }

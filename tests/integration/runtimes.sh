@@ -20,6 +20,7 @@ need_runtime() {
 start_docker() { dockerd_start || fail "cannot start dockerd (log: $RT_DIR/docker/log)"; }
 start_podman() { podman_start || fail "cannot set up podman"; }
 start_runc() { runc_start || fail "cannot set up runc"; }
+start_containerd() { containerd_start || fail "cannot start containerd (log: $RT_DIR/containerd/log)"; }
 
 # The cgroup v2 path of each test's own parent: made by the runtime during
 # the watch (docker --cgroup-parent, podman --cgroup-parent, runc's
@@ -59,6 +60,53 @@ run_probe() {
 	esac > /dev/null || fail "$rt run $* failed"
 }
 
+# meta TSV CONTAINER-PATH-PATTERN: the meta of the container whose start row's
+# path matches, as KEY=VALUE lines (values unescaped, then shown with repr),
+# and "order=ok" when the meta row comes before its entrypoint's exec row
+meta() {
+	python3 - "$1" "$2" <<'EOF'
+import re, sys
+def unescape(s):
+    out, i = bytearray(), 0
+    m = {'\\': b'\\', 't': b'\t', 'n': b'\n', 'r': b'\r'}
+    while i < len(s):
+        if s[i] == '\\':
+            if s[i + 1] == 'x':
+                out.append(int(s[i + 2:i + 4], 16)); i += 4; continue
+            out += m[s[i + 1]]; i += 2; continue
+        out += s[i].encode(); i += 1
+    return bytes(out)
+name, meta, metai, execi = None, None, None, None
+rows = [l.rstrip('\n').split('\t') for l in open(sys.argv[1]) if not l.startswith('#')][1:]
+for i, r in enumerate(rows):
+    if r[7] == 'start' and re.search(sys.argv[2], r[11]):
+        name = r[1]
+    if name and r[1] == name and r[7] == 'meta' and meta is None:
+        meta, metai = unescape(r[11]), i
+    if name and r[1] == name and r[7] == 'exec' and execi is None and \
+       (r[8] == 'init' or not re.search(r'^/proc/self/exe$|/fd/\d+$|/runc$', r[11])):
+        execi = i
+if meta is None:
+    sys.exit(0)
+i = 0
+while i < len(meta):
+    eq = meta.index(b'=', i); key = meta[i:eq].decode()
+    colon = meta.index(b':', eq); n = int(meta[eq + 1:colon])
+    print('%s=%s' % (key, repr(meta[colon + 1:colon + 1 + n].decode())))
+    i = colon + 1 + n + 1
+print('order=%s' % ('ok' if execi is None or metai < execi else 'late'))
+EOF
+}
+# expect_meta TSV CONTAINER-PATTERN KEY=REPR...: its meta row says each
+expect_meta() {
+	local got want f=$1 pat=$2
+	shift 2
+	got=$(meta "$f" "$pat")
+	[ -n "$got" ] || { miss "no meta row for the container of $pat"; return; }
+	for want in "$@" "order=ok"; do
+		grep -qxF -- "$want" <<< "$got" || miss "meta of $pat: no $want in: $(tr '\n' ' ' <<< "$got")"
+	done
+}
 # watch_parents docker|podman: the issue's first case under one watch that
 # starts before the runtime: two runs under the runtime's default parent
 # (made by the first where it is not there yet), two under --cgroup-parent
@@ -77,7 +125,7 @@ watch_parents() {
 	# among the syscalls, so the other tests' cgroups stay small
 	watch_start "$TMP/w.tsv" -s listen
 	"start_$rt"
-	run_probe "$rt" "$TMP/a.cid"
+	run_probe "$rt" "$TMP/a.cid" --name "bt-$$-a"
 	run_probe "$rt" "$TMP/b.cid"
 	run_probe "$rt" "$TMP/c.cid" --cgroup-parent "$RT_PARENT"
 	run_probe "$rt" "$TMP/d.cid" --cgroup-parent "$RT_PARENT"
@@ -95,9 +143,16 @@ watch_parents() {
 			entrypoint_ok "$TMP/w.tsv" "$rt-${id:0:12}" /bin/sh
 	done
 	expect_start_path "$TMP/w.tsv" "$RT_PARENT/$prefix$(cat "$TMP/c.cid")"
+	# the runtime's names (docs/tsv-format.md, Meta rows): docker's state, podman's conmon
+	id=$(cat "$TMP/a.cid")
+	expect_meta "$TMP/w.tsv" "$id\$" "runtime='$rt'" "id='$id'" "name='bt-$$-a'"
+	if [ "$rt" = docker ]; then
+		expect_meta "$TMP/w.tsv" "$id\$" "image='$RT_IMAGE'"
+		grep -qP "\tmeta\tdocker\t" "$TMP/w.tsv" || miss "docker's meta rows are not from its state"
+	fi
 	expect_start_path "$TMP/w.tsv" "$RT_PARENT/par/$prefix$(cat "$TMP/e.cid")"
 	[ "$misses" -eq "$m" ] &&
-		ok "$rt: 6 containers, each its own $rt-<12> with its path, exec phase at its entrypoint, listen"
+		ok "$rt: 6 containers, each its own $rt-<12> with its path, exec phase at its entrypoint, listen, a meta row with its name"
 	m=$misses
 	no_parent_container "$TMP/w.tsv" "$parent" "$RT_PARENT" "$RT_PARENT/par"
 	[ "$misses" -eq "$m" ] &&

@@ -17,6 +17,7 @@
 # The compat and legacy objects read no interpreter frames (modern only).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/interp.sh"
 need_root
 PY=/usr/bin/python3.11
 APP=$(cd "$(dirname "$0")/../tools" && pwd)/pyburn.py
@@ -57,32 +58,6 @@ else
 	echo "# skipped the offsets check: needs gdb and python3.11-dbg"
 fi
 
-# run TAG [COLLECTOR OPTIONS]: profile one boot of the app; checks its rows and analysis
-run() {
-	local tag=$1 tsv=$TMP/$1.tsv prof long short all
-	shift
-	"$COLLECTOR" --profile=999 "$@" -o "$tsv" -- "$PY" "$APP" > "$TMP/$tag.out" 2> "$TMP/$tag.err" ||
-		fail "$tag: collector exited $?: $(cat "$TMP/$tag.err")"
-	check_tsv "$tsv"
-	rows "$tsv" stack | cut -f12 | grep -qF " i:" || fail "$tag: no interpreter frame in any stack row"
-	for f in spin burn_long burn_short main; do
-		rows "$tsv" stack | cut -f12 | grep -qF "$f ($APP:$(line_of "$f"))" ||
-			fail "$tag: no frame '$f ($APP:$(line_of "$f"))' in the stack rows"
-	done
-	prof=$("$ANALYZE" --profile --top 1000 --format tsv "$tsv") || fail "$tag: analyze --profile exited $?"
-	long=$("$ANALYZE" --profile --top 1000 --format folded "$tsv" | awk -v f="burn_long ($APP:" 'index($0, f) { n += $NF } END { print n + 0 }')
-	short=$("$ANALYZE" --profile --top 1000 --format folded "$tsv" | awk -v f="burn_short ($APP:" 'index($0, f) { n += $NF } END { print n + 0 }')
-	all=$("$ANALYZE" --profile --top 1000 --format folded "$tsv" | awk '{ n += $NF } END { print n + 0 }')
-	[ "$short" -gt 0 ] || fail "$tag: no sample under burn_short: $(head -5 <<< "$prof")"
-	# 2:1 within 15%: 1.7 <= long/short <= 2.3
-	[ $((long * 10)) -ge $((short * 17)) ] && [ $((long * 10)) -le $((short * 23)) ] ||
-		fail "$tag: burn_long $long samples, burn_short $short: not 2:1 (±15%)"
-	[ $(((long + short) * 4)) -ge $((all * 3)) ] ||
-		fail "$tag: burn_long and burn_short hold $((long + short)) of $all samples, under 3/4"
-	"$ANALYZE" --profile --format folded "$tsv" | grep -F "burn_long (" | grep -qF "main ($APP:$(line_of main));burn_long" ||
-		fail "$tag: burn_long is not under main in the folded stacks"
-	ok "$tag: burn_long $long, burn_short $short samples ($((long * 100 / short))%), of $all; under main, named with their files and lines"
-}
-run host
-cgroup_mode && run container --unshare pid,mount
+interp_run host "$APP" line_of -- "$PY" "$APP"
+cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$PY" "$APP"
 exit 0

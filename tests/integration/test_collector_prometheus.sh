@@ -81,7 +81,7 @@ for r in json.load(sys.stdin)["data"]["result"]:
 	print(r["metric"]["le"], r["value"][1])' | sort -g > "$TMP/buckets"
 # (the queries first: once the collector is gone, its series are stale)
 watch_stop "$TMP/w.tsv"
-[ "$(wc -l < "$TMP/buckets")" -eq 50 ] || fail "prometheus has $(wc -l < "$TMP/buckets") listen buckets, not 50"
+[ "$(wc -l < "$TMP/buckets")" -eq 55 ] || fail "prometheus has $(wc -l < "$TMP/buckets") listen buckets, not 55"
 
 "$ANALYZE" --format tsv "$TMP/w.tsv" > "$TMP/a.tsv" 2>/dev/null || fail "analyze exited $?"
 read -r _ n _ _ _ p50 _ p99 <<< "$(awk '$1 == "listen"' "$TMP/a.tsv")"

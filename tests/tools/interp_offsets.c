@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * interp_offsets: print the CPython 3.11 struct offsets the collector
- * reads frames with (collector/profile/interp.c), one `STRUCT.FIELD OFF`
- * a line, for test_collector_profile_python to check against the
- * interpreter's DWARF (python3.11-dbg, through gdb's ptype/o).
+ * interp_offsets: print the struct offsets the collector reads
+ * interpreter frames with (collector/profile/interp.c), one
+ * `STRUCT.FIELD OFF` a line: CPython 3.11's, for
+ * test_collector_profile_python to check against the interpreter's DWARF
+ * (python3.11-dbg, through gdb's ptype/o); with --ruby, Ruby 3.1's, for
+ * tests/tools/rboffsets.rb to read a live Ruby process's own frames with
+ * (test_collector_profile_ruby).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "collector/profile/interp.h"
 
-int main(void)
+static void python(void)
 {
 	const struct interp_py311 *o = &interp_py311;
 
@@ -28,5 +32,38 @@ int main(void)
 	printf("PyASCIIObject.sizeof %u\n", o->str_ascii_data);
 	printf("PyCompactUnicodeObject.utf8_length %u\n", o->str_utf8_length);
 	printf("PyCompactUnicodeObject.utf8 %u\n", o->str_utf8);
+}
+
+static void ruby(void)
+{
+	const struct interp_rb31 *o = &interp_rb31;
+
+	printf("rb_ractor_t.threads.running_ec %u\n", o->proc.rr_running_ec);
+	printf("rb_execution_context_t.vm_stack %u\n", o->proc.ec_vm_stack);
+	printf("rb_execution_context_t.vm_stack_size %u\n", o->proc.ec_vm_stack_size);
+	printf("rb_execution_context_t.cfp %u\n", o->proc.ec_cfp);
+	printf("rb_execution_context_t.thread_ptr %u\n", o->proc.ec_thread);
+	printf("rb_thread_t.tid %u\n", o->proc.th_tid);
+	printf("rb_control_frame_t.sizeof %u\n", o->proc.cfp_size);
+	printf("rb_control_frame_t.pc %u\n", o->proc.cfp_pc);
+	printf("rb_control_frame_t.iseq %u\n", o->proc.cfp_iseq);
+	printf("rb_control_frame_t.ep %u\n", o->proc.cfp_ep);
+	printf("rb_iseq_t.body %u\n", o->iseq_body);
+	printf("rb_iseq_constant_body.location.pathobj %u\n", o->body_pathobj);
+	printf("rb_iseq_constant_body.location.label %u\n", o->body_label);
+	printf("rb_iseq_constant_body.location.first_lineno %u\n", o->body_first_lineno);
+	printf("RString.as.heap.len %u\n", o->str_heap_len);
+	printf("RString.as.heap.ptr %u\n", o->str_heap_ptr);
+	printf("RString.as.embed.ary %u\n", o->str_embed);
+	printf("RArray.as.ary %u\n", o->ary_embed);
+	printf("RArray.as.heap.ptr %u\n", o->ary_heap_ptr);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--ruby"))
+		ruby();
+	else
+		python();
 	return 0;
 }

@@ -42,20 +42,31 @@ static void rec_ended(void *ctx, enum boot_runtime rt)
 		 boots_runtime_name(rt));
 }
 
-static void rec_phase(void *ctx, enum boot_runtime rt, const char *phase, const char *ep, int64_t ns)
+static void rec_phase(void *ctx, enum boot_runtime rt, const char *phase,
+		      const char *const labels[BL_COUNT], int64_t ns)
 {
 	struct rec *r = ctx;
 
-	snprintf(r->log + strlen(r->log), sizeof(r->log) - strlen(r->log), "%s %s [%s] %lld\n",
-		 boots_runtime_name(rt), phase, ep, (long long)ns);
+	snprintf(r->log + strlen(r->log), sizeof(r->log) - strlen(r->log), "%s %s [%s]%s%s%s%s %lld\n",
+		 boots_runtime_name(rt), phase, labels[BL_ENTRYPOINT],
+		 *labels[BL_NAMESPACE] ? " ns=" : "", labels[BL_NAMESPACE],
+		 *labels[BL_IMAGE] ? " image=" : "", labels[BL_IMAGE], (long long)ns);
+}
+
+/* A tracker whose entrypoint label takes @entries values; namespace and image @meta each. */
+static struct boots *new_boots_labels(struct rec *r, enum boots_kind kind, size_t entries,
+				      size_t meta)
+{
+	struct boots_sink s = { rec_started, rec_ended, rec_phase, r };
+	size_t caps[BL_COUNT] = { entries, meta, meta };
+
+	memset(r, 0, sizeof(*r));
+	return boots__new(kind, &s, caps);
 }
 
 static struct boots *new_boots(struct rec *r, enum boots_kind kind, size_t entries)
 {
-	struct boots_sink s = { rec_started, rec_ended, rec_phase, r };
-
-	memset(r, 0, sizeof(*r));
-	return boots__new(kind, &s, entries);
+	return new_boots_labels(r, kind, entries, 0);
 }
 
 /* A row: container @c, @event, @name, @detail, at @ts; @ret < -1000: \N */
@@ -222,6 +233,40 @@ static void test_entrypoint_label(void **state)
 	boots__free(b);
 }
 
+/* Namespace and image from the meta row (hostile bytes escaped), capped; none without one. */
+static void test_meta_labels(void **state)
+{
+	static const char meta1[] = "runtime=10:containerd pod=5:web-0 namespace=4:prod image=11:reg/app:1.4";
+	static const char meta2[] = "namespace=4:a\tb\xff image=3:x y";
+	static const char meta3[] = "namespace=5:third image=11:reg/app:1.4";
+	struct rec r;
+	struct boots *b = new_boots_labels(&r, BOOTS_WATCH, 0, 2);
+
+	(void)state;
+	row(b, "a", 0, "start", "mkdir", "runc", -9999, -1, "/kubepods/burstable/pod1/a");
+	row(b, "a", 1, "meta", "oci", NULL, -9999, -1, meta1);
+	row(b, "a", 5, "exec", "init", "sh", -9999, -1, "/bin/sh");
+	row(b, "b", 0, "start", "mkdir", "runc", -9999, -1, "/b");
+	row(b, "b", 1, "meta", "oci", NULL, -9999, -1, meta2);
+	row(b, "b", 6, "exec", "init", "sh", -9999, -1, "/bin/sh");
+	row(b, "c", 0, "start", "mkdir", "runc", -9999, -1, "/c");
+	row(b, "c", 1, "meta", "oci", NULL, -9999, -1, meta3);	/* a third namespace: other */
+	row(b, "c", 7, "exec", "init", "sh", -9999, -1, "/bin/sh");
+	row(b, "d", 0, "start", "mkdir", "runc", -9999, -1, "/d");	/* no meta row */
+	row(b, "d", 1, "meta", "oci", NULL, -9999, -1, "namespace=99:short");	/* malformed: none */
+	row(b, "d", 8, "exec", "init", "sh", -9999, -1, "/bin/sh");
+	assert_string_equal(r.log,
+		"start kubernetes\n"
+		"kubernetes exec [] ns=prod image=reg/app:1.4 5\n"
+		"start runc\n"
+		"runc exec [] ns=a\\tb\\xff image=x y 6\n"
+		"start runc\n"
+		"runc exec [] ns=other image=reg/app:1.4 7\n"
+		"start runc\n"
+		"runc exec [] 8\n");
+	boots__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +275,7 @@ int main(void)
 		cmocka_unit_test(test_many_containers_freed),
 		cmocka_unit_test(test_runtime_rules),
 		cmocka_unit_test(test_entrypoint_label),
+		cmocka_unit_test(test_meta_labels),
 	};
 
 	return cmocka_run_group_tests_name("collector_boots", tests, NULL, NULL);

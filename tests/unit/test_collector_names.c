@@ -415,10 +415,62 @@ static void test_name_of_dead_collector(void **state)
 	assert_false(name_of_dead_collector("boottrace.99999999999999999999", "boottrace."));
 }
 
+
+#define UID "0f4e6a1c-2b7d-4c8e-9a1b-3c5d7e9f1a2b"
+#define UID_ "0f4e6a1c_2b7d_4c8e_9a1b_3c5d7e9f1a2b"
+
+static void check_kube(const char *path, const char *qos, const char *uid, const char *rt,
+		       const char *id, bool conmon)
+{
+	struct kube_path kp;
+
+	assert_true(cgroup_path_kube(path, strlen(path), &kp));
+	assert_true(kp.kubepods);
+	assert_string_equal(kp.qos, qos);
+	assert_string_equal(kp.pod_uid, uid);
+	assert_string_equal(kp.runtime, rt);
+	assert_string_equal(kp.id, id);
+	assert_int_equal(kp.conmon, conmon);
+}
+
+/* The kubelet's layouts, both drivers (FLEET.md): QoS, pod uid, runtime, id. */
+static void test_kube_paths(void **state)
+{
+	struct kube_path kp;
+
+	(void)state;
+	check_kube("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+		   ".slice/cri-containerd-" ID64 ".scope", "burstable", UID, "containerd", ID64, false);
+	check_kube("/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_
+		   ".slice/crio-" ID64 ".scope", "besteffort", UID, "crio", ID64, false);
+	check_kube("/kubepods.slice/kubepods-pod" UID_ ".slice/docker-" ID64 ".scope",
+		   "guaranteed", UID, "docker", ID64, false);
+	check_kube("/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_
+		   ".slice/crio-conmon-" ID64 ".scope", "burstable", UID, "", "", true);
+	check_kube("/kubepods/burstable/pod" UID "/" ID64, "burstable", UID, "containerd", ID64,
+		   false);
+	check_kube("/kubepods/pod" UID "/" ID64, "guaranteed", UID, "containerd", ID64, false);
+	check_kube("kubepods/besteffort/pod" UID "/crio-" ID64, "besteffort", UID, "crio", ID64,
+		   false);
+	/* the parents alone: under kubepods, no pod yet */
+	check_kube("/kubepods/burstable", "burstable", "", "", "", false);
+	check_kube("/kubepods.slice", "", "", "", "", false);
+	/* a slice without kubepods.slice above it (a nested cgroup mount) */
+	check_kube("/kubepods-burstable.slice/kubepods-burstable-pod" UID_ ".slice/cri-containerd-"
+		   ID64 ".scope", "burstable", UID, "containerd", ID64, false);
+	/* only n bytes count */
+	assert_true(cgroup_path_kube("/kubepods/pod" UID "/" ID64, 9, &kp));
+	assert_string_equal(kp.pod_uid, "");
+	assert_false(cgroup_path_kube("/kubepodsX/pod1/" ID64, 20, &kp));
+	assert_false(cgroup_path_kube("/system.slice/docker-" ID64 ".scope", 80, &kp));
+	assert_false(kp.kubepods);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runtimes),
+		cmocka_unit_test(test_kube_paths),
 		cmocka_unit_test(test_plain_names),
 		cmocka_unit_test(test_runtime_or_not),
 		cmocka_unit_test(test_not_a_runtime_id),

@@ -191,7 +191,7 @@ static void test_service_options(void **state)
 	assert_string_equal(o.metrics, "9432");
 	assert_int_equal(parse(&o, "--metrics", "[::]:9432", "--metrics-label", "entrypoint", NULL),
 			 OPTIONS_OK);
-	assert_string_equal(o.metrics_label, "entrypoint");
+	assert_int_equal(o.metrics_labels, 1);
 	assert_int_equal(parse(&o, "--metrics", ":9432", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--metrics", "host:9432", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--metrics-label", "entrypoint", NULL), OPTIONS_USAGE);

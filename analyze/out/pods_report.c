@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* The printers of --by pod|image|namespace: see pods_report.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/boot/pods.h"
+#include "analyze/out/pods_report.h"
+#include "analyze/stats/stats.h"
+#include "analyze/units.h"
+#include "common/tsv.h"
+
+/* A value as printed: its escaped bytes, malloc'd (NULL: absent or out of memory, *n = 0). */
+static char *esc(const struct sched_str *v, size_t *n)
+{
+	char *out;
+
+	*n = 0;
+	if (!v->s || !(out = malloc(TSV_ESCAPED_MAX(v->n) + 1)))
+		return NULL;
+	*n = tsv_escape(v->s, v->n, out);
+	out[*n] = '\0';
+	return out;
+}
+
+/* "ns" or "\N" for TSV, "-" in text, null in JSON. */
+static void put_time(FILE *f, enum report_format fmt, uint64_t t, uint64_t t0)
+{
+	char b[UNITS_BUFSZ];
+
+	if (t == POD_NONE || t0 == POD_NONE || t < t0)
+		fputs(fmt == FMT_TSV ? "\\N" : fmt == FMT_JSON ? "null" : "-", f);
+	else if (fmt == FMT_TEXT)
+		fputs(units_format((int64_t)(t - t0), b), f);
+	else
+		fprintf(f, "%" PRIu64, t - t0);
+}
+
+/* A name (escaped bytes @s, @n) as @fmt prints it; absent (NULL): \N, "-" or null. */
+static void put_name(FILE *f, enum report_format fmt, const char *s, size_t n, int width)
+{
+	if (fmt == FMT_JSON) {
+		if (s)
+			report_json_string(f, s, n);
+		else
+			fputs("null", f);
+	} else if (!s) {
+		fprintf(f, "%-*s", width, fmt == FMT_TSV ? "\\N" : "-");
+	} else {
+		fprintf(f, "%-*.*s", width, (int)n, s);
+	}
+}
+
+static const char *const role_names[] = { "sandbox", "init", "app" };
+
+static int pod_print(FILE *f, const struct pod *d, enum report_format fmt, bool first)
+{
+	const enum meta_key keys[] = { META_NAMESPACE, META_POD, META_POD_UID };
+	char *v[3], *cn;
+	size_t n[3], cnn, i, k;
+	char b[UNITS_BUFSZ];
+
+	for (k = 0; k < 3; k++)
+		v[k] = esc(&d->names->v[keys[k]], &n[k]);
+	if (fmt == FMT_TEXT) {
+		fprintf(f, "%spod %.*s/%.*s (uid %.*s): ", first ? "" : "\n", (int)n[0],
+			v[0] ? v[0] : "-", (int)n[1], v[1] ? v[1] : "-", (int)n[2], v[2] ? v[2] : "-");
+		if (d->ready == POD_NONE)
+			fprintf(f, "not ready (an app never listened)\n");
+		else
+			fprintf(f, "boot %s (%s start → every app's listen)\n",
+				units_format((int64_t)(d->ready - d->t0), b),
+				d->c[0]->role == ROLE_SANDBOX ? "sandbox" : "first container");
+		fprintf(f, "  %-8s %-24s %10s %10s %10s %10s\n", "role", "container", "start", "exec",
+			"listen", "end");
+	} else if (fmt == FMT_JSON) {
+		fprintf(f, "%s\n    {\"namespace\": ", first ? "" : ",");
+		put_name(f, fmt, v[0], n[0], 0);
+		fprintf(f, ", \"pod\": ");
+		put_name(f, fmt, v[1], n[1], 0);
+		fprintf(f, ", \"pod_uid\": ");
+		put_name(f, fmt, v[2], n[2], 0);
+		fprintf(f, ", \"boot\": ");
+		put_time(f, fmt, d->ready, d->t0);
+		fprintf(f, ", \"containers\": [");
+	} else {
+		for (k = 0; k < 3; k++) {
+			put_name(f, fmt, v[k], n[k], 0);
+			fputc('\t', f);
+		}
+		fprintf(f, "\\N\tpod\t0\t\\N\t");
+		put_time(f, fmt, d->ready, d->t0);
+		fprintf(f, "\t\\N\n");
+	}
+	for (i = 0; i < d->n; i++) {
+		const struct pod_ctr *c = d->c[i];
+		const struct sched_str *nm = c->m.v[META_CONTAINER].s ? &c->m.v[META_CONTAINER] :
+					     &c->m.v[META_NAME];
+		uint64_t t[4] = { c->t_start, pods_exec(c), c->t_listen, c->t_end };
+		static const char *const tkeys[4] = { "start", "exec", "listen", "end" };
+
+		cn = esc(nm, &cnn);
+		if (fmt == FMT_TEXT) {
+			char tb[4][UNITS_BUFSZ];
+
+			for (k = 0; k < 4; k++)
+				snprintf(tb[k], sizeof(tb[k]), "%s",
+					 t[k] == POD_NONE || t[k] < d->t0 ? "-" :
+					 units_format((int64_t)(t[k] - d->t0), b));
+			fprintf(f, "  %-8s ", role_names[c->role]);
+			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 24);
+			fprintf(f, " %10s %10s %10s %10s\n", tb[0], tb[1], tb[2], tb[3]);
+		} else if (fmt == FMT_JSON) {
+			fprintf(f, "%s{\"container\": ", i ? ", " : "");
+			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 0);
+			fprintf(f, ", \"tsv_container\": ");
+			put_name(f, fmt, c->name, c->name_n, 0);
+			fprintf(f, ", \"role\": \"%s\"", role_names[c->role]);
+			for (k = 0; k < 4; k++) {
+				fprintf(f, ", \"%s\": ", tkeys[k]);
+				put_time(f, fmt, t[k], d->t0);
+			}
+			fputc('}', f);
+		} else {
+			for (k = 0; k < 3; k++) {
+				put_name(f, fmt, v[k], n[k], 0);
+				fputc('\t', f);
+			}
+			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 0);
+			fprintf(f, "\t%s", role_names[c->role]);
+			for (k = 0; k < 4; k++) {
+				fputc('\t', f);
+				put_time(f, fmt, t[k], d->t0);
+			}
+			fputc('\n', f);
+		}
+		free(cn);
+	}
+	if (fmt == FMT_JSON)
+		fprintf(f, "]}");
+	for (k = 0; k < 3; k++)
+		free(v[k]);
+	return 0;
+}
+
+static int by_pod(FILE *f, const struct analysis *a, enum report_format fmt)
+{
+	struct pod *d;
+	size_t n = pods_list(a->pods, &d), i;
+
+	if (n == (size_t)-1) {
+		errno = ENOMEM;
+		return -1;
+	}
+	if (fmt == FMT_TSV)
+		fprintf(f, "namespace\tpod\tpod_uid\tcontainer\trole\tstart\texec\tlisten\tend\n");
+	else if (fmt == FMT_JSON)
+		fprintf(f, "[");
+	else if (n == 0)
+		fprintf(f, "no pods: no container has a meta row with a pod_uid\n");
+	for (i = 0; i < n; i++)
+		pod_print(f, &d[i], fmt, i == 0);
+	if (fmt == FMT_JSON)
+		fprintf(f, "\n  ]");
+	for (i = 0; i < n; i++)
+		free(d[i].c);
+	free(d);
+	return 0;
+}
+
+/* A group of --by image|namespace: its value and its containers' phases. */
+struct vgroup {
+	const struct sched_str *v;	/* NULL: none */
+	int64_t *ph[2];			/* exec, listen */
+	size_t n[2];
+};
+
+static bool same_value(const struct sched_str *a, const struct sched_str *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+static void phase_line(FILE *f, enum report_format fmt, const char *key, size_t kn,
+		       const char *phase, int64_t *v, size_t n, bool first)
+{
+	struct stats st;
+	char b[7][UNITS_BUFSZ];
+
+	stats_sort(v, n);
+	stats_compute(v, n, &st);
+	if (fmt == FMT_JSON) {
+		fprintf(f, "%s\"%s\": {\"count\": %zu", first ? "" : ", ", phase, n);
+		if (n)
+			fprintf(f, ", \"min\": %" PRId64 ", \"avg\": %" PRId64 ", \"max\": %" PRId64
+				", \"p50\": %" PRId64 ", \"p90\": %" PRId64 ", \"p99\": %" PRId64,
+				st.min, st.avg, st.max, st.p50, st.p90, st.p99);
+		fputc('}', f);
+		return;
+	}
+	if (fmt == FMT_TSV) {
+		put_name(f, fmt, key, kn, 0);
+		fprintf(f, "\t%s\t%zu", phase, n);
+		if (n)
+			fprintf(f, "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64 "\t%" PRId64
+				"\t%" PRId64 "\n", st.min, st.avg, st.max, st.p50, st.p90, st.p99);
+		else
+			fprintf(f, "\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\n");
+		return;
+	}
+	if (first)
+		put_name(f, fmt, key, kn, 32);
+	else
+		fprintf(f, "%-32s", "");
+	if (!n) {
+		fprintf(f, " %-7s %6zu\n", phase, n);
+		return;
+	}
+	fprintf(f, " %-7s %6zu %10s %10s %10s %10s %10s %10s\n", phase, n,
+		units_format(st.min, b[0]), units_format(st.avg, b[1]), units_format(st.max, b[2]),
+		units_format(st.p50, b[3]), units_format(st.p90, b[4]), units_format(st.p99, b[5]));
+}
+
+static int by_value(FILE *f, const struct analysis *a, enum by_kind by, enum report_format fmt)
+{
+	enum meta_key key = by == BY_IMAGE ? META_IMAGE : META_NAMESPACE;
+	const char *kname = by == BY_IMAGE ? "image" : "namespace";
+	const struct pods *p = a->pods;
+	struct vgroup *g = calloc(p->n ? p->n : 1, sizeof(*g));
+	size_t ng = 0, i, j, k, kn;
+	int ret = 0;
+	char *ks;
+
+	if (!g)
+		return -1;
+	for (i = 0; i < p->n; i++) {
+		const struct pod_ctr *c = &p->c[i];
+		const struct sched_str *v = c->m.v[key].s ? &c->m.v[key] : NULL;
+		uint64_t t[2] = { pods_exec(c), c->t_listen };
+
+		if (c->t_start == POD_NONE)
+			continue;
+		for (j = 0; j < ng && !same_value(g[j].v, v); j++)
+			;
+		if (j == ng) {
+			g[ng].v = v;
+			for (k = 0; k < 2 && ret == 0; k++)
+				if (!(g[ng].ph[k] = malloc(p->n * sizeof(int64_t))))
+					ret = -1;
+			ng++;
+			if (ret < 0)
+				break;
+		}
+		for (k = 0; k < 2; k++)
+			if (t[k] != POD_NONE && t[k] >= c->t_start)
+				g[j].ph[k][g[j].n[k]++] = (int64_t)(t[k] - c->t_start);
+	}
+	if (ret == 0) {
+		if (fmt == FMT_TSV)
+			fprintf(f, "%s\tphase\tcount\tmin\tavg\tmax\tp50\tp90\tp99\n", kname);
+		else if (fmt == FMT_TEXT)
+			fprintf(f, "boot phases by %s (from the meta rows; - : none)\n%-32s %-7s %6s %10s %10s %10s %10s %10s %10s\n",
+				kname, kname, "phase", "count", "min", "avg", "max", "p50", "p90", "p99");
+		else
+			fprintf(f, "[");
+		for (j = 0; j < ng; j++) {
+			ks = g[j].v ? esc(g[j].v, &kn) : NULL;
+			if (!ks)
+				kn = 0;
+			if (fmt == FMT_JSON) {
+				fprintf(f, "%s\n    {\"%s\": ", j ? "," : "", kname);
+				put_name(f, fmt, ks, kn, 0);
+				fprintf(f, ", \"phases\": {");
+			}
+			phase_line(f, fmt, ks, kn, "exec", g[j].ph[0], g[j].n[0], true);
+			phase_line(f, fmt, ks, kn, "listen", g[j].ph[1], g[j].n[1], false);
+			if (fmt == FMT_JSON)
+				fprintf(f, "}}");
+			free(ks);
+		}
+		if (fmt == FMT_JSON)
+			fprintf(f, "\n  ]");
+	} else {
+		errno = ENOMEM;
+	}
+	for (j = 0; j < ng; j++)
+		for (k = 0; k < 2; k++)
+			free(g[j].ph[k]);
+	free(g);
+	return ret;
+}
+
+int pods_print(FILE *f, const struct analysis *a, enum by_kind by, enum report_format fmt)
+{
+	if (!a->pods) {
+		errno = EINVAL;
+		return -1;
+	}
+	return by == BY_POD ? by_pod(f, a, fmt) : by_value(f, a, by, fmt);
+}

@@ -1,0 +1,144 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# analyze --by pod, --by image, --by namespace on a file written by hand
+# (docs/tsv-format.md, Meta rows): a pod of a sandbox, two init containers
+# run one after the other and two apps (listening 400 and 700 ms after
+# the sandbox's start), a second pod whose app never listens, a container
+# without a meta row; a hostile pod name and image (tab, backslash,
+# invalid UTF-8). Truths: the roles and their order, the pod's boot 700
+# ms, "not ready" for the second; per image the exec phases' count and
+# percentiles; every name escaped; a malformed meta row is FILE:LINE,
+# exit 2.
+. "$(dirname "$0")/lib.sh"
+
+ms() { echo $(($1 * 1000000)); }
+row() { # ts container event name ret dur detail
+	printf '%s\t%s\t\\N\t1\t1\t\\N\tsh\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+# meta CONTAINER TS KEY=VALUE...: a meta row, values LEN:BYTES (LEN of the unescaped bytes)
+meta() {
+	local c=$1 ts=$2 d= kv k v raw
+	shift 2
+	for kv in "$@"; do
+		k=${kv%%=*} v=${kv#*=}
+		raw=$(printf '%b' "$v")	# the escapes unescaped, to count bytes
+		d="$d${d:+ }$k=$(printf '%s' "$raw" | wc -c):$v"
+	done
+	row "$ts" "$c" meta oci '\N' '\N' "$d"
+}
+U1=11111111-2222-3333-4444-555555555555 U2=66666666-2222-3333-4444-555555555555
+{
+	printf '# boottrace-tsv 1\n# mode=cgroup\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	T=10000000000
+	row $T sb start mkdir '\N' '\N' /kubepods/besteffort/pod$U1/a
+	meta sb $((T + 1)) runtime=containerd pod='web\t\xff-0' namespace=shop pod_uid=$U1 type=sandbox image=pause:3.9
+	row $((T + $(ms 10))) sb exec init '\N' '\N' /pause
+	row $((T + $(ms 50))) i1 start mkdir '\N' '\N' /kubepods/besteffort/pod$U1/b
+	meta i1 $((T + $(ms 51))) pod_uid=$U1 container=migrate image='img\\x:1' pod='web\t\xff-0' namespace=shop
+	row $((T + $(ms 60))) i1 exec init '\N' '\N' /bin/migrate
+	row $((T + $(ms 100))) i1 end '\N' '\N' '\N' '\N'
+	row $((T + $(ms 110))) i2 start mkdir '\N' '\N' /kubepods/besteffort/pod$U1/c
+	meta i2 $((T + $(ms 111))) pod_uid=$U1 container=seed image='img\\x:1'
+	row $((T + $(ms 130))) i2 exec init '\N' '\N' /bin/seed
+	row $((T + $(ms 200))) i2 end '\N' '\N' '\N' '\N'
+	row $((T + $(ms 210))) a1 start mkdir '\N' '\N' /kubepods/besteffort/pod$U1/d
+	meta a1 $((T + $(ms 211))) pod_uid=$U1 container=web image='img\\x:1'
+	row $((T + $(ms 250))) a1 exec init '\N' '\N' /bin/web
+	row $((T + $(ms 399))) a1 syscall listen 0 $(ms 1) 0.0.0.0:80
+	row $((T + $(ms 215))) a2 start mkdir '\N' '\N' /kubepods/besteffort/pod$U1/e
+	meta a2 $((T + $(ms 216))) pod_uid=$U1 container=side image=side:2
+	row $((T + $(ms 290))) a2 exec init '\N' '\N' /bin/side
+	row $((T + $(ms 690))) a2 syscall listen 0 $(ms 10) 0.0.0.0:81
+	row $((T + $(ms 1000))) p2 start mkdir '\N' '\N' /kubepods/pod$U2/f
+	meta p2 $((T + $(ms 1001))) pod_uid=$U2 container=app pod=other namespace=dev image=side:2
+	row $((T + $(ms 1040))) p2 exec init '\N' '\N' /bin/app
+	row $((T + $(ms 1100))) plain start mkdir '\N' '\N' /x
+	row $((T + $(ms 1120))) plain exec init '\N' '\N' /bin/x
+	printf '# lost=0 events=27\n'
+} > "$TMP/p.tsv"
+
+"$ANALYZE" --by pod --format tsv "$TMP/p.tsv" > "$TMP/pod.tsv" || fail "analyze --by pod --format tsv: $?"
+cat > "$TMP/want" <<EOF
+namespace	pod	pod_uid	container	role	start	exec	listen	end
+shop	web\\t\\xff-0	$U1	\\N	pod	0	\\N	700000000	\\N
+shop	web\\t\\xff-0	$U1	sb	sandbox	0	10000000	\\N	\\N
+shop	web\\t\\xff-0	$U1	migrate	init	50000000	60000000	\\N	100000000
+shop	web\\t\\xff-0	$U1	seed	init	110000000	130000000	\\N	200000000
+shop	web\\t\\xff-0	$U1	web	app	210000000	250000000	400000000	\\N
+shop	web\\t\\xff-0	$U1	side	app	215000000	290000000	700000000	\\N
+dev	other	$U2	\\N	pod	0	\\N	\\N	\\N
+dev	other	$U2	app	app	0	40000000	\\N	\\N
+EOF
+diff "$TMP/want" "$TMP/pod.tsv" > "$TMP/diff" || fail "--by pod tsv differs: $(cat "$TMP/diff")"
+ok "--by pod: sandbox, two init containers in order, two apps; boot 700 ms; the other pod not ready"
+
+"$ANALYZE" --by pod "$TMP/p.tsv" > "$TMP/pod.txt" || fail "analyze --by pod: $?"
+grep -qxF "pod shop/web\\t\\xff-0 (uid $U1): boot 700.0ms (sandbox start → every app's listen)" "$TMP/pod.txt" ||
+	fail "--by pod text: $(head -12 "$TMP/pod.txt")"
+grep -qF "pod dev/other (uid $U2): not ready (an app never listened)" "$TMP/pod.txt" ||
+	fail "--by pod text: the second pod: $(cat "$TMP/pod.txt")"
+"$ANALYZE" --by pod --format json "$TMP/p.tsv" |
+	python3 -c 'import json, sys
+d = json.load(sys.stdin)["by_pod"]
+assert [p["boot"] for p in d] == [700000000, None], d
+assert d[0]["pod"] == "web\t\ufffd-0", d[0]["pod"]	# JSON: the text, U+FFFD for a byte that is not UTF-8
+assert [c["role"] for c in d[0]["containers"]] == ["sandbox", "init", "init", "app", "app"]' ||
+	fail "--by pod json"
+ok "--by pod: text and json say the same, the hostile name escaped"
+
+"$ANALYZE" --by image --format tsv "$TMP/p.tsv" > "$TMP/img.tsv" || fail "analyze --by image: $?"
+cat > "$TMP/want" <<EOF
+image	phase	count	min	avg	max	p50	p90	p99
+pause:3.9	exec	1	10000000	10000000	10000000	10000000	10000000	10000000
+pause:3.9	listen	0	\\N	\\N	\\N	\\N	\\N	\\N
+img\\\\x:1	exec	3	10000000	23333333	40000000	20000000	40000000	40000000
+img\\\\x:1	listen	1	190000000	190000000	190000000	190000000	190000000	190000000
+side:2	exec	2	40000000	57500000	75000000	40000000	75000000	75000000
+side:2	listen	1	485000000	485000000	485000000	485000000	485000000	485000000
+\\N	exec	1	20000000	20000000	20000000	20000000	20000000	20000000
+\\N	listen	0	\\N	\\N	\\N	\\N	\\N	\\N
+EOF
+diff "$TMP/want" "$TMP/img.tsv" > "$TMP/diff" || fail "--by image tsv differs: $(cat "$TMP/diff")"
+"$ANALYZE" --by namespace --format tsv "$TMP/p.tsv" | grep -qxP 'shop\texec\t2\t10000000\t10000000\t10000000\t10000000\t10000000\t10000000' ||
+	fail "--by namespace: shop: $("$ANALYZE" --by namespace --format tsv "$TMP/p.tsv")"
+ok "--by image, --by namespace: the phases of each value's containers (nearest rank)"
+
+# a malformed meta row: the file and line, exit 2
+sed 's/pod_uid=36:'"$U1"' container=4:seed/pod_uid=99:'"$U1"' container=4:seed/' "$TMP/p.tsv" > "$TMP/bad.tsv"
+"$ANALYZE" --by pod "$TMP/bad.tsv" > /dev/null 2> "$TMP/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q "^analyze: $TMP/bad.tsv:12: meta row: bad detail" "$TMP/err" ||
+	fail "malformed meta row: exit $rc, $(cat "$TMP/err")"
+ok "a malformed meta row: analyze: FILE:12: ..., exit 2"
+
+# --plot with --by pod: the chart's data hold the bars (from the pod's start, ms)
+"$ANALYZE" --by pod --plot "$TMP/plot" "$TMP/p.tsv" > /dev/null 2> "$TMP/plot.err" ||
+	fail "analyze --by pod --plot: $(cat "$TMP/plot.err")"
+[ ! -s "$TMP/plot.err" ] || fail "analyze --plot said: $(cat "$TMP/plot.err")"
+grep -qxP '1\t50.000000\t100.000000' "$TMP/plot/pods.dat" &&
+	grep -qxP '4\t215.000000\t700.000000' "$TMP/plot/pods.dat" &&
+	awk '/^$/ { b++ } b == 8 && $1 == 4 && $2 == "700.000000" { f = 1 } END { exit !f }' "$TMP/plot/pods.dat" ||
+	fail "pods.dat: $(cat "$TMP/plot/pods.dat")"
+grep -qF "'shop/web??-0 migrate' 1" "$TMP/plot/pods.gp" || fail "pods.gp: the labels: $(grep ytics "$TMP/plot/pods.gp")"
+if have gnuplot "the pods chart"; then
+	[ -s "$TMP/plot/pods.png" ] || fail "no pods.png"
+fi
+ok "--plot: pods.png, its bars the containers' times, the pod's boot at 700 ms, names sanitized"
+
+# --format otlp: the meta rows' names are the resource's attributes (k8s.*, container.image.name)
+"$ANALYZE" --format otlp "$TMP/p.tsv" > "$TMP/otlp.jsonl" || fail "analyze --format otlp: $?"
+python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp resources: the meta rows' names"
+import json, sys
+res = {}
+for line in open(sys.argv[1]):
+    a = {x["key"]: x["value"]["stringValue"]
+         for x in json.loads(line)["resourceSpans"][0]["resource"]["attributes"]}
+    res[a["boottrace.container"]] = a
+want = {"k8s.pod.name": "web\t\ufffd-0", "k8s.namespace.name": "shop", "k8s.pod.uid": sys.argv[2],
+        "k8s.container.name": "migrate", "container.image.name": "img\\x:1"}
+got = {k: res["i1"].get(k) for k in want}
+assert got == want, got
+assert "k8s.pod.name" not in res["plain"], res["plain"]
+EOF
+ok "--format otlp: k8s.pod.name, k8s.namespace.name, k8s.pod.uid, k8s.container.name, container.image.name from the meta rows"

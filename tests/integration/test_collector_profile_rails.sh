@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# A Rails boot's own Ruby method in --profile (issue 29, item 5): Debian's
+# Rails 6.1 (ruby-railties) under puma, in production mode, boots
+# tests/tools/railsapp, whose initializer config/initializers/slow_table.rb
+# spends 300 ms of its thread's CPU in SlowTable.build_table. Profiled
+# from the start to listen. Checked:
+#  - the stack rows name `build_table (FILE:LINE)`, LINE its def line;
+#  - analyze --profile: build_table's total is 300 ms (±15%), under the
+#    initializer's file (`<top (required)> (FILE:0)`, loaded by Rails);
+#  - analyze --plot (and --profile --plot): the container's flame graph
+#    shows build_table with its file and line, and the same time.
+# modes: cgroup
+. "$(dirname "$0")/lib.sh"
+need_root
+RB=/usr/bin/ruby3.1
+PUMA=/usr/bin/puma
+if ! [ -x "$RB" ] || ! [ -x "$PUMA" ] || ! "$RB" -e 'require "rails"' 2>/dev/null; then
+	[ "${CI:-}" = true ] && fail "no ruby3.1, puma or Rails (scripts/install-deps.sh installs ruby-railties and puma)"
+	skip "no ruby3.1, puma or Rails"
+fi
+cp -r "$(dirname "$0")/../tools/railsapp" "$TMP/app"
+APP=$TMP/app
+INIT=$APP/config/initializers/slow_table.rb
+LINE=$(grep -n "def self.build_table" "$INIT" | cut -d: -f1)
+tsv=$TMP/rails.tsv
+
+(cd "$APP" && "$COLLECTOR" --profile=999 --until listen -o "$tsv" -- \
+	"$PUMA" -e production -b tcp://127.0.0.1:0 config.ru) > "$TMP/out" 2> "$TMP/err" ||
+	fail "collector exited $?: $(cat "$TMP/err")"
+check_tsv "$tsv"
+rows "$tsv" stack | cut -f12 | grep -qF "build_table ($INIT:$LINE)" ||
+	fail "no frame 'build_table ($INIT:$LINE)' in the stack rows"
+
+# 300 ms ± 15%, as samples at 999 Hz (1.001 ms each): 255 to 345 ms
+in_range() { awk -v ms="$1" 'BEGIN { exit !(ms >= 255 && ms <= 345) }'; }
+folded=$("$ANALYZE" --profile --top 1000 --format folded "$tsv") || fail "analyze --profile exited $?"
+n=$(awk -v f="build_table ($INIT:$LINE)" 'index($0, f) { n += $NF } END { print n + 0 }' <<< "$folded")
+in_range "$(awk -v n="$n" 'BEGIN { print n * 1.001 }')" ||
+	fail "build_table: $n samples (1.001 ms each), not 300 ms ±15%"
+grep -F "build_table (" <<< "$folded" | grep -qF "<top (required)> ($INIT:0);build_table ($INIT:$LINE)" ||
+	fail "build_table is not under its initializer's file in the folded stacks"
+ok "analyze --profile: build_table ($INIT:$LINE) $n samples (~$n ms of 300), under its initializer"
+
+# --plot alone, and with --profile (which once crashed: its reading kept no samples)
+for opts in "--plot" "--profile --plot"; do
+	rm -rf "$TMP/plot"
+	# shellcheck disable=SC2086 # (the options, split)
+	"$ANALYZE" $opts "$TMP/plot" "$tsv" > /dev/null 2> "$TMP/plot.err" ||
+		fail "analyze $opts exited $?: $(cat "$TMP/plot.err")"
+	title=$(cat "$TMP"/plot/flame-*.svg | grep -o "<title>build_table ($INIT:$LINE) ([^<]*</title>" | head -1)
+	[ -n "$title" ] || fail "analyze $opts: no build_table ($INIT:$LINE) in the flame graph"
+	ms=$(sed -n 's/.* samples, \([0-9.]*\) ms,.*/\1/p' <<< "$title")
+	in_range "${ms:-0}" || fail "analyze $opts: the flame graph's build_table: '$title', not 300 ms ±15%"
+	ok "analyze $opts: the flame graph shows build_table, $ms ms"
+done
+exit 0

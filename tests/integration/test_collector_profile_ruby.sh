@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# --profile names a Ruby app's own frames (issue 29, item 4): Debian's
+# ruby3.1 runs tests/tools/rbburn.rb, whose burn_long spins 200 ms of CPU
+# in Ruby code (spin, called from it) and burn_short 100 ms, both called
+# by main. libruby keeps no frame pointers and its VM loop has no name:
+# without the interpreter's frames a sample says only
+# [libruby-3.1.so.3.1+0x...].
+# Checked:
+#  - the struct offsets the collector reads with read a live Ruby
+#    process's own frames right (tests/tools/rboffsets.rb: its thread,
+#    its methods' labels, file and first lines; libruby has no DWARF);
+#  - the raw TSV: stack rows carry i: frames `spin (FILE:LINE)`,
+#    `burn_long (FILE:LINE)` ..., LINE each method's def line;
+#  - analyze --profile: burn_long's total is 2x burn_short's (±15%),
+#    together at least 3/4 of the window's samples; main above both;
+#  - in a container of its own (pid and mount namespaces: the
+#    interpreter's file reached through the process's own mappings);
+#  - two threads (rbburn.rb threads), burn_long in one and burn_short in
+#    the other, at once: each thread's samples carry its own method
+#    (only the GVL holder's execution context is read, checked against
+#    the interrupted thread), 2:1.
+# The compat and legacy objects read no interpreter frames (modern only).
+# modes: cgroup pidtree
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/interp.sh"
+need_root
+RB=/usr/bin/ruby3.1
+APP=$(cd "$(dirname "$0")/../tools" && pwd)/rbburn.rb
+[ -x "$RB" ] || { [ "${CI:-}" = true ] && fail "no $RB (scripts/install-deps.sh installs ruby)"; skip "no $RB"; }
+line_of() { grep -nE "^def $1(\(|$)" "$APP" | cut -d: -f1; }
+
+# 0. the offsets, on a live process
+"$TOOLS/interp_offsets" --ruby > "$TMP/offsets" || fail "interp_offsets exited $?"
+out=$("$RB" "$(dirname "$APP")/rboffsets.rb" "$TMP/offsets" 2>&1) ||
+	fail "the collector's Ruby 3.1 offsets misread a live process's frames: $out"
+ok "Ruby 3.1 offsets: a live process's own thread, labels, files and lines read right ($out)"
+
+interp_run host "$APP" line_of -- "$RB" "$APP"
+cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$RB" "$APP"
+
+# threads: burn_long and burn_short at once, in two threads taking turns
+# with the GVL; each thread's samples carry its own method, never the other's
+tsv=$TMP/threads.tsv
+"$COLLECTOR" --profile=999 -o "$tsv" -- "$RB" "$APP" threads > "$TMP/threads.out" 2> "$TMP/threads.err" ||
+	fail "threads: collector exited $?: $(cat "$TMP/threads.err")"
+check_tsv "$tsv"
+# per thread (tid): its samples under burn_long, under burn_short
+awk -F'\t' -v l="burn_long ($APP:" -v s="burn_short ($APP:" '
+	/^#/ { next }
+	$8 == "stack" { k[$9] = index($12, l) ? "long" : index($12, s) ? "short" : "" }
+	$8 == "sample" && k[$9] != "" { n[$5 " " k[$9]]++ }
+	END { for (x in n) print x, n[x] }' "$tsv" | sort > "$TMP/threads.count"
+[ "$(cut -d' ' -f1 "$TMP/threads.count" | sort -u | wc -l)" = 2 ] &&
+	[ "$(cut -d' ' -f2 "$TMP/threads.count" | sort -u | wc -l)" = 2 ] &&
+	[ "$(wc -l < "$TMP/threads.count")" = 2 ] ||
+	fail "threads: burn_long and burn_short are not each in one thread of its own: $(tr '\n' ';' < "$TMP/threads.count")"
+long=$(awk '$2 == "long" { print $3 }' "$TMP/threads.count")
+short=$(awk '$2 == "short" { print $3 }' "$TMP/threads.count")
+[ $((long * 10)) -ge $((short * 17)) ] && [ $((long * 10)) -le $((short * 23)) ] ||
+	fail "threads: burn_long $long samples, burn_short $short: not 2:1 (±15%)"
+ok "threads: burn_long $long samples in its thread, burn_short $short in its own, none crossed"
+exit 0

@@ -1,0 +1,3 @@
+# SPDX-License-Identifier: BSD-2-Clause
+require_relative 'application'
+Rails.application.initialize!

@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# An initializer that builds a table for 300 ms of this thread's CPU, in
+# a method of its own: test_collector_profile_rails's known truth.
+module SlowTable
+  def self.build_table
+    stop = Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :millisecond) + 300
+    table = {}
+    i = 0
+    while Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :millisecond) < stop
+      table[i % 1000] = i * i
+      i += 1
+    end
+    table
+  end
+end
+
+SlowTable.build_table

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# rbburn.rb [threads]: a Ruby app whose two methods burn 200 and 100 ms
+# of CPU in Ruby code of their own (spin, below them), then listens on
+# 127.0.0.1:0 and exits: test_collector_profile_ruby's known truth. With
+# `threads`, each method runs in a thread of its own, both at once (they
+# take turns holding the GVL).
+require 'socket'
+
+def cpu_ms
+  Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :millisecond)
+end
+
+def spin(ms)
+  stop = cpu_ms + ms
+  n = 0
+  while true
+    i = 0
+    while i < 20000
+      n += 1
+      i += 1
+    end
+    return n if cpu_ms >= stop
+  end
+end
+
+def burn_long
+  spin(200)
+end
+
+def burn_short
+  spin(100)
+end
+
+def main
+  if ARGV[0] == 'threads'
+    [Thread.new { burn_long }, Thread.new { burn_short }].each(&:join)
+  else
+    burn_long
+    burn_short
+  end
+  s = TCPServer.new('127.0.0.1', 0)
+  s.close
+end
+
+main
