@@ -13,7 +13,8 @@
 # Then the cost of one span, steadier than a boot's on a shared machine:
 # bench/spans/require_loop.rb, 20000 requires of a loaded feature (two
 # probe hits, a span row each), ns per require, medians as above.
-# Then the Rails boot of issue 29 (tests/integration/spans/rails: Debian's
+# Then the Rails boot of issue 29 (tests/tools/railsapp with test_spans'
+# initializers, tests/integration/spans/initializers: Debian's
 # ruby-railties 6.1, production, run by puma; bench/spans/rails-listen.sh),
 # start→listen read from puma's "Listening on" line: untraced, traced
 # (--spans off), with spans, and with spans and --profile=999.
@@ -79,7 +80,7 @@ fi
 # program run in the task, so its CPU time has their cost, and it moves
 # less than the wall time with what else runs on the machine
 rails() {
-	local cmd=(bench/spans/rails-listen.sh) t0= l ppid st
+	local cmd=(bench/spans/rails-listen.sh "$TMP/app") t0= l ppid st
 	case $1 in
 	off) cmd=("$COLLECTOR" --spans off -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
 	on) cmd=("$COLLECTOR" -o "$TMP/r.tsv" -- "${cmd[@]}") ;;
@@ -104,6 +105,9 @@ rails() {
 	wait "$pid" 2> /dev/null
 }
 if command -v puma > /dev/null; then
+	cp -r tests/tools/railsapp "$TMP/app"
+	rm -f "$TMP/app/config/initializers/"*.rb
+	cp tests/integration/spans/initializers/*.rb "$TMP/app/config/initializers/"
 	declare -A wall cpu
 	rails untraced > /dev/null
 	for _ in $(seq "$ROUNDS"); do
