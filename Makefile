@@ -32,7 +32,8 @@ UNISTD_H ?= $(firstword $(wildcard /usr/include/$(shell uname -m)-linux-gnu/asm/
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 	-Wno-format-truncation -DBOOTTRACE_VERSION='"$(VERSION)"' -I. -I$(OUTPUT) -MMD -MP
-LDLIBS := -lbpf -lelf -lz -lcgroup -lm
+# the collector unwinds --profile's user stacks with elfutils' libdwfl (collector/profile/unwind.c)
+LDLIBS := -lbpf -ldw -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
 ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
@@ -210,6 +211,19 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 # burn is a profile's known truth: its callers must be on its sampled stacks.
 $(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 $(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+# burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
+$(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
+# burn_libc_df: the same with its CFI in .debug_frame only (-g, no unwind
+# tables): test_collector_profile_dwarf moves it to a debug file
+all: $(OUTPUT)/tests/burn_libc_df
+$(OUTPUT)/tests/burn_libc_df: $(OUTPUT)/obj/tests/tools/burn_libc_df.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ -o $@
+$(OUTPUT)/obj/tests/tools/burn_libc_df.o: tests/tools/burn_libc.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
+		-c $< -o $@
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

@@ -39,7 +39,8 @@ static const char usage_text[] =
 "                          JSON (ui.perfetto.dev, chrome://tracing), a process per\n"
 "                          container, a thread per task, syscalls as slices, phases\n"
 "                          and the critical path as slices of their own; folded:\n"
-"                          --profile's collapsed stacks (flamegraph.pl, speedscope);\n"
+"                          --profile's collapsed stacks (flamegraph.pl, speedscope;\n"
+"                          implies --profile);\n"
 "                          otlp: each boot as an OpenTelemetry trace, OTLP/JSON lines\n"
 "                          (a root span, a span per phase, one per segment of the\n"
 "                          critical path to listen or --critical-path's phase)\n"
@@ -534,8 +535,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
 				   "and --critical-path");
 
-	if (ro.format == FMT_FOLDED && !profile)
-		return usage_error("%s", "--format folded goes with --profile");
+	/* folded stacks are a profile's output and nothing else's */
+	if (ro.format == FMT_FOLDED) {
+		profile = true;
+		ao.timeline = true;
+	}
 	if (profile && (ro.hist || ro.by != BY_NONE || critpath || compare ||
 			ro.format == FMT_TRACE_EVENT))
 		return usage_error("%s", "--profile prints its own tables: no --hist, --by, "

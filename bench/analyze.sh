@@ -14,7 +14,10 @@
 # too, then out as JSON, into /dev/null) and the size of its JSON (one more
 # run, into wc -c); and --critical-path on a second file of as many rows of
 # which SCHED_PCT % (default 33) are scheduler rows (gen-tsv -S: states and
-# wake-ups followed), beside the first. Not a test.
+# wake-ups followed), beside the first. BASELINE=PATH (another build of
+# analyze, say main's) runs those two --critical-path beside ours in the
+# same runs, interleaved, for a before and after under the same load. Not
+# a test.
 set -u
 OUTPUT=${OUTPUT:-build}
 RUNS=${RUNS:-5}
@@ -69,6 +72,10 @@ for _ in $(seq "$RUNS"); do
 		once 10 "analyze F --plot DIR (+ gnuplot)" "$A" "$F" --plot "$tmp/plot"
 		[ -f "$FS" ] && cat "$FS" > /dev/null && \
 			once 12 "analyze F-sched --critical-path" "$A" "$FS" --critical-path
+		if [ -n "${BASELINE:-}" ]; then
+			once 13 "  BASELINE F --critical-path" "$BASELINE" "$F" --critical-path
+			[ -f "$FS" ] && once 14 "  BASELINE F-sched --critical-path" "$BASELINE" "$FS" --critical-path
+		fi
 	fi
 	[ -n "$traceev" ] && once 11 "analyze F --format trace-event" "$A" "$F" --format trace-event
 done
@@ -93,6 +100,8 @@ END {
 		if (id == 3) { t = med; rss = kb[id] / 1024 }
 		if (id == 8) { cp = med; cprss = kb[id] / 1024 }
 		if (id == 12) { cps = med; cpsrss = kb[id] / 1024 }
+		if (id == 13) { bcp = med; bcprss = kb[id] / 1024 }
+		if (id == 14) { bcps = med; bcpsrss = kb[id] / 1024 }
 	}
 	printf "\ntarget (analyze F --hist --by syscall): %.3f s = %.1fx wc -l (<= 5x), %.1f MiB (<= 64): %s\n",
 		t, (base > 0 ? t / base : 0), rss, (base > 0 && t <= 5 * base && rss <= 64) ? "met" : "MISSED"
@@ -102,6 +111,10 @@ END {
 	if (cps > 0)
 		printf "  with %s%% scheduler rows: %.3f s = %.1fx wc -l (%.2fx without), %.1f MiB = %.1f bytes per row\n",
 			pct, cps, (base > 0 ? cps / base : 0), (cp > 0 ? cps / cp : 0), cpsrss, cpsrss * 1048576 / rows
+	if (bcp > 0)
+		printf "BASELINE critical path: %.3f s = %.1fx wc -l, %.1f bytes per row; with scheduler rows %.3f s = %.1fx wc -l, %.1f bytes per row\n",
+			bcp, (base > 0 ? bcp / base : 0), bcprss * 1048576 / rows, bcps,
+			(base > 0 ? bcps / base : 0), bcpsrss * 1048576 / rows
 }' rows="$(grep -vc '^#' "$F")" pct="$SCHED_PCT"
 if [ -n "$traceev" ]; then
 	rows=$(($(grep -vc '^#' "$F") - 1))	# less the header line

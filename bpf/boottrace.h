@@ -292,7 +292,7 @@ struct bt_sched_event {
 	__u32 waker_tid;	/* BT_WAKE_TASK, BT_WAKE_NEW */
 	__u32 waker_pid;
 	__u32 holder_tid;
-	__u8 state;		/* 'R', 'S', 'D', 'T' (docs/tsv-format.md) */
+	__u8 state;		/* 'R', 'S', 'D', 'I', 'T' (docs/tsv-format.md) */
 	__u8 wake;		/* enum bt_sched_wake */
 	__u8 pad[6];
 	char waker_comm[BT_COMM_LEN];
@@ -445,6 +445,30 @@ struct bt_span_event {
 	char caller[BT_SPAN_TEXT_MAX];	/* the caller's file (ruby enter) */
 };
 _Static_assert(sizeof(struct bt_span_event) == 48 + 16 + 2 * 256, "bt_span_event layout");
+
+/*
+ * --profile-unwind=dwarf|auto with the modern object (bpf/profile.bpf.h):
+ * the sample record goes on with the interrupted task's user registers
+ * and the top of its user stack, as `perf record --call-graph dwarf`
+ * takes them, for the collector to unwind by the files' CFI
+ * (collector/profile/unwind.c) while the process lives. regs in the
+ * DWARF numbering of x86-64 (rax rdx rcx rbx rsi rdi rbp rsp r8..r15 rip:
+ * 0..16); stack_bytes of stack from regs[7] (sp) follow, at most
+ * BT_USTACK_COPY_MAX (perf's own cap is 65528). The record is
+ * sizeof(struct bt_sample_event) + sizeof(struct bt_sample_ustack) +
+ * stack_bytes long.
+ */
+#define BT_USTACK_COPY_MAX 65536
+#define BT_UREGS 17
+#define BT_UREG_SP 7
+#define BT_UREG_IP 16
+
+struct bt_sample_ustack {
+	__u64 regs[BT_UREGS];
+	__u32 stack_bytes;
+	__u32 pad;
+};
+_Static_assert(sizeof(struct bt_sample_ustack) == 17 * 8 + 8, "bt_sample_ustack layout");
 
 /*
  * What the pidtree programs keep per tracked task: the container key, and

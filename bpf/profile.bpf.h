@@ -8,7 +8,11 @@
  * are written, bpf/host.bpf.h), and writes one record: the kernel stack
  * as addresses, the user stack as build id + file offset where the kernel
  * can read the build id (BPF_F_USER_BUILD_ID), else as addresses.
- * collector/profile/frames.c turns them into frames.
+ * collector/profile/frames.c turns them into frames. With
+ * --profile-unwind=dwarf|auto (profile_stack_bytes) the record also holds
+ * the user registers and the top of the user stack, for the collector to
+ * unwind by CFI (collector/profile/unwind.c): a record of variable size,
+ * built in sample_copies and copied to the ring at its length.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
  * file of its own as sched.bpf.h is.
@@ -49,29 +53,144 @@ static __always_inline bool profile_task(struct task_struct *t, __u64 *key)
 	return host_task(t, key);
 }
 
+/*
+ * --profile-unwind=dwarf|auto: the bytes of user stack each sample copies
+ * (--profile-stack, collector/options.c; 0: frame pointers only, no copy).
+ */
+const volatile __u32 profile_stack_bytes = 0;
+
+/*
+ * A sample with its user registers and stack (bpf/boottrace.h,
+ * bt_sample_ustack), built here and copied to the ring buffer at its
+ * length. 72 KB: more than a per-CPU array's value may be (32 KB,
+ * PCPU_MIN_UNIT_SIZE), so an array with an entry per CPU (max_entries
+ * set by the collector), indexed by this CPU. A perf event's program does
+ * not nest in another on the same CPU (bpf_prog_active), so the entry is
+ * this sample's alone. The page past BT_USTACK_COPY_MAX is for the
+ * verifier: a copy of at most a page from any offset up to the maximum.
+ */
+struct bt_sample_copy {
+	struct bt_sample_event s;
+	struct bt_sample_ustack u;
+	__u8 stack[BT_USTACK_COPY_MAX + 4096];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);	/* the possible CPUs, set by the collector */
+	__type(key, __u32);
+	__type(value, struct bt_sample_copy);
+} sample_copies SEC(".maps");
+
+/* Fill @e's header and stacks: the kernel's by address, the user's by frame pointers. */
+static __always_inline void sample_fill(struct bpf_perf_event_data *ctx, struct task_struct *t,
+					__u64 key, struct bt_sample_event *e)
+{
+	fill_hdr(&e->hdr, t, BT_EV_SAMPLE, bpf_ktime_get_ns(), key);
+	e->cpu = bpf_get_smp_processor_id();
+	e->period_ns = profile_period_ns;
+	/* from the interrupted registers: empty when it came in user mode */
+	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
+	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
+					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+}
+
+/*
+ * @t's user registers (saved at its entry to the kernel, or by the
+ * interrupt that came in user mode: task_pt_regs() either way on x86-64)
+ * and up to profile_stack_bytes of its stack from sp, into @c. The copy
+ * goes a page at a time, as far as the pages are readable: a thread's
+ * stack may end (its mapping's top) less than the size asked above sp,
+ * and bpf_probe_read_user() takes all of a read or nothing.
+ */
+static __always_inline void sample_copy_ustack(struct task_struct *t, struct bt_sample_copy *c)
+{
+#if defined(__TARGET_ARCH_x86)
+	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(t);
+	__u64 want = profile_stack_bytes, got = 0, len, sp;
+	int i;
+
+	c->u.regs[0] = r->ax;
+	c->u.regs[1] = r->dx;
+	c->u.regs[2] = r->cx;
+	c->u.regs[3] = r->bx;
+	c->u.regs[4] = r->si;
+	c->u.regs[5] = r->di;
+	c->u.regs[6] = r->bp;
+	c->u.regs[7] = r->sp;
+	c->u.regs[8] = r->r8;
+	c->u.regs[9] = r->r9;
+	c->u.regs[10] = r->r10;
+	c->u.regs[11] = r->r11;
+	c->u.regs[12] = r->r12;
+	c->u.regs[13] = r->r13;
+	c->u.regs[14] = r->r14;
+	c->u.regs[15] = r->r15;
+	c->u.regs[16] = r->ip;
+	sp = r->sp;
+	if (want > BT_USTACK_COPY_MAX)
+		want = BT_USTACK_COPY_MAX;
+	for (i = 0; i < BT_USTACK_COPY_MAX / 4096 + 1; i++) {
+		if (got >= want || got > BT_USTACK_COPY_MAX)
+			break;
+		len = 4096 - ((sp + got) & 4095);	/* to the page's end */
+		if (len > want - got)
+			len = want - got;
+		if (len > 4096)
+			break;
+		if (bpf_probe_read_user(&c->stack[got], len, (const void *)(sp + got)))
+			break;
+		got += len;
+	}
+	c->u.stack_bytes = got;
+#else
+	/* no registers known on this architecture: the frame-pointer stack alone */
+	c->u.stack_bytes = 0;
+	__builtin_memset(c->u.regs, 0, sizeof(c->u.regs));
+#endif
+}
+
+/* A sample with its user stack copied (--profile-unwind=dwarf|auto). */
+static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
+					      struct task_struct *t, __u64 key)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bt_sample_copy *c = bpf_map_lookup_elem(&sample_copies, &cpu);
+	__u64 size;
+
+	if (!c) {
+		count_lost();
+		return 0;
+	}
+	sample_fill(ctx, t, key, &c->s);
+	interp_walk(t, &c->s);
+	sample_copy_ustack(t, c);
+	size = sizeof(c->s) + sizeof(c->u) + c->u.stack_bytes;
+	if (size > sizeof(*c))
+		size = sizeof(*c);
+	if (bpf_ringbuf_output(&events, c, size,
+			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
+		count_lost();
+	return 0;
+}
+
 SEC("perf_event")
 int bt_profile(struct bpf_perf_event_data *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct bt_sample_event *e;
 	__u64 key;
-	long n;
 
 	if (!profile_task(t, &key))
 		return 0;
+	if (profile_stack_bytes)
+		return sample_with_ustack(ctx, t, key);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
 		return 0;
 	}
-	fill_hdr(&e->hdr, t, BT_EV_SAMPLE, bpf_ktime_get_ns(), key);
-	e->cpu = bpf_get_smp_processor_id();
-	e->period_ns = profile_period_ns;
-	/* from the interrupted registers: empty when it came in user mode */
-	n = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
-	e->kstack_bytes = n;
-	n = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack), BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
-	e->ustack_bytes = n;
+	sample_fill(ctx, t, key, e);
 	interp_walk(t, e);
 	bpf_ringbuf_submit(e, wake_flags(e, sizeof(*e)));
 	return 0;

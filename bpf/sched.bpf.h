@@ -40,7 +40,7 @@ struct bt_wake {
 struct bt_sched_task {
 	__u64 key;		/* its container when it left */
 	__u64 out_ts;		/* when it left the CPU; 0: on a CPU, or not seen leaving */
-	__u8 state;		/* 'R', 'S', 'D', 'T' */
+	__u8 state;		/* 'R', 'S', 'D', 'I', 'T' */
 	__u8 pad[7];
 	struct bt_wake wake;	/* the first wake since it left */
 	/*
@@ -65,6 +65,7 @@ struct task_struct___o {
 
 #define BT_TASK_INTERRUPTIBLE	0x1
 #define BT_TASK_UNINTERRUPTIBLE	0x2	/* TASK_IDLE and TASK_KILLABLE include it */
+#define BT_TASK_NOLOAD		0x400	/* with UNINTERRUPTIBLE: TASK_IDLE (4.2+) */
 #define BT_TASK_STOPPED_TRACED	0xc	/* __TASK_STOPPED | __TASK_TRACED */
 #define BT_TASK_WAKING		0x200	/* 4.14+ */
 
@@ -77,14 +78,19 @@ static __always_inline __u32 task_state(struct task_struct *t)
 }
 
 /*
- * A sleeping state as the one letter of the row. TASK_IDLE and
- * TASK_KILLABLE hold TASK_UNINTERRUPTIBLE; the rest (frozen, rt lock
- * wait) blocks as uninterruptibly: 'D'. 0 for TASK_RUNNING.
+ * A sleeping state as the one letter of the row. TASK_IDLE (an idle
+ * kworker, rcu's kthreads: uninterruptible, but not in the load) is 'I',
+ * as ps shows it; TASK_KILLABLE holds TASK_UNINTERRUPTIBLE too: 'D'; the
+ * rest (frozen, rt lock wait) blocks as uninterruptibly: 'D'. 0 for
+ * TASK_RUNNING.
  */
 static __always_inline __u8 state_letter(__u32 s)
 {
 	if (s & BT_TASK_INTERRUPTIBLE)
 		return 'S';
+	if ((s & (BT_TASK_UNINTERRUPTIBLE | BT_TASK_NOLOAD)) ==
+	    (BT_TASK_UNINTERRUPTIBLE | BT_TASK_NOLOAD))
+		return 'I';
 	if (s & BT_TASK_UNINTERRUPTIBLE)
 		return 'D';
 	if (s & BT_TASK_STOPPED_TRACED)

@@ -28,7 +28,7 @@ struct bt_legacy_sched {
 	__u64 wake_ts;		/* the first wake since, 0: none seen */
 	__u32 tgid, ppid;
 	__u32 waker_tid, waker_pid;
-	__u8 state;		/* 'R', 'S', 'D', 'T' */
+	__u8 state;		/* 'R', 'S', 'D', 'I', 'T' */
 	__u8 wake;		/* enum bt_sched_wake */
 	__u8 pad[6];
 	char waker_comm[BT_COMM_LEN];
@@ -47,6 +47,7 @@ struct {
 #define BT_REPORT_UNINTERRUPTIBLE	0x02
 #define BT_REPORT_STOPPED_TRACED	0x0c
 #define BT_REPORT_DEAD			0x30	/* EXIT_DEAD, EXIT_ZOMBIE: its last switch */
+#define BT_REPORT_IDLE			0x80	/* TASK_REPORT_IDLE (4.14+): TASK_IDLE */
 #define BT_REPORT_PREEMPT		0x100	/* TASK_REPORT_MAX: preempted, still runnable */
 
 /*
@@ -92,7 +93,9 @@ static __always_inline __u8 report_letter(long s)
 		return 'S';
 	if (s & BT_REPORT_STOPPED_TRACED)
 		return 'T';
-	return 'D';	/* D, I (TASK_IDLE), P (parked) */
+	if (s & BT_REPORT_IDLE)
+		return 'I';
+	return 'D';	/* D, P (parked) */
 }
 
 /* Task @tid (current) leaves the CPU at @now in reported state @s. */

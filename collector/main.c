@@ -209,7 +209,33 @@ static int finish_output(struct collector *c, int ret)
 		fprintf(stderr, "collector: lost %llu events (ring buffer full); try --ringbuf-mb\n", lost);
 	if (c->opt.verbose)
 		fprintf(stderr, "collector: %llu events of no container followed (stray)\n", c->stray);
+	if (c->opt.verbose && unwind_count(samples_unwind(c->samples)))
+		fprintf(stderr, "collector: --profile: %llu samples unwound by CFI, %llu ns of CPU each\n",
+			unwind_count(samples_unwind(c->samples)),
+			unwind_ns(samples_unwind(c->samples)) / unwind_count(samples_unwind(c->samples)));
 	return ret;
+}
+
+/*
+ * How --profile's user stacks are walked with the object loaded: the
+ * option's way, but frame pointers where the object copies no user stack
+ * (the compat object; the modern one off x86-64), said when dwarf was
+ * asked for. c->opt.profile_unwind becomes what is done (the header's
+ * profile_unwind).
+ */
+static enum unwind_mode profile_unwind_mode(struct collector *c)
+{
+	if (c->opt.profile_unwind != PROFILE_UNWIND_FP && !c->be->ops->ustack_copy) {
+		if (c->opt.profile_unwind == PROFILE_UNWIND_DWARF)
+			fprintf(stderr, "collector: --profile-unwind=dwarf: the %s BPF object copies no "
+				"user stack; frame pointers (# profile_unwind=fp)\n", c->be->ops->name);
+		c->opt.profile_unwind = PROFILE_UNWIND_FP;
+	}
+	switch (c->opt.profile_unwind) {
+	case PROFILE_UNWIND_FP: return UNWIND_FP;
+	case PROFILE_UNWIND_DWARF: return UNWIND_DWARF;
+	default: return UNWIND_AUTO;
+	}
 }
 
 int main(int argc, char **argv)
@@ -270,7 +296,7 @@ int main(int argc, char **argv)
 	if (c.opt.profile_hz && !c.be->ops->samples)
 		fprintf(stderr, "collector: --profile: the %s BPF object cannot sample stacks "
 			"(# profile=off)\n", c.be->ops->name);
-	else if (c.opt.profile_hz && !(c.samples = samples__new(c.be))) {
+	else if (c.opt.profile_hz && !(c.samples = samples__new(c.be, profile_unwind_mode(&c)))) {
 		fprintf(stderr, "collector: out of memory\n");
 		goto cleanup;
 	}

@@ -87,6 +87,16 @@ void options_usage(FILE *f)
 "                               `span` row per Ruby require and load, Python\n"
 "                               import and JVM class load and static initializer,\n"
 "                               from their USDT probes (analyze --by span)\n"
+"        --profile-unwind <fp|dwarf|auto>\n"
+"                               how user stacks are walked: fp, frame pointers\n"
+"                               (bpf_get_stack); dwarf, the top of the stack copied\n"
+"                               and unwound by the files' CFI (.eh_frame,\n"
+"                               .debug_frame) as perf record --call-graph dwarf;\n"
+"                               auto (default): dwarf, but fp for Go programs\n"
+"                               (modern object; the compat object walks fp)\n"
+"        --profile-stack <bytes>\n"
+"                               user stack copied per sample for dwarf (default\n"
+"                               16384; 1024 to 65536; K suffix: KiB)\n"
 "        --rotate <size>        a new file each <size> bytes (K, M, G: KiB, MiB, GiB;\n"
 "                               64K at least): -o <file> is renamed <file>.<n>;\n"
 "                               SIGHUP begins a new <file> too (logrotate)\n"
@@ -262,6 +272,8 @@ static const struct option longopts[] = {
 	{ "metrics", required_argument, NULL, 'M' },
 	{ "metrics-label", required_argument, NULL, 'L' },
 	{ "profile", optional_argument, NULL, 'P' },
+	{ "profile-unwind", required_argument, NULL, 'F' },
+	{ "profile-stack", required_argument, NULL, 'Z' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
@@ -405,6 +417,31 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			return usage_error("--profile takes a rate from 1 to 10000 Hz (--profile=99), not '%s'",
 					   arg);
 		break;
+	case 'F':
+		if (!strcmp(arg, "fp"))
+			o->profile_unwind = PROFILE_UNWIND_FP;
+		else if (!strcmp(arg, "dwarf"))
+			o->profile_unwind = PROFILE_UNWIND_DWARF;
+		else if (!strcmp(arg, "auto"))
+			o->profile_unwind = PROFILE_UNWIND_AUTO;
+		else
+			return usage_error("--profile-unwind takes fp, dwarf or auto, not '%s'", arg);
+		break;
+	case 'Z': {
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (!errno && end != arg && (*end == 'K' || *end == 'k') && !end[1] && v <= 64) {
+			v <<= 10;
+			end++;
+		}
+		if (errno || end == arg || *end || v < PROFILE_STACK_MIN || v > PROFILE_STACK_MAX)
+			return usage_error("--profile-stack takes 1024 to 65536 bytes (16384, 16K), not '%s'",
+					   arg);
+		o->profile_stack = (unsigned)v;
+		break;
+	}
 	case 'v': o->verbose = 1; break;
 	case 'h': options_usage(stdout); return OPTIONS_DONE;
 	case 'V': printf("collector (boottrace) %s\n", BOOTTRACE_VERSION); return OPTIONS_DONE;
@@ -427,6 +464,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->object = "auto";
 	o->sched = SCHED_ON;
 	o->spans = 1;
+	o->profile_stack = PROFILE_STACK_DEFAULT;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */
 	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
 		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)

@@ -20,6 +20,18 @@ enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
  */
 enum sched_rows { SCHED_OFF, SCHED_ON, SCHED_HOST };
 
+/*
+ * --profile-unwind: how user stacks are walked (collector/profile/unwind.h).
+ * PROFILE_UNWIND_AUTO (the default) is DWARF for all but Go programs,
+ * which keep frame pointers.
+ */
+enum profile_unwind { PROFILE_UNWIND_AUTO, PROFILE_UNWIND_FP, PROFILE_UNWIND_DWARF };
+
+/* --profile-stack: perf record --call-graph dwarf's default is 8 KiB; libc's frames fit in 16 */
+#define PROFILE_STACK_DEFAULT 16384
+#define PROFILE_STACK_MIN 1024
+#define PROFILE_STACK_MAX 65536	/* BT_USTACK_COPY_MAX */
+
 struct marks;
 
 struct options {
@@ -52,6 +64,8 @@ struct options {
 	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	unsigned profile_hz;	/* --profile[=HZ]: samples per second of CPU, 0: off */
 	int spans;		/* --spans: on (1 by default, 2 when asked for) or off (0) */
+	enum profile_unwind profile_unwind;	/* --profile-unwind */
+	unsigned profile_stack;	/* --profile-stack BYTES: user stack copied per sample */
 	char **command;
 };
 

@@ -36,7 +36,8 @@ set -eu
 # strace shows that its system call filter refuses nothing the collector
 # calls.
 # profiles (collector --profile, analyze --profile): libdw-dev (elfutils)
-# symbolizes the samples' user frames by build id; nodejs is the JIT'd
+# symbolizes the samples' user frames by build id, and its libdwfl unwinds
+# the collector's copied user stacks by CFI (--profile-unwind); nodejs is the JIT'd
 # program whose perf map (node --perf-basic-prof) a test reads;
 # python3.11 is the interpreter whose own frames --profile reads, and
 # python3.11-dbg with gdb check the struct offsets it reads them with

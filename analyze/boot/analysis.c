@@ -703,6 +703,7 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 	}
 	if (a->tl) {
 		const char *sched = tsv_reader_meta(r, "sched");
+		const char *host = tsv_reader_meta(r, "host_rows");
 
 		timeline_file_sched(a->tl, sched && strcmp(sched, "on") == 0);
 		if (resource_file_add(&a->res, r) < 0) {
@@ -710,6 +711,8 @@ int analysis_read(struct analysis *a, const char *path, FILE *err)
 			ret = 1;
 			goto out;
 		}
+		timeline_file_host_rows(a->tl, host && (strcmp(host, "boots") == 0 ||
+							strcmp(host, "all") == 0));
 	}
 	if (join_run(a, tsv_reader_meta(r, "run_id")) < 0) {
 		fprintf(err, "analyze: %s: out of memory\n", name);

@@ -53,6 +53,10 @@ struct walk {
 	struct cp_path *p;
 	size_t cap;
 	bool lost;
+	/* walk_back_sched()'s last answers, in the task it was in: the walk
+	 * goes back in small steps, mostly to the row or interval before */
+	uint32_t hint_task;
+	long hint_off, hint_row;
 	long ids[NSC];
 	struct pipe_write *pw;	/* by detail, then ts */
 	size_t npw;
@@ -121,17 +125,23 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	s->other = TL_NOTASK;
 	s->state = (uint8_t)st;
 	s->by_comm = TL_NOSTR;
+	s->cpu = TL_NOCPU;
 	if (o && st == CP_ST_RUNNABLE) {
+		const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
+
+		s->cpu = wi->cpu;
 		s->off_state = o->state;
-		s->wake = o->wake;
-		s->by = o->holder;
-		s->by_comm = o->hcomm;
+		s->wake = wi->wake;
+		s->by = wi->holder;
+		s->by_comm = wi->hcomm;
 	} else if (o && st == CP_ST_BLOCKED) {
+		const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
+
 		s->off_state = o->state;
-		s->wake = o->wake;
-		if (o->wake == TL_WAKE_TASK || o->wake == TL_WAKE_NEW || o->wake == TL_WAKE_UNKNOWN) {
-			s->by = o->waker;	/* unknown: the task current at the wake */
-			s->by_comm = o->wcomm;
+		s->wake = wi->wake;
+		if (wi->wake == TL_WAKE_TASK || wi->wake == TL_WAKE_NEW || wi->wake == TL_WAKE_UNKNOWN) {
+			s->by = wi->waker;	/* unknown: the task current at the wake */
+			s->by_comm = wi->wcomm;
 		}
 	}
 	return 0;
@@ -632,17 +642,51 @@ static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_
 			   uint64_t at)
 {
 	const struct tl_container *c = w->c;
+	const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
 	uint32_t x;
 
-	if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW && o->wake != TL_WAKE_UNKNOWN) ||
-	    !o->waker)
+	if ((wi->wake != TL_WAKE_TASK && wi->wake != TL_WAKE_NEW && wi->wake != TL_WAKE_UNKNOWN) ||
+	    !wi->waker)
 		return TL_NOTASK;
-	x = timeline_find_task(c, o->waker);
+	x = timeline_find_task(c, wi->waker);
 	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]))
 		return TL_NOTASK;
-	if (o->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
+	if (wi->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
 		return TL_NOTASK;
 	return x;
+}
+
+/*
+ * The last of @n elements of @size bytes at @a (sorted by their first
+ * field, a uint64_t time) that begins before @ts, or -1: as
+ * timeline_row_before() and timeline_off_before(), first trying *@hint
+ * and the one before it (a walk back goes there next), then a binary
+ * search. *@hint becomes the answer.
+ */
+static long before_hinted(const void *a, size_t n, size_t size, uint64_t ts, long *hint,
+			  long (*search)(const struct tl_task *, uint64_t), const struct tl_task *t)
+{
+	const char *b = a;
+	long h = *hint;
+	uint64_t at, next;
+
+	if (h >= 0 && (size_t)h < n) {
+		memcpy(&at, b + (size_t)h * size, 8);
+		if (at < ts) {
+			if ((size_t)h + 1 == n)
+				return h;
+			memcpy(&next, b + ((size_t)h + 1) * size, 8);
+			if (next >= ts)
+				return h;
+		} else if (h == 0) {
+			return *hint = -1;
+		} else {
+			memcpy(&at, b + ((size_t)h - 1) * size, 8);
+			if (at < ts)
+				return *hint = h - 1;
+		}
+	}
+	return *hint = search(t, ts);
 }
 
 /*
@@ -680,7 +724,12 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 			continue;
 		}
 		lo = t->begin;
-		j = timeline_off_before(t, cur);
+		if (w->hint_task != ti) {
+			w->hint_task = ti;
+			w->hint_off = w->hint_row = -1;
+		}
+		j = before_hinted(t->offs, t->noffs, sizeof(*t->offs), cur, &w->hint_off,
+				  timeline_off_before, t);
 		if (j >= 0) {
 			const struct tl_off *oj = &t->offs[j];
 			uint64_t in = oj->out + oj->dur, wake = timeline_off_wake(oj);
@@ -697,7 +746,8 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 						struct cp_seg *s = w->p->nsegs ? &w->p->segs[w->p->nsegs - 1] : NULL;
 
 						if (s && s->task == ti && s->ts == cur) {
-							s->match = oj->wake == TL_WAKE_UNKNOWN ?
+							s->match = timeline_off_info(w->tl, oj)->wake ==
+								   TL_WAKE_UNKNOWN ?
 								   CP_MATCH_WAKE_CUR : CP_MATCH_WAKE;
 							s->event = CP_EV_WAKE;
 							s->other = x;
@@ -713,7 +763,8 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 				lo = in;
 			}
 		}
-		k = timeline_row_before(t, cur);
+		k = before_hinted(t->rows, t->nrows, sizeof(*t->rows), cur, &w->hint_row,
+				  timeline_row_before, t);
 		if (k >= 0) {
 			uint64_t end = row_end(w, t, (size_t)k);
 
@@ -735,7 +786,7 @@ static int walk_back_sched(struct walk *w, uint32_t ti, uint64_t cur)
 int critpath_build(const struct timeline *tl, size_t ctr, uint32_t phase,
 		   const char *phase_name, struct cp_path *p)
 {
-	struct walk w = { .tl = tl, .c = &tl->ctrs[ctr], .p = p };
+	struct walk w = { .tl = tl, .c = &tl->ctrs[ctr], .p = p, .hint_task = TL_NOTASK };
 	size_t i, j;
 	uint32_t target;
 	int rc;
@@ -773,4 +824,8 @@ void critpath_release(struct cp_path *p)
 	free(p->segs);
 	p->segs = NULL;
 	p->nsegs = 0;
+	free(p->shares);
+	p->shares = NULL;
+	p->nshares = 0;
+	p->shares_filled = false;
 }

@@ -58,7 +58,9 @@
  * signals, pipes, the exec fifo):
  *   - running: on a CPU (in user space, kind cpu, or in a syscall);
  *   - runnable: woken (or preempted), waiting for a CPU: the segment names
- *     the task that had the CPU before it got it back (by, by_comm);
+ *     the task that had the CPU before it got it back (by, by_comm) and
+ *     the CPU (cpu); cpu_share_fill() adds every task that ran on that
+ *     CPU during it, by its share (cpu_share.h);
  *   - blocked: off CPU, from when it left to its wake-up. When a task of
  *     the container woke it (wake=task or new, the waker begun before the
  *     wake, not a kernel thread: a kworker serves the whole host, woken
@@ -84,6 +86,7 @@
 #ifndef ANALYZE_CRITPATH_H
 #define ANALYZE_CRITPATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -132,8 +135,20 @@ struct cp_seg {
 	uint8_t off_state;	/* runnable, blocked: the sched row's 'R', 'S', 'D', 'T', '?' */
 	uint8_t wake;		/* blocked: how it was woken (enum tl_wake); runnable: too */
 	int32_t by;		/* blocked: the waker outside the container (tid) or 0;
-				 * runnable: the task that held the CPU, or 0 */
+				 * runnable: the task that had the CPU last, or 0 */
 	uint32_t by_comm;	/* its comm (timeline_str), or TL_NOSTR */
+	uint16_t cpu;		/* runnable: the CPU it waited for (got back), or TL_NOCPU */
+};
+
+/*
+ * A task that ran on a runnable segment's CPU during it, for how long
+ * (cpu_share.h fills them in).
+ */
+struct cp_share {
+	uint64_t ns;		/* its running time inside the segment */
+	uint32_t seg;		/* index in the path's segs */
+	int32_t tid;
+	uint32_t comm;		/* timeline_str(), its comm then */
 };
 
 enum { CP_EV_EXIT = 1, CP_EV_EXEC, CP_EV_WRITE, CP_EV_WAKE };
@@ -146,6 +161,11 @@ struct cp_path {
 	size_t nsegs;
 	size_t followed;	/* wake-ups followed into another task */
 	size_t guessed;		/* tasks without a fork row whose parent was taken from ppid */
+	/* Who ran on the CPU of each runnable segment (cpu_share_fill()):
+	 * by seg, then most time first; NULL until filled. */
+	struct cp_share *shares;
+	size_t nshares;
+	bool shares_filled;	/* cpu_share_fill() ran on this path */
 };
 
 /*

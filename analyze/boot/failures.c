@@ -144,12 +144,13 @@ static void describe_waker(struct fail_ctr *fc, const struct tl_container *c)
  * init did nothing after that wake but die: a syscall it entered after it
  * means the wake was something else's.
  */
-static void find_waker(struct fail_ctr *fc, const struct tl_container *c)
+static void find_waker(struct fail_ctr *fc, const struct timeline *tl, const struct tl_container *c)
 {
 	const struct tl_task *t = &c->tasks[fc->init];
 	uint64_t exit = init_exit(c, fc->init), back;
 	long o, r;
 	const struct tl_off *off;
+	const struct tl_wakeinfo *wi;
 
 	if (exit == TL_NONE)
 		exit = fc->t_end;
@@ -167,10 +168,11 @@ static void find_waker(struct fail_ctr *fc, const struct tl_container *c)
 	}
 	fc->sender_ts = off->runnable != TL_NONE && off->runnable <= off->dur ?
 			back - off->runnable : back;
-	fc->sender_tid = off->waker;
-	fc->sender_comm = off->wcomm;
+	wi = timeline_off_info(tl, off);
+	fc->sender_tid = wi->waker;
+	fc->sender_comm = wi->wcomm;
 	describe_waker(fc, c);
-	switch ((enum tl_wake)off->wake) {
+	switch ((enum tl_wake)wi->wake) {
 	case TL_WAKE_TASK:
 	case TL_WAKE_NEW:
 		fc->sender = SENDER_WAKER;
@@ -309,7 +311,7 @@ struct failures *failures__new(const struct timeline *tl, uint64_t stretch)
 		}
 		if (fc->how >= END_SIGNAL) {
 			if (fc->init != TL_NOTASK)
-				find_waker(fc, c);
+				find_waker(fc, tl, c);
 			find_kill(fc, tl, c);
 		}
 	}

@@ -224,7 +224,7 @@ static bool in_boot(const struct tl_container *c, uint32_t i)
 	return i != TL_NOTASK && (!c->tasks[i].host || c->tasks[i].runtime);
 }
 
-int host_tasks_mark_runtime(struct tl_container *c, uint32_t client)
+int host_tasks_mark_runtime(const struct timeline *tl, struct tl_container *c, uint32_t client)
 {
 	struct tl_pid_ix *ix;
 	size_t i, k, n = 0;
@@ -268,12 +268,13 @@ int host_tasks_mark_runtime(struct tl_container *c, uint32_t client)
 				more |= take_process(c, ix, n, c->tasks[t->parent].pid);
 			for (k = 0; k < t->noffs; k++) {
 				const struct tl_off *o = &t->offs[k];
+				const struct tl_wakeinfo *wi = timeline_off_info(tl, o);
 				uint32_t w;
 
-				if ((o->wake != TL_WAKE_TASK && o->wake != TL_WAKE_NEW) || !o->waker ||
+				if ((wi->wake != TL_WAKE_TASK && wi->wake != TL_WAKE_NEW) || !wi->waker ||
 				    timeline_off_wake(o) < c->t_start)
 					continue;
-				w = timeline_find_task(c, o->waker);
+				w = timeline_find_task(c, wi->waker);
 				if (w != TL_NOTASK && !in_boot(c, w))
 					more |= take_process(c, ix, n, c->tasks[w].pid);
 			}

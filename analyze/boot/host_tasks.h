@@ -36,7 +36,7 @@
 int host_tasks_import(struct tl_container *c, const struct tl_container *h);
 
 /*
- * host_tasks_mark_runtime - mark the host tasks of @c (finished: its
+ * host_tasks_mark_runtime - mark the host tasks of @c of @tl (finished: its
  * tasks sorted, their parents linked) that worked for its boot: runtime
  * = true on every task of their processes. They are the client (the
  * pid of a start row whose how is @client, a timeline string id; or
@@ -48,7 +48,7 @@ int host_tasks_import(struct tl_container *c, const struct tl_container *h);
  * task. A stranger busy on the host meanwhile is none of these. 0, or
  * -1 out of memory.
  */
-int host_tasks_mark_runtime(struct tl_container *c, uint32_t client);
+int host_tasks_mark_runtime(const struct timeline *tl, struct tl_container *c, uint32_t client);
 
 /* host_tasks_is_host_name - whether container name @name (@n escaped bytes) is the hosts' (\N). */
 bool host_tasks_is_host_name(const char *name, size_t n);

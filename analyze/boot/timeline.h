@@ -26,7 +26,9 @@
  * equal ts keep their order in the file), and tasks by their begin time.
  *
  * Memory: a syscall row takes 32 bytes (struct tl_row) in its task's
- * array; a task 192 bytes (struct tl_task) plus its execs and the points
+ * array, a sched row 32 (struct tl_off: who woke it and who held the CPU
+ * are shared, struct tl_wakeinfo, among the rows whose details say the
+ * same); a task 192 bytes (struct tl_task) plus its execs and the points
  * where its comm changed (not a comm per row); every distinct string
  * (syscall names, comms, paths, addresses, pipe:[INO]) is stored once
  * (strtab). bench/analyze.sh measures 33.7 bytes of peak RSS per row on
@@ -60,6 +62,7 @@
 #define TL_NOTASK UINT32_MAX	/* no such task */
 /* The phase `end` (--until end): the container's end, ending.h; no phase id of the analysis' */
 #define TL_PHASE_END (UINT32_MAX - 1)
+#define TL_NOCPU UINT16_MAX	/* a sched row without cpu= */
 
 /* A syscall row. 32 bytes: the timeline holds millions. */
 struct tl_row {
@@ -124,21 +127,35 @@ enum tl_wake {
 };
 
 /*
- * An off-CPU interval of a task (a sched row): it left the CPU at @out and
- * got one back at @out + @dur; the last @runnable ns of that it was
- * runnable (woken, waiting for a CPU), before that blocked. 48 bytes.
+ * Who woke an off-CPU interval and who had the CPU before it got it back
+ * (the sched row's detail, docs/tsv-format.md). Shared by the intervals
+ * whose details say the same (timeline_off_info()): a host's tasks wake
+ * and preempt each other in few combinations, so each interval keeps a
+ * 4-byte id instead of these 20 bytes.
  */
-struct tl_off {
-	uint64_t out;		/* left the CPU */
-	uint64_t dur;		/* until it got a CPU back */
-	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
+struct tl_wakeinfo {
 	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), or with
 				 * TL_WAKE_UNKNOWN the task current at the wake (a guess:
 				 * it may be one an interrupt came in on), else 0 */
 	int32_t holder;		/* the task that had the CPU before it got it back, or 0 */
 	uint32_t wcomm, hcomm;	/* their comms (escaped), or TL_NOSTR */
-	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
+	uint16_t cpu;		/* the CPU it got back (cpu=), or TL_NOCPU: it ran
+				 * there until its next interval's out */
 	uint8_t wake;		/* enum tl_wake */
+};
+
+/*
+ * An off-CPU interval of a task (a sched row): it left the CPU at @out and
+ * got one back at @out + @dur; the last @runnable ns of that it was
+ * runnable (woken, waiting for a CPU), before that blocked. 32 bytes: a
+ * third of a big file's rows are these (bench/analyze.sh).
+ */
+struct tl_off {
+	uint64_t out;		/* left the CPU */
+	uint64_t dur;		/* until it got a CPU back */
+	uint64_t runnable;	/* the runnable tail (<= dur), or TL_NONE: wake not seen */
+	uint32_t info;		/* timeline_off_info(): its waker, holder, CPU */
+	uint8_t state;		/* 'R', 'S', 'D', 'T', or '?' */
 };
 
 struct tl_task {
@@ -220,6 +237,9 @@ struct tl_container {
 	bool is_host;		/* the hosts' rows of its file (container \\N): host_tasks.h */
 	bool has_sched;		/* its file has scheduler rows (# sched=on, or a sched row):
 				 * a task without off-CPU intervals ran all the time */
+	bool host_rows;		/* its file has the host's rows during the container's
+				 * window (# host_rows=boots or all): every task that ran
+				 * on a CPU then has sched rows */
 	bool has_profile;	/* its file has profile rows (a sample row) */
 	bool has_spans;		/* it has span rows */
 	struct tl_start *starts;	/* by time */
@@ -242,11 +262,15 @@ struct tl_container {
 
 struct tl_index;
 struct key_cache;
+struct strtab;
+struct detail_cache;
 
 struct timeline {
 	struct strtab *strs;	/* every string, escaped as in the file */
 	struct tl_container *ctrs;
 	size_t nctrs, ctrs_cap;
+	struct tl_wakeinfo *infos;	/* the off-CPU intervals' distinct wake infos */
+	size_t ninfos, infos_cap;
 	uint64_t rows;		/* rows kept (all kinds) */
 	uint64_t unplaced;	/* rows without a ts_ns or a tid: not kept */
 	uint64_t samples;	/* sample rows kept */
@@ -259,7 +283,11 @@ struct timeline {
 	uint32_t *fmap;		/* file-local id -> index in ctrs */
 	size_t fmap_cap;
 	struct key_cache *kc_ctr, *kc_str;	/* in front of fnames and strs */
+	struct strtab *peers, *infokeys;	/* (tid, comm) pairs; wake infos, as keys */
+	struct key_cache *kc_peer, *kc_info;	/* in front of them */
+	struct detail_cache *dcache;	/* sched details -> infos (timeline.c) */
 	bool file_sched;	/* the current file's # sched=on */
+	bool file_host_rows;	/* the current file's # host_rows=boots or all */
 	struct strtab *fstacks;	/* the current file's stack ids (a stack row's name) */
 	uint32_t *fstack;	/* stack id index -> the frames' string id */
 	size_t fstack_cap;
@@ -279,6 +307,13 @@ int timeline_begin_file(struct timeline *tl);
  * without a sched row. Call before its first row.
  */
 void timeline_file_sched(struct timeline *tl, bool sched);
+
+/*
+ * timeline_file_host_rows - the current file's metadata says it has the
+ * host's rows (# host_rows=boots or all): its containers have host_rows.
+ * Call before its first row.
+ */
+void timeline_file_host_rows(struct timeline *tl, bool host_rows);
 
 /*
  * timeline_add_row - keep row @r of the current file (validated by the
@@ -386,6 +421,13 @@ static inline uint64_t timeline_off_wake(const struct tl_off *o)
 	if (o->runnable != TL_NONE)
 		return o->out + o->dur - o->runnable;
 	return o->state == 'R' ? o->out : o->out + o->dur;
+}
+
+/* timeline_off_info - who woke @o, who held the CPU, which CPU (@o of @tl). */
+static inline const struct tl_wakeinfo *timeline_off_info(const struct timeline *tl,
+							  const struct tl_off *o)
+{
+	return &tl->infos[o->info];
 }
 
 /* timeline_wake_name - "task", "irq", "softirq", "new", "none" or "unknown". */

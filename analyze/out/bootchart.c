@@ -56,26 +56,64 @@ static void put_span(FILE *f, int y, uint64_t t0, uint64_t from, uint64_t to)
 struct row {
 	uint32_t task;
 	uint64_t life;		/* in the window */
+	uint64_t cpu;		/* its running time in the window (without
+				 * scheduler rows: its life, all it is known) */
 	bool on_path;
+	bool woke_path;		/* a host task that woke a task on the path */
 	int y;			/* -1: hidden */
 };
 
-static int cmp_life(const void *x, const void *y)
+/* Which rows first: the path's tasks, then by CPU used, then by life. */
+static int cmp_rank(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
 	if (a->on_path != b->on_path)
 		return a->on_path ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu > b->cpu ? -1 : 1;
 	if (a->life != b->life)
 		return a->life > b->life ? -1 : 1;
 	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* The order on the chart: the path's tasks by begin, then the others by CPU used. */
+static int cmp_show(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->on_path != b->on_path)
+		return a->on_path ? -1 : 1;
+	if (!a->on_path && a->cpu != b->cpu)
+		return a->cpu > b->cpu ? -1 : 1;
+	return a->task < b->task ? -1 : a->task > b->task; /* tasks are by begin */
 }
 
 static int cmp_task(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
-	return a->task < b->task ? -1 : a->task > b->task; /* tasks are by begin */
+	return a->task < b->task ? -1 : a->task > b->task;
+}
+
+/* The time @t ran within [@b, @e): all of it but its off-CPU intervals. */
+static uint64_t running_in(const struct tl_task *t, uint64_t b, uint64_t e)
+{
+	uint64_t off = 0;
+	long j;
+
+	if (e <= b)
+		return 0;
+	/* the interval that holds @b began before it; earlier ones end before */
+	j = timeline_off_before(t, b);
+	for (j = j > 0 ? j : 0; (size_t)j < t->noffs && t->offs[j].out < e; j++) {
+		uint64_t from = t->offs[j].out > b ? t->offs[j].out : b;
+		uint64_t in = t->offs[j].out + t->offs[j].dur, to = in < e ? in : e;
+
+		if (to > from)
+			off += to - from;
+	}
+	return off < e - b ? e - b - off : 0;
 }
 
 /* The end of @c's boot for the chart: the phase, else its last event. */
@@ -133,7 +171,7 @@ static void plot_states(FILE *f, const char *dat, bool runtime_row, size_t nstat
 	fprintf(f, "plot '%s' index 0 using ($2+$3)/2:1:2:3:($1-0.3):($1+0.3):ytic(4) "
 		"with boxxyerror lc rgb '%s' title 'running'", dat, COL_ST_RUN);
 	fprintf(f, ", \\\n     keyentry with boxes fc rgb '%s' title 'runnable (wants a CPU)'"
-		", \\\n     keyentry with boxes fc rgb '%s' title 'blocked (S)'"
+		", \\\n     keyentry with boxes fc rgb '%s' title 'blocked (S) or idle (I)'"
 		", \\\n     keyentry with boxes fc rgb '%s' title 'blocked on I/O (D)'",
 		COL_ST_RUNNABLE, COL_ST_BLOCKED, COL_ST_BLOCKED_D);
 	if (runtime_row)
@@ -232,7 +270,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
 	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0, nexecs_left = 0;
-	size_t nstates = 0, nspanbars = 0, nspanlabels = 0;
+	size_t nstates = 0, idle_host = 0, nspanbars = 0, nspanlabels = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -256,15 +294,25 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 
 		rows[i].task = (uint32_t)i;
 		rows[i].life = e > b ? e - b : 0;
+		rows[i].cpu = c->has_sched ? running_in(t, b, e) : rows[i].life;
 		rows[i].y = -1;
 	}
 	for (k = 0; k < path.nsegs; k++) {
-		if (path.segs[k].task != TL_NOTASK)
-			rows[path.segs[k].task].on_path = true;
+		const struct cp_seg *sg = &path.segs[k];
+
+		if (sg->task != TL_NOTASK)
+			rows[sg->task].on_path = true;
 		else
 			runtime_row = true;
+		/* a wake by a task the walk did not follow (outside the container) */
+		if (sg->state == CP_ST_BLOCKED && sg->by) {
+			uint32_t x = timeline_find_task(c, sg->by);
+
+			if (x != TL_NOTASK)
+				rows[x].woke_path = true;
+		}
 	}
-	qsort(rows, c->ntasks, sizeof(*rows), cmp_life);
+	qsort(rows, c->ntasks, sizeof(*rows), cmp_rank);
 	for (i = 0; i < c->ntasks; i++) {
 		const struct tl_task *t = &c->tasks[rows[i].task];
 
@@ -272,19 +320,25 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 			rows[i].y = -2; /* not alive in the window: not a row at all */
 			continue;
 		}
-		if (!rows[i].on_path && rows[i].life * 100 < boot)
+		/* a host thread that slept through the boot (migration/0,
+		 * rcu_preempt, an idle kworker): counted, not drawn */
+		if (t->host && !rows[i].on_path && !rows[i].woke_path && !rows[i].cpu)
+			idle_host++;
+		else if (!rows[i].on_path && rows[i].life * 100 < boot)
 			hidden++;
 		else if (shown < BOOTCHART_MAX_ROWS)
 			rows[i].y = (int)shown++;
 		else
 			over++;
 	}
-	qsort(rows, c->ntasks, sizeof(*rows), cmp_task);
-	/* y in begin order, the runtime's row (if on the path) first */
+	/* y: the runtime's row (if on the path) first, then the path's tasks
+	 * by begin, then the others by CPU used */
+	qsort(rows, c->ntasks, sizeof(*rows), cmp_show);
 	shown = runtime_row ? 1 : 0;
 	for (i = 0; i < c->ntasks; i++)
 		if (rows[i].y >= 0)
 			rows[i].y = (int)shown++;
+	qsort(rows, c->ntasks, sizeof(*rows), cmp_task);
 
 	snprintf(dat, sizeof(dat), "%s.dat", base);
 	f = plot_file(p, dat);
@@ -424,12 +478,15 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		plot_safe(timeline_str(tl, c->name), s1),
 		t1 != TL_NONE ? plot_safe(analysis_phase_name(a, phase), s2) : "last event",
 		units_format((int64_t)(end - t0), dur), shown - (runtime_row ? 1 : 0),
-		shown - (runtime_row ? 1 : 0) + hidden + over);
+		shown - (runtime_row ? 1 : 0) + hidden + over + idle_host);
 	if (hidden)
 		fprintf(f, " (%zu hidden: alive under 1 percent of the boot and off the critical path)",
 			hidden);
 	if (over)
 		fprintf(f, " (%zu hidden: past %d rows)", over, BOOTCHART_MAX_ROWS);
+	if (idle_host)
+		fprintf(f, "; %zu idle host task%s not shown (neither ran nor woke the path)",
+			idle_host, idle_host == 1 ? "" : "s");
 	fprintf(f, "'\n"
 		"set xlabel 'time from container start (ms)'\n"
 		"set yrange [%zu:-1]\n"

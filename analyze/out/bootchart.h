@@ -22,9 +22,15 @@
  * loads, imports) of 1% of the chart or more are translucent bars over
  * the top of its bar, and the innermost of 5% or more are labelled with
  * the file's base name (two data blocks after the others).
- * Rows kept: the tasks on the critical path, then those that lived at
- * least 1% of the boot, by lifetime, BOOTCHART_MAX_ROWS at most; the title
- * says how many were hidden. The PNG is 1400 px wide and at most
+ * Rows kept: the tasks on the critical path (drawn first, by creation),
+ * then those that lived at least 1% of the boot, by the CPU they used in
+ * the window (running time with scheduler rows, else lifetime; drawn in
+ * that order), BOOTCHART_MAX_ROWS at most; the title says how many were
+ * hidden. Host tasks (host_tasks.h) that neither ran in the window nor
+ * woke a task on the path get no row, counted in the title ("N idle host
+ * tasks not shown"): a host's kernel threads sleep through every boot.
+ * An I row (TASK_IDLE: idle kworkers) is drawn with S, "blocked (S) or
+ * idle (I)", not as blocked on I/O. The PNG is 1400 px wide and at most
  * 160 + 22 * BOOTCHART_MAX_ROWS px high (20 px more with scheduler rows:
  * the legend's second line).
  *

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyze/array.h"
+#include "analyze/boot/cpu_share.h"
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/profile.h"
 #include "analyze/out/critpath_report.h"
@@ -194,8 +195,68 @@ static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
  */
+/* How many tasks a runnable segment's text names by their share of its CPU. */
+#define SHARE_TOP 3
+
+/* @part of @whole as "97%", "0.3%" (into @buf, 16 bytes). */
+static const char *share_pct(uint64_t part, uint64_t whole, char *buf)
+{
+	double x = whole ? 100.0 * (double)part / (double)whole : 0;
+
+	if (part && x < 0.05)
+		snprintf(buf, 16, "<0.1%%");
+	else
+		snprintf(buf, 16, x >= 9.95 ? "%.0f%%" : "%.1f%%", x);
+	return buf;
+}
+
+/*
+ * Who held the CPU of runnable segment @s of @p (its shares filled), as
+ * "CPU 1 held by bar-hog 97%, kworker/1:1H 0.3%, other 2.7%" at @buf + @k:
+ * the SHARE_TOP tasks with the most time, then what is left. With host
+ * rows that rest ran no task with rows (idle, the collector's threads);
+ * without them the rest is unknown, said so. Returns the new length.
+ */
+static int share_text(const struct timeline *tl, const struct tl_container *c,
+		      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n, int k)
+{
+	size_t ns, i;
+	const struct cp_share *sh = cpu_share_of(p, (size_t)(s - p->segs), &ns);
+	uint64_t named = 0;
+	char pc[16];
+
+	k += snprintf(buf + k, n - (size_t)k, "%sCPU %u held by", k ? " " : "", s->cpu);
+	for (i = 0; i < ns && (size_t)k < n; i++) {
+		named += sh[i].ns;
+		if (i < SHARE_TOP)
+			k += snprintf(buf + k, n - (size_t)k, "%s %s %s", i ? "," : "",
+				      timeline_str(tl, sh[i].comm), share_pct(sh[i].ns, s->dur, pc));
+	}
+	if (i > SHARE_TOP && (size_t)k < n) {
+		uint64_t rest = 0;
+
+		for (i = SHARE_TOP; i < ns; i++)
+			rest += sh[i].ns;
+		k += snprintf(buf + k, n - (size_t)k, ", %zu more %s", ns - SHARE_TOP,
+			      share_pct(rest, s->dur, pc));
+	}
+	if (named < s->dur && (size_t)k < n) {
+		if (c->host_rows)
+			k += snprintf(buf + k, n - (size_t)k, "%s idle or unrecorded %s", ns ? "," : "",
+				      share_pct(s->dur - named, s->dur, pc));
+		else
+			k += snprintf(buf + k, n - (size_t)k, "%s unknown %s (no host rows: tasks outside "
+				      "the containers are not in the file)", ns ? "," : "",
+				      share_pct(s->dur - named, s->dur, pc));
+	}
+	if (s->by && (size_t)k < n)
+		k += snprintf(buf + k, n - (size_t)k, "; last %" PRId32 " %s%s", s->by,
+			      timeline_str(tl, s->by_comm), s->off_state == 'R' ? " (preempted)" : "");
+	return k;
+}
+
 static const char *seg_detail(const struct timeline *tl, const struct tl_container *c,
-			      const struct cp_seg *s, char *buf, size_t n)
+			      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n)
 {
 	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
 			timeline_str(tl, s->detail);
@@ -224,6 +285,8 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
 				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
 				 s->wake == TL_WAKE_SOFTIRQ ? "a softirq" : "an unknown waker");
+	} else if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled) {
+		share_text(tl, c, p, s, buf, n, k);
 	} else if (s->state == CP_ST_RUNNABLE && s->by) {
 		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
 			 s->by, timeline_str(tl, s->by_comm),
@@ -499,7 +562,7 @@ static void seg_line(FILE *f, const struct timeline *tl, const struct tl_contain
 		     const struct cp_path *p, const struct cp_seg *s, struct profile *pr)
 {
 	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX], pb[SEG_PROFILE_MAX];
-	const char *d = seg_detail(tl, c, s, det, sizeof(det));
+	const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
 	const char *prof = seg_profile(pr, c, s, pb);
 	int64_t pid, tid;
 
@@ -691,7 +754,7 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		const char *d = seg_detail(tl, c, s, det, sizeof(det));
+		const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
 		int64_t pid, tid;
 
 		char st[16];
@@ -722,6 +785,31 @@ static void json_str(FILE *f, const char *s)
 	report_json_string(f, s, strlen(s));
 }
 
+/*
+ * A runnable segment's CPU and who held it: "cpu": N, "cpu_shares": [{tid,
+ * comm, ns, share}...], most time first, "cpu_unaccounted_ns": the rest,
+ * "cpu_rest_known": whether the file has host rows (the rest then ran no
+ * task with rows: idle, the collector's threads), else it is unknown.
+ */
+static void json_shares(FILE *f, const struct timeline *tl, const struct tl_container *c,
+			const struct cp_path *p, const struct cp_seg *s)
+{
+	size_t ns, i;
+	const struct cp_share *sh = cpu_share_of(p, (size_t)(s - p->segs), &ns);
+	uint64_t named = 0;
+
+	fprintf(f, ", \"cpu\": %u, \"cpu_shares\": [", s->cpu);
+	for (i = 0; i < ns; i++) {
+		named += sh[i].ns;
+		fprintf(f, "%s{\"tid\": %" PRId32 ", \"comm\": ", i ? ", " : "", sh[i].tid);
+		json_str(f, timeline_str(tl, sh[i].comm));
+		fprintf(f, ", \"ns\": %" PRIu64 ", \"share\": %.4f}", sh[i].ns,
+			(double)sh[i].ns / (double)s->dur);
+	}
+	fprintf(f, "], \"cpu_unaccounted_ns\": %" PRIu64 ", \"cpu_rest_known\": %s",
+		named < s->dur ? s->dur - named : 0, c->host_rows ? "true" : "false");
+}
+
 static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p, bool first,
 		     struct profile *pr)
 {
@@ -745,7 +833,7 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		fprintf(f, ", \"what\": ");
 		json_str(f, seg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
-		json_str(f, seg_detail(tl, c, s, det, sizeof(det)));
+		json_str(f, seg_detail(tl, c, p, s, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
 		if (seg_span(c, s)) {
@@ -764,6 +852,8 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				json_str(f, timeline_str(tl, s->by_comm));
 			}
 		}
+		if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled)
+			json_shares(f, tl, c, p, s);
 		if (pr && pr->any) {
 			char pb[SEG_PROFILE_MAX];
 			const char *prof = seg_profile(pr, c, s, pb);
@@ -866,6 +956,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
 	struct summary sm = { 0 };
+	struct cpu_share *cs = NULL;
 	size_t i, k, timed = 0;
 	int rc = -1;
 
@@ -897,6 +988,17 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		}
 		if (!got)
 			continue;
+		/* one path at a time: a big file's paths at once would double
+		 * the memory of its rows (bench/analyze.sh) */
+		if (!cs)
+			cs = cpu_share__new(tl);
+		/* text folds the segments under 1% of the path, detail and all */
+		if (!cs || cpu_share_fill(cs, &p, 1, fmt == FMT_TEXT ?
+					  (p.t1 - p.t0 + 99) / 100 : 0) < 0) {
+			critpath_release(&p);
+			errno = ENOMEM;
+			goto out;
+		}
 		sm.paths++;
 		sm.boot += p.t1 - p.t0;
 		for (k = 0; k < p.nsegs; k++)
@@ -926,6 +1028,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 	}
 	rc = done(sf);
 out:
+	cpu_share__free(cs);
 	strtab__free(sm.keys);
 	free(sm.it);
 	return rc;

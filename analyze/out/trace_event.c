@@ -498,6 +498,7 @@ static void state_slice(struct out *o, const struct timeline *tl, const struct p
 			uint64_t z, size_t pid, uint64_t tid, uint64_t t0, const struct flow *f)
 {
 	const struct tl_off *off = pc->off;
+	const struct tl_wakeinfo *wi = timeline_off_info(tl, off);
 	char st[2] = { (char)off->state, 0 };
 
 	ev(o, "X", pid, tid);
@@ -507,11 +508,11 @@ static void state_slice(struct out *o, const struct timeline *tl, const struct p
 	put_str(o, pc->runnable ? "runnable" : off->state == 'D' ? "blocked (D)" : "blocked (S)");
 	PUTS(o, ",\"cat\":\"sched\",\"args\":{\"state\":");
 	put_str(o, st);
-	KV_STR(o, "wake", timeline_wake_name((enum tl_wake)off->wake));
+	KV_STR(o, "wake", timeline_wake_name((enum tl_wake)wi->wake));
 	/* wake=unknown: the timeline's waker is the task current at the wake, a guess */
-	put_peer(o, tl, off->wake == TL_WAKE_UNKNOWN ? "current" : "waker", off->waker, off->wcomm);
+	put_peer(o, tl, wi->wake == TL_WAKE_UNKNOWN ? "current" : "waker", wi->waker, wi->wcomm);
 	if (pc->runnable)
-		put_peer(o, tl, "holder", off->holder, off->hcomm);
+		put_peer(o, tl, "holder", wi->holder, wi->hcomm);
 	PUTS(o, "}");
 	if (f) {
 		KV_U64(o, "bind_id", f->id);

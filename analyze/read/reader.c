@@ -40,7 +40,7 @@ struct tsv_reader {
 	bool trailer;
 	uint64_t lost, events;
 #ifdef __SSE2__
-	size_t (*fast)(const char *p, struct tsv_row *row, bool ids);	/* fast_path */
+	size_t (*fast)(const char *p, size_t avail, struct tsv_row *row, bool ids); /* fast_path */
 #endif
 	char *meta[MAX_META];	/* "key\0value" */
 	size_t nmeta;
@@ -653,7 +653,8 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 #ifdef __SSE2__
 		/* the last line or two of a buffer take the exact path */
 		if (r->end - r->pos >= FAST_WINDOW) {
-			size_t took = r->fast(r->buf + r->pos, row, !(r->flags & TSV_NO_IDS));
+			size_t took = r->fast(r->buf + r->pos, r->end - r->pos, row,
+					      !(r->flags & TSV_NO_IDS));
 
 			if (took) {
 				r->pos += took;

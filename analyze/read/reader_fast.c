@@ -343,38 +343,69 @@ static inline TARGET_AVX2 uint64_t digits_value_avx2(const char *s, unsigned n)
 }
 
 /*
+ * Whether @n bytes at @p hold no TAB, backslash or other byte below 0x20:
+ * the part of a long line's last field past fast_row()'s window, which
+ * then needs no look. Without an early exit: the compiler vectorizes it.
+ */
+HOT bool plain_tail(const char *p, size_t n)
+{
+	unsigned bad = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		bad |= ((unsigned char)p[i] < 0x20) | (p[i] == '\\');
+	return !bad;
+}
+
+/*
  * The common row, fast: a line of at most FAST_WINDOW - 1 bytes whose only
  * backslashes are whole-field \N and whose integers are plain — that is,
  * one that parse_row() accepts. At @p, with FAST_WINDOW bytes of data
  * there, and @w their masks: the LF, the TABs and the bytes that need a look
  * are found by loads at fixed offsets (independent, unlike a field-by-field
  * search, and without a branch per TAB), replacing memchr() and split().
+ * A line of up to FAST_LONG - 1 bytes too, when its 11 TABs are in the
+ * window and the rest (of its last field) is plain_tail(): @avail, the
+ * bytes of data at @p (at least FAST_WINDOW), bounds the search for its LF.
  * @tabs, @fields and @value: the helpers for the CPU. Returns the bytes
  * taken, LF included, with the row in @row; or 0 for any other line, which
  * the exact path then reads (and says what is wrong).
  */
-HOT size_t fast_row(const char *p, const struct window *w, struct tsv_row *row, bool ids,
-		    tabs_fn *tabs, fields_fn *fields, digits_fn *value)
+HOT size_t fast_row(const char *p, size_t avail, const struct window *w, struct tsv_row *row,
+		    bool ids, tabs_fn *tabs, fields_fn *fields, digits_fn *value)
 {
 	u128 T, NL, S;
 	/* up to 127 TABs, 16 bytes written at once, 16 read */
 	uint8_t pos[FAST_WINDOW + 16];
-	unsigned at, len, nt;
+	unsigned at, len, wlen, nt;
 	int col;
 
 	NL = (u128)w->nl[1] << 64 | w->nl[0];
-	if (!NL || p[0] == '#')
+	if (p[0] == '#')
 		return 0;
-	len = ctz128(NL);
-	T = ((u128)w->t[1] << 64 | w->t[0]) & below[len];
-	S = ((u128)w->sp[1] << 64 | w->sp[0]) & below[len] & ~T;
+	if (NL) {
+		len = wlen = ctz128(NL);
+	} else {
+		/* a longer line whose last field runs past the window (a sched
+		 * row's detail, 130 to 160 bytes): the rest plain text */
+		const char *nl = avail > FAST_WINDOW ?
+			memchr(p + FAST_WINDOW, '\n', (avail < FAST_LONG ? avail : FAST_LONG) - FAST_WINDOW) :
+			NULL;
+
+		if (!nl || !plain_tail(p + FAST_WINDOW, (size_t)(nl - p) - FAST_WINDOW))
+			return 0;
+		len = (unsigned)(nl - p);
+		wlen = FAST_WINDOW;
+	}
+	T = ((u128)w->t[1] << 64 | w->t[0]) & below[wlen];
+	S = ((u128)w->sp[1] << 64 | w->sp[0]) & below[wlen] & ~T;
 	for (; S; S &= S - 1) {
 		at = ctz128(S);
 		if (!(p[at] == '\\' && p[at + 1] == 'N' && (at == 0 || p[at - 1] == '\t') &&
 		      (at + 2 == len || p[at + 2] == '\t')))
 			return 0;
 	}
-	nt = tabs(T, len, pos);
+	nt = tabs(T, wlen, pos);
 	if (nt != TSV_NFIELDS - 1)
 		return 0;
 	pos[TSV_NFIELDS - 1] = (uint8_t)len;
@@ -388,28 +419,29 @@ HOT size_t fast_row(const char *p, const struct window *w, struct tsv_row *row, 
 }
 
 /* fast_row() with the masks of each instruction set; see fast_path. */
-static size_t fast_row_sse2(const char *p, struct tsv_row *row, bool ids)
+static size_t fast_row_sse2(const char *p, size_t avail, struct tsv_row *row, bool ids)
 {
 	struct window w;
 
 	window_sse2(p, &w);
-	return fast_row(p, &w, row, ids, tabs_table, fields_sse2, digits_value);
+	return fast_row(p, avail, &w, row, ids, tabs_table, fields_sse2, digits_value);
 }
 
-static TARGET_AVX2 size_t fast_row_avx2(const char *p, struct tsv_row *row, bool ids)
+static TARGET_AVX2 size_t fast_row_avx2(const char *p, size_t avail, struct tsv_row *row, bool ids)
 {
 	struct window w;
 
 	window_avx2(p, &w);
-	return fast_row(p, &w, row, ids, tabs_table, fields_sse2, digits_value_avx2);
+	return fast_row(p, avail, &w, row, ids, tabs_table, fields_sse2, digits_value_avx2);
 }
 
-static TARGET_AVX512 size_t fast_row_avx512(const char *p, struct tsv_row *row, bool ids)
+static TARGET_AVX512 size_t fast_row_avx512(const char *p, size_t avail, struct tsv_row *row,
+					     bool ids)
 {
 	struct window w;
 
 	window_avx512(p, &w);
-	return fast_row(p, &w, row, ids, tabs_avx512, fields_avx512, digits_value_avx2);
+	return fast_row(p, avail, &w, row, ids, tabs_avx512, fields_avx512, digits_value_avx2);
 }
 
 /*

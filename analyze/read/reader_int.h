@@ -147,10 +147,12 @@ HOT int parse_ints(struct tsv_row *row, bool ids, int *col)
 }
 
 #ifdef __SSE2__
-/* fast_row() reads lines of up to FAST_WINDOW - 1 bytes. */
+/* fast_row() reads lines of up to FAST_WINDOW - 1 bytes; longer ones,
+ * up to FAST_LONG - 1 bytes, whose TABs are all in the first FAST_WINDOW */
 #define FAST_WINDOW 128
+#define FAST_LONG 256
 
-typedef size_t fast_fn(const char *p, struct tsv_row *row, bool ids);
+typedef size_t fast_fn(const char *p, size_t avail, struct tsv_row *row, bool ids);
 
 /* The fast_row() for this CPU, chosen once per process: see reader_fast.c. */
 fast_fn *tsv_fast_path(void);

@@ -206,6 +206,9 @@ static void modern_destroy(struct backend *b)
 static const struct backend_ops modern_ops = {
 	.name = "modern",
 	.samples = true,
+#if defined(__x86_64__)
+	.ustack_copy = true,	/* the registers are taken for x86-64 only (bpf/profile.bpf.h) */
+#endif
 	.poll = modern_poll,
 	.drain = modern_drain,
 	.track_cgroup = modern_track_cgroup,
@@ -248,6 +251,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
+	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
+					       cfg->profile_stack : 0;
 	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
@@ -260,6 +265,13 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		err = bpf_map__set_max_entries(cfg->mode == BT_MODE_PIDTREE ? m->skel->maps.tracked :
 					       m->skel->maps.live, 1);
 	/* --sched off: sched_switch only flushes batches; the rest is not loaded */
+	/* --profile-unwind=dwarf|auto: an entry per CPU for the samples' stacks, 72 KB each */
+	if (!err && m->skel->rodata->profile_stack_bytes) {
+		int ncpu = libbpf_num_possible_cpus();
+
+		err = ncpu > 0 ? bpf_map__set_max_entries(m->skel->maps.sample_copies, (__u32)ncpu) :
+				 ncpu;
+	}
 	if (!err && !cfg->sched)
 		err = bpf_map__set_max_entries(m->skel->maps.sched_states, 1);
 	if (err)

@@ -270,6 +270,8 @@ int setup_config(struct collector *c, struct backend_config *cfg)
 	cfg->sched = c->opt.sched != SCHED_OFF;
 	cfg->profile_hz = c->opt.profile_hz;
 	cfg->spans = c->opt.spans && marks_uprobes_supported(NULL);
+	if (c->opt.profile_unwind != PROFILE_UNWIND_FP)
+		cfg->profile_stack = c->opt.profile_stack;
 	cfg->marks = marks_count(c->opt.marks) > 0;
 	cfg->start_mark = marks_have_start(c->opt.marks);
 	cfg->nmarks = (unsigned int)marks_count(c->opt.marks);

@@ -9,16 +9,19 @@
 #include "collector/profile/samples.h"
 #include "collector/profile/stacks.h"
 #include "collector/profile/umaps.h"
+#include "collector/profile/unwind.h"
 
 struct samples {
 	struct ksyms *ksyms;
 	struct umaps *umaps;
 	struct stacks *stacks;
+	struct unwind *unwind;	/* NULL: frame pointers */
+	struct bt_sample_event unwound;	/* a sample with its CFI frames */
 	struct interp *interp;
 	char text[FRAMES_MAX_TEXT];
 };
 
-struct samples *samples__new(struct backend *be)
+struct samples *samples__new(struct backend *be, enum unwind_mode unwind)
 {
 	struct samples *s = calloc(1, sizeof(*s));
 	FILE *f;
@@ -33,7 +36,9 @@ struct samples *samples__new(struct backend *be)
 	s->umaps = umaps__new("/proc");
 	s->stacks = stacks__new();
 	s->interp = interp__new(be);
-	if (!s->umaps || !s->stacks || !s->interp) {
+	if (unwind != UNWIND_FP)
+		s->unwind = unwind__new(unwind, "/proc", s->umaps);
+	if (!s->umaps || !s->stacks || !s->interp || (unwind != UNWIND_FP && !s->unwind)) {
 		samples__free(s);
 		return NULL;
 	}
@@ -47,15 +52,38 @@ void samples__free(struct samples *s)
 	ksyms__free(s->ksyms);
 	umaps__free(s->umaps);
 	stacks__free(s->stacks);
+	unwind__free(s->unwind);
 	interp__free(s->interp);
 	free(s);
 }
 
-uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, const char **frames,
-		       size_t *n, int *fresh)
+/*
+ * @e with its user frames unwound by CFI (unwind.c) when the record of
+ * @size bytes holds its registers and stack, else @e as it came.
+ */
+static const struct bt_sample_event *unwound(struct samples *s, const struct bt_sample_event *e,
+					     size_t size)
+{
+	const struct bt_sample_ustack *us = (const void *)(e + 1);
+	int n;
+
+	if (!s->unwind || size < sizeof(*e) + sizeof(*us) ||
+	    size - sizeof(*e) - sizeof(*us) < us->stack_bytes)
+		return e;
+	s->unwound = *e;
+	n = unwind_stack(s->unwind, e, us, (const unsigned char *)(us + 1), s->unwound.ustack);
+	if (n < 0)
+		return e;
+	s->unwound.ustack_bytes = n * (int)sizeof(e->ustack[0]);
+	return &s->unwound;
+}
+
+uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_t size,
+		       const char **frames, size_t *n, int *fresh)
 {
 	if (e->interp_kind == BT_INTERP_NONE)
 		interp_check(s->interp, (pid_t)e->hdr.pid);	/* its next samples may have them */
+	e = unwound(s, e, size);
 	*n = frames_format(s->ksyms, s->umaps, s->interp, e, s->text, sizeof(s->text));
 	*frames = s->text;
 	return stacks_id(s->stacks, s->text, *n, fresh);
@@ -63,10 +91,16 @@ uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, const
 
 void samples_forget(struct samples *s, pid_t pid)
 {
-	if (s) {
-		umaps_forget(s->umaps, pid);
-		interp_forget(s->interp, pid);
-	}
+	if (!s)
+		return;
+	umaps_forget(s->umaps, pid);
+	interp_forget(s->interp, pid);
+	unwind_forget(s->unwind, pid);
+}
+
+const struct unwind *samples_unwind(const struct samples *s)
+{
+	return s ? s->unwind : NULL;
 }
 
 void samples_new_file(struct samples *s)

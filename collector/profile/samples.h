@@ -3,7 +3,7 @@
  * --profile's user-space side: what turns a sample record into its stack
  * id and, the first time, its frames (docs/tsv-format.md, Profile rows).
  * It holds the kernel's symbols (ksyms.c), the processes' mappings and
- * perf maps (umaps.c) and the stacks written to this file (stacks.c);
+ * perf maps (umaps.c), the CFI unwinder (unwind.c) and the stacks written to this file (stacks.c);
  * rows.c writes the rows.
  */
 #ifndef COLLECTOR_SAMPLES_H
@@ -16,25 +16,30 @@
 #include <linux/types.h>
 
 #include "bpf/boottrace.h"
+#include "collector/profile/unwind.h"
 
 struct samples;
 struct backend;
 
 /*
- * samples__new - for a run with --profile: reads /proc/kallsyms; the
- * interpreters it finds are registered with @be (interp.h). NULL when out
- * of memory.
+ * samples__new - for a run with --profile, its user stacks walked as
+ * @unwind says (unwind.c): reads /proc/kallsyms; the interpreters it finds
+ * are registered with @be (interp.h). NULL when out of memory.
  */
-struct samples *samples__new(struct backend *be);
+struct samples *samples__new(struct backend *be, enum unwind_mode unwind);
 void samples__free(struct samples *s);
 
 /*
- * samples_stack - the stack id of sample @e; when the stack is new to this
+ * samples_stack - the stack id of sample @e, a record of @size bytes
+ * (with the user stack copied, bt_sample_ustack, when larger than
+ * struct bt_sample_event: then unwound by CFI); when the stack is new to this
  * file (*@fresh 1), its frames in *@frames (*@n bytes, valid until the
  * next call).
  */
-uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, const char **frames,
-		       size_t *n, int *fresh);
+uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_t size,
+		       const char **frames, size_t *n, int *fresh);
+/* samples_unwind - the unwinder, for its costs (unwind_ns()); NULL without one. */
+const struct unwind *samples_unwind(const struct samples *s);
 /* samples_forget - process @pid exec'd or exited: its mappings are gone. */
 void samples_forget(struct samples *s, pid_t pid);
 /* samples_new_file - a new file of the run: its stacks are written again. */

@@ -318,16 +318,37 @@ static struct uproc *get(struct umaps *u, pid_t pid)
 	return p;
 }
 
+/* The mapping of @ip in @p, its maps read again on a miss (mapped since). */
+static const struct range *mapping(struct umaps *u, struct uproc *p, uint64_t ip)
+{
+	const struct range *r = lookup(&p->maps, ip);
+
+	if (!r) {
+		read_maps(u, p);
+		r = lookup(&p->maps, ip);
+	}
+	return r;
+}
+
+int umaps_find(struct umaps *u, pid_t pid, uint64_t ip, struct umaps_mapping *m)
+{
+	const struct range *r = mapping(u, get(u, pid), ip);
+
+	if (!r)
+		return -1;
+	*m = (struct umaps_mapping){ r->start, r->end, r->pgoff, r->len > 0 };
+	return 0;
+}
+
 size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n)
 {
 	struct uproc *p = get(u, pid);
-	const struct range *r = lookup(&p->maps, ip);
+	const struct range *r = mapping(u, p, ip);
 	int len;
 
-	if (!r) {
-		read_maps(u, p);	/* mapped since we read */
-		r = lookup(&p->maps, ip);
-	}
+	/* the process lives and maps nothing there: a broken chain's garbage, the end */
+	if (!r && p->maps.n)
+		return 0;
 	if (r && r->len) {
 		len = snprintf(buf, n, "f:%zu:%.*s+0x%llx", r->len, (int)r->len,
 			       p->maps.names + r->name, (unsigned long long)(ip - r->start + r->pgoff));

@@ -17,6 +17,7 @@
 #ifndef COLLECTOR_UMAPS_H
 #define COLLECTOR_UMAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -34,10 +35,26 @@ void umaps_forget(struct umaps *u, pid_t pid);
 /*
  * umaps_frame - the frame of user address @ip in process @pid
  * (docs/tsv-format.md, Profile rows): `f:LEN:PATH+0xOFF` in a file
- * mapping, `j:LEN:NAME` in its perf map, else `u:0xADDR`; into @buf (@n
- * bytes, NUL-terminated). Its length, or 0 when it does not fit.
+ * mapping, `j:LEN:NAME` in its perf map, else `u:0xADDR` (anonymous
+ * memory, or the process gone); into @buf (@n bytes, NUL-terminated). Its
+ * length, or 0 when it does not fit or when @ip is in none of the live
+ * process's mappings: a frame-pointer chain gone wrong, whose frame ends
+ * the stack (docs/tsv-format.md).
  */
 size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n);
+
+/* A mapping, as umaps_find() gives it. */
+struct umaps_mapping {
+	uint64_t start, end, pgoff;	/* its range, and the file offset at start */
+	bool named;			/* a file's, [vdso] or [vsyscall]; else anonymous */
+};
+
+/*
+ * umaps_find - the mapping of user address @ip in process @pid (its maps
+ * read again on a miss): 0 and *@m, or -1 when none holds it (or the
+ * process is gone).
+ */
+int umaps_find(struct umaps *u, pid_t pid, uint64_t ip, struct umaps_mapping *m);
 
 /*
  * The parsers, pure, for the tests. umaps_parse_maps_line - one line of

@@ -96,7 +96,7 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 	struct row r;
 
 	row_from_hdr(c, &r, &e->hdr, k, "sched");
-	if (!strchr("RSDT", state[0]) || !state[0])
+	if (!strchr("RSDIT", state[0]) || !state[0])	/* I: TASK_IDLE, an idle kworker */
 		state[0] = '?';
 	r.name = field_str(state);
 	r.has_dur = true;
@@ -125,7 +125,8 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
  * file sees the stack, then the sample row (docs/tsv-format.md, Profile
  * rows).
  */
-static void on_sample(struct collector *c, struct container *k, const struct bt_sample_event *e)
+static void on_sample(struct collector *c, struct container *k, const struct bt_sample_event *e,
+		      size_t size)
 {
 	char id[24], cpu[24];
 	const char *frames;
@@ -136,7 +137,7 @@ static void on_sample(struct collector *c, struct container *k, const struct bt_
 	if (!c->samples)
 		return;
 	snprintf(id, sizeof(id), "%llu",
-		 (unsigned long long)samples_stack(c->samples, e, &frames, &n, &fresh));
+		 (unsigned long long)samples_stack(c->samples, e, size, &frames, &n, &fresh));
 	if (fresh) {
 		row_from_hdr(c, &r, &e->hdr, k, "stack");
 		r.name = field_str(id);
@@ -416,7 +417,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		break;
 	case BT_EV_SAMPLE:
 		if (size >= sizeof(struct bt_sample_event))
-			on_sample(c, k, data);
+			on_sample(c, k, data, size);
 		break;
 	}
 	return 0;
@@ -471,6 +472,9 @@ void rows_write_header(struct collector *c)
 	if (c->opt.until != UNTIL_EXIT)
 		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :
 			    c->opt.until == UNTIL_LISTEN ? "listen" : c->opt.until_mark);
+	if (c->samples)
+		output_meta(c->out, "profile_unwind", c->opt.profile_unwind == PROFILE_UNWIND_FP ? "fp" :
+				    c->opt.profile_unwind == PROFILE_UNWIND_DWARF ? "dwarf" : "auto");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
 	/* the run's files: analyze joins a container across them (collector/rows/rotate.h) */

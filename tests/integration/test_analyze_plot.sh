@@ -218,6 +218,48 @@ grep -q "keyentry with boxes fc rgb '#cc79a7' title 'blocked on I/O (D)'" "$tmp/
 grep -q 'index 4\|keyentry' "$tmp/report/bootchart.gp" "$tmp/report/bootchart.dat" &&
 	{ echo "FAIL: states drawn without sched rows"; fail=1; }
 
+# Which rows the boot chart gives (host rows, --sched host): the path's
+# task first (app 10, after the runtime), then by CPU used in the window:
+# its thread 11 (147 ms running), the host task noisy 43 (30 ms), lazy 12
+# (2 ms), the host kworker 40 (1 ms, and it woke app: the blocked
+# segment's waker, not followed into a kernel thread); the host's
+# migration/0 and rcu_preempt slept through the boot: left out, counted.
+# kworker's and rcu_preempt's TASK_IDLE (state I) is drawn as blocked (S)
+# or idle, never as blocked on I/O (D).
+hrow() { # ts container pid tid ppid comm event name ret dur detail
+	printf '%s\t%s\t\\N\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+{
+	printf '# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n# host_rows=all\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	hrow 500000 '\N' 40 40 2 kworker/0:1 sched I 0 68500000 'wake=irq holder=0 hcomm=9:swapper/0 cpu=0'
+	hrow 500000 '\N' 41 41 2 migration/0 sched S '\N' 199500000 'cpu=0'
+	hrow 500000 '\N' 42 42 2 rcu_preempt sched I '\N' 199700000 'cpu=0'
+	hrow 500000 '\N' 43 43 1 noisy sched S 0 19500000 'wake=irq holder=0 hcomm=9:swapper/1 cpu=1'
+	hrow 1000000 bc 10 10 1 runc start spawn '\N' '\N' '\N'
+	hrow 2000000 bc 10 10 1 app exec '\N' '\N' '\N' /usr/bin/app
+	hrow 3000000 bc 10 11 1 app fork thread '\N' '\N' 'parent=10'
+	hrow 4000000 bc 12 12 10 app fork process '\N' '\N' 'parent=10'
+	hrow 6000000 bc 12 12 10 lazy sched S 0 190000000 'wake=irq holder=0 hcomm=9:swapper/0 cpu=0'
+	hrow 10000000 bc 10 10 1 app syscall futex 0 60000000 '\N'
+	hrow 10010000 bc 10 10 1 app sched S 0 59990000 'wake=task waker=40 wpid=40 wcomm=11:kworker/0:1 cpu=0'
+	hrow 50001000 '\N' 43 43 1 noisy sched S 0 100000000 'wake=irq holder=0 hcomm=9:swapper/1 cpu=1'
+	hrow 70000000 '\N' 40 40 2 kworker/0:1 sched I 0 129000000 'wake=irq holder=0 hcomm=9:swapper/0 cpu=0'
+	hrow 150000000 bc 10 11 1 app syscall nanosleep 0 1000 '\N'
+	hrow 199000000 bc 10 10 1 app syscall listen 0 1000000 '0.0.0.0:80'
+	printf '# lost=0 events=15\n'
+} > "$tmp/host.tsv"
+"$A" "$tmp/host.tsv" --plot "$tmp/host" > /dev/null || { echo "FAIL: --plot with host rows exit $?"; fail=1; }
+check_pngs "$tmp/host" bootchart
+got=$(awk -F'\t' '/^# index/ { ix = $0 ~ /^# index 0/ } ix && /^[0-9]/ { print $1, $4 }' "$tmp/host/bootchart.dat" |
+	sort -n | cut -d' ' -f2- | tr -d '"' | paste -sd,)
+want='runtime runc,app 10,app 11 (thread),noisy 43,lazy 12,kworker/0:1 40'
+[ "$got" = "$want" ] || { echo "FAIL: bootchart rows with host tasks: $got, not $want"; fail=1; }
+grep -q "5 of 7 tasks shown; 2 idle host tasks not shown (neither ran nor woke the path)" \
+	"$tmp/host/bootchart.gp" || { echo "FAIL: bootchart title: $(grep title "$tmp/host/bootchart.gp")"; fail=1; }
+awk -F'\t' '/^# index/ { ix = $0 ~ /^# index 4/ } ix && $1 == 5 && $4 != 2 { bad = 1 } END { exit bad }' \
+	"$tmp/host/bootchart.dat" || { echo "FAIL: the kworker's TASK_IDLE not drawn as idle"; fail=1; }
+
 # A task preempted 100000 times in 1 s (every 10 us): 8 us of each 10
 # runnable in the first half second, 2 us in the second. The data stays
 # bounded: the first half one runnable span (the state that took most of

@@ -4,7 +4,7 @@
 # own CPU in burn_long and 100 ms in burn_short, both under burn_all, then
 # listens. The profile of its boot (start -> listen) must say 2:1 (+-15%),
 # burn_all on >= 90% of the user samples; the folded stacks sum to the
-# samples; the critical path's cpu time names burn_long; --plot's SVG is XML
+# samples (and --format folded alone implies --profile); the critical path's cpu time names burn_long; --plot's SVG is XML
 # holding burn_long; a stripped copy is named only with --debug-dir; a
 # function the compiler inlined (burn -i) is a frame of its own, 2:1 against
 # its caller's own time, from DWARF; a hostile comm is escaped everywhere;
@@ -35,6 +35,9 @@ awk -v a="$all_total" -v m="$main_total" 'BEGIN { exit !(a >= 0.9 * m && m > 0) 
 
 # folded: the counts sum to the window's samples
 "$ANALYZE" --profile --format folded "$out" > "$TMP/folded" || fail "folded exited $?"
+# folded means a profile: without --profile, the same stacks
+"$ANALYZE" --format folded "$out" | cmp -s - "$TMP/folded" ||
+	fail "--format folded without --profile differs from with it"
 "$ANALYZE" --profile --format json "$out" > "$TMP/prof.json" || fail "json exited $?"
 want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["containers"][0]["samples"])' "$TMP/prof.json") ||
 	fail "json does not parse"

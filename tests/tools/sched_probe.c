@@ -15,17 +15,26 @@
  *              second thread signals after burning 120 ms of CPU, then
  *              listens on a loopback port the kernel chooses
  *                                                    waiter=TID burner=TID
+ *   hog FIFO   (run it SCHED_FIFO, pinned: chrt -f, taskset) names itself
+ *              bt-hog, waits for a byte on the named pipe FIFO, then holds
+ *              its CPU for 100 ms (wall clock) and exits  hog=TID
+ *   hogged FIFO  (pinned to the hog's CPU) spins 20 ms, writes the byte
+ *              that starts the hog, spins 130 ms (wall clock), of which
+ *              the hog keeps it runnable 100 ms, and listens on a
+ *              loopback port                         hogged=TID
  *   pingpong N two processes on one CPU pass one byte back and forth
  *              through two pipes, N round trips; prints the ns per round
  *              trip on stderr
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -131,6 +140,53 @@ static int do_fifo(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* hog: a real-time task that holds its CPU for 100 ms once woken */
+static int do_hog(const char *path)
+{
+	int fd;
+	char c;
+	long long end;
+
+	prctl(PR_SET_NAME, "bt-hog", 0, 0, 0);
+	printf("hog=%d\n", tid());
+	fflush(stdout);
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || read(fd, &c, 1) != 1)
+		return perror("sched_probe: hog"), 1;
+	end = now_ns(CLOCK_MONOTONIC) + 100000000LL;
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		;
+	return 0;
+}
+
+/* hogged: its listen waits behind the hog's 100 ms on its CPU */
+static int do_hogged(const char *path)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	long long end;
+	int fd;
+
+	printf("hogged=%d\n", tid());
+	fflush(stdout);
+	/* spun on the wall clock (vDSO), not burn()'s CPU clock: no syscall rows */
+	end = now_ns(CLOCK_MONOTONIC) + 20000000LL;
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		;
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, "x", 1) != 1)
+		return perror("sched_probe: hogged"), 1;
+	/* the hog has the CPU first: its 100 ms runnable, then 30 ms running */
+	end = now_ns(CLOCK_MONOTONIC) + 130000000LL;
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		;
+	close(fd);
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0)
+		return 1;
+	close(fd);
+	return 0;
+}
+
 static int do_pingpong(long n)
 {
 	int ab[2], ba[2], status;
@@ -212,12 +268,16 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "pipe"))
 		return do_pipe();
+	if (!strcmp(mode, "hog") && argc > 2)
+		return do_hog(argv[2]);
+	if (!strcmp(mode, "hogged") && argc > 2)
+		return do_hogged(argv[2]);
 	if (!strcmp(mode, "fifo"))
 		return do_fifo();
 	if (!strcmp(mode, "condvar"))
 		return do_condvar();
 	if (!strcmp(mode, "pingpong"))
 		return do_pingpong(argc > 2 ? atol(argv[2]) : 10000);
-	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]\n");
+	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]|hog FIFO|hogged FIFO\n");
 	return 2;
 }

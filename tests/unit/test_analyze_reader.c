@@ -365,11 +365,28 @@ static void test_fast_path_agrees(void **state)
 		"1\tc\t\\N\t1\t1\t1\tsh\t\tmkdir\t\\N\t\\N\t\\N",
 		"#\t\t\t\t\t\t\t\t\t\t\t",
 		"# lost=1 events=2",
+		/* past the 128-byte window, its TABs in it: a sched row */
+		"1003031157101\tctr-00001\t4097\t10004\t10004\t1\tapp\tsched\tS\t2352\t18823\t"
+		"wake=task waker=10016 wpid=10016 wcomm=3:app holder=0 hcomm=9:swapper/1 cpu=1",
+		/* the same with an escape, a TAB, a control byte past the window */
+		"1003031157101\tctr-00001\t4097\t10004\t10004\t1\tapp\tsched\tS\t2352\t18823\t"
+		"wake=task waker=10016 wpid=10016 wcomm=4:a\\tp holder=0 hcomm=9:swapper/1 cpu=1",
+		"1003031157101\tctr-00001\t4097\t10004\t10004\t1\tapp\tsched\tS\t2352\t18823\t"
+		"wake=task waker=10016 wpid=10016 wcomm=3:app holder=0 hcomm=9:swapper/1\tcpu=1",
+		"1003031157101\tctr-00001\t4097\t10004\t10004\t1\tapp\tsched\tS\t2352\t18823\t"
+		"wake=task waker=10016 wpid=10016 wcomm=3:app holder=0 hcomm=9:swapper/1\x01cpu=1",
+		"1003031157101\tctr-00001\t4097\t10004\t10004\t1\tapp\tsched\tS\t2352\t18823\t"
+		"wake=task waker=10016 wpid=10016 wcomm=3:app holder=0 hcomm=9:swapper/1 cpu=1\\N",
+		/* 255 and 256 bytes: the longest the fast path takes, and past it */
+		"1\tc\t\\N\t1\t1\t1\tsh\texec\t\\N\t\\N\t\\N\t/"
+		"pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
+		"1\tc\t\\N\t1\t1\t1\tsh\texec\t\\N\t\\N\t\\N\t/"
+		"ppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp",
 		NULL, /* 127 bytes */
 		NULL, /* 128 bytes */
 	};
 	static const char tail[] = "2\tc\t\\N\t1\t1\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n";
-	char longline[2][160], padded[256], text[1024], err[300], rerr[512];
+	char longline[2][160], padded[512], text[2048], err[300], rerr[512];
 	size_t i, k, n = sizeof(lines) / sizeof(lines[0]);
 
 	(void)state;

@@ -181,6 +181,31 @@ static void test_sched(void **state)
 	assert_int_equal(parse(&o, "--sched", "", NULL), OPTIONS_USAGE);
 }
 
+/* --profile-unwind and --profile-stack: the default is auto with 16 KiB */
+static void test_profile_unwind(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "--profile", NULL), OPTIONS_OK);
+	assert_int_equal(o.profile_unwind, PROFILE_UNWIND_AUTO);
+	assert_int_equal(o.profile_stack, 16384);
+	assert_int_equal(parse(&o, "--profile-unwind", "fp", NULL), OPTIONS_OK);
+	assert_int_equal(o.profile_unwind, PROFILE_UNWIND_FP);
+	assert_int_equal(parse(&o, "--profile-unwind=dwarf", "--profile-stack=32K", NULL), OPTIONS_OK);
+	assert_int_equal(o.profile_unwind, PROFILE_UNWIND_DWARF);
+	assert_int_equal(o.profile_stack, 32768);
+	assert_int_equal(parse(&o, "--profile-stack", "65536", NULL), OPTIONS_OK);
+	assert_int_equal(o.profile_stack, 65536);
+	assert_int_equal(parse(&o, "--profile-stack", "1024", NULL), OPTIONS_OK);
+	assert_int_equal(parse(&o, "--profile-stack", "1023", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--profile-stack", "65537", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--profile-stack", "65K", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--profile-stack", "16KB", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--profile-stack", "-1", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--profile-unwind", "lbr", NULL), OPTIONS_USAGE);
+}
+
 /* --metrics, --metrics-label, --rotate: their values and what they need */
 static void test_service_options(void **state)
 {
@@ -238,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_command_and_defaults),
 		cmocka_unit_test(test_service_options),
 		cmocka_unit_test(test_sched),
+		cmocka_unit_test(test_profile_unwind),
 		cmocka_unit_test(test_long_names),
 	};
 

@@ -165,6 +165,8 @@ static void test_umaps_frame(void **state)
 	write_file(p, "7f0000000100 100 JS:*hot fn\n7f0000000200 200 JS:~later\n");
 	umaps_frame(u, 4242, 0x7f0000000300ULL, buf, sizeof(buf));
 	assert_string_equal(buf, "j:9:JS:~later");
+	/* in none of a live process's mappings: no frame, the stack ends there */
+	assert_int_equal(umaps_frame(u, 4242, 0x900000, buf, sizeof(buf)), 0);
 	/* a process that is gone: addresses only */
 	umaps_frame(u, 999999, 0x400010, buf, sizeof(buf));
 	assert_string_equal(buf, "u:0x400010");
@@ -250,9 +252,8 @@ static void test_umaps_reread(void **state)
 	assert_string_equal(buf + strlen(buf) - 3, "000");
 	before = heap_used();
 	for (i = 0; i < 2000; i++) {
-		/* in no mapping: the maps read again */
-		umaps_frame(u, 4343, 0x900000, buf, sizeof(buf));
-		assert_string_equal(buf, "u:0x900000");
+		/* in no mapping: the maps read again; still none, no frame (the end) */
+		assert_int_equal(umaps_frame(u, 4343, 0x900000, buf, sizeof(buf)), 0);
 	}
 	for (i = 0; i < 200; i++) {
 		/* past the perf map's end, which grows (in place: the same names) */

@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* cpu_share: who held the CPU during each runnable segment (cpu_share.h). */
+#include "analyze/boot/cpu_share.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "analyze/array.h"
+
+/* A runnable segment to share out: [lo, hi) on @cpu of file @file. */
+struct ref {
+	uint64_t lo, hi;
+	uint32_t file;
+	uint16_t cpu;
+	uint32_t seg;
+	size_t path;
+};
+
+/* A task's running time inside a ref, summed per container. */
+struct hit {
+	size_t ref;
+	uint64_t ns;
+	int32_t tid;
+	uint32_t ctr;
+	uint32_t comm;
+};
+
+static int cmp_ref(const void *a, const void *b)
+{
+	const struct ref *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
+	return 0;
+}
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	if (x->ref != y->ref)
+		return x->ref < y->ref ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ctr != y->ctr)
+		return x->ctr < y->ctr ? -1 : 1;
+	return 0;
+}
+
+/* By path, then segment, then most time first, then tid: the report's order. */
+static int cmp_share(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	if (x->ref != y->ref)	/* here: the path */
+		return x->ref < y->ref ? -1 : 1;
+	if (x->ctr != y->ctr)	/* here: the segment */
+		return x->ctr < y->ctr ? -1 : 1;
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* The first ref in [@b, @e) whose lo is >= @lo (refs sorted). */
+static size_t lower(const struct ref *r, size_t b, size_t e, uint64_t lo)
+{
+	while (b < e) {
+		size_t m = b + (e - b) / 2;
+
+		if (r[m].lo < lo)
+			b = m + 1;
+		else
+			e = m;
+	}
+	return b;
+}
+
+/* The refs of (@file, @cpu): [*b, *e) in @r[0..@n). */
+static void cpu_range(const struct ref *r, size_t n, uint32_t file, uint16_t cpu, size_t *b,
+		      size_t *e)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (r[m].file < file || (r[m].file == file && r[m].cpu < cpu))
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	*b = lo;
+	hi = n;
+	while (lo < hi) {
+		size_t m = lo + (hi - lo) / 2;
+
+		if (r[m].file == file && r[m].cpu == cpu)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	*e = lo;
+}
+
+struct cpu_share {
+	const struct timeline *tl;
+	uint64_t *span;		/* per container: its tasks' earliest begin, latest end */
+};
+
+struct cpu_share *cpu_share__new(const struct timeline *tl)
+{
+	struct cpu_share *cs = calloc(1, sizeof(*cs));
+	size_t ci, ti;
+
+	if (!cs)
+		return NULL;
+	cs->tl = tl;
+	cs->span = malloc((tl->nctrs ? tl->nctrs : 1) * 2 * sizeof(*cs->span));
+	if (!cs->span) {
+		free(cs);
+		return NULL;
+	}
+	for (ci = 0; ci < tl->nctrs; ci++) {
+		const struct tl_container *c = &tl->ctrs[ci];
+		uint64_t lo = UINT64_MAX, hi = 0;
+
+		for (ti = 0; ti < c->ntasks; ti++) {
+			const struct tl_task *t = &c->tasks[ti];
+			uint64_t end = t->end > t->last_end ? t->end : t->last_end;
+
+			lo = t->begin < lo ? t->begin : lo;
+			hi = end > hi ? end : hi;
+		}
+		cs->span[2 * ci] = lo;
+		cs->span[2 * ci + 1] = hi;
+	}
+	return cs;
+}
+
+void cpu_share__free(struct cpu_share *cs)
+{
+	if (!cs)
+		return;
+	free(cs->span);
+	free(cs);
+}
+
+struct fill {
+	const struct timeline *tl;
+	const uint64_t *span;
+	struct ref *refs;
+	size_t nrefs, refs_cap;
+	uint64_t maxlen;	/* the longest ref: how far back a search starts */
+	struct hit *hits;
+	size_t nhits, hits_cap;
+};
+
+/* Task @t of container @ci ran on @cpu during [@a, @b): its overlaps with the refs. */
+static int add_run(struct fill *f, uint32_t ci, const struct tl_task *t, uint16_t cpu,
+		   uint64_t a, uint64_t b)
+{
+	size_t rb, re, i;
+
+	cpu_range(f->refs, f->nrefs, f->tl->ctrs[ci].file, cpu, &rb, &re);
+	if (rb == re)
+		return 0;
+	for (i = lower(f->refs, rb, re, a > f->maxlen ? a - f->maxlen : 0);
+	     i < re && f->refs[i].lo < b; i++) {
+		const struct ref *r = &f->refs[i];
+		uint64_t from = r->lo > a ? r->lo : a, to = r->hi < b ? r->hi : b;
+		struct hit *h;
+
+		if (to <= from)
+			continue;
+		if (array_grow((void **)&f->hits, &f->hits_cap, f->nhits + 1, sizeof(*h), 64) < 0)
+			return -1;
+		h = &f->hits[f->nhits++];
+		h->ref = i;
+		h->ns = to - from;
+		h->tid = (int32_t)t->tid;
+		h->ctr = ci;
+		h->comm = timeline_comm_at(t, from);
+	}
+	return 0;
+}
+
+/*
+ * Every running interval of every task of the files with refs (@files[file])
+ * that overlaps [@lo, @hi), the span of the refs.
+ */
+static int scan(struct fill *f, const bool *files, uint64_t lo, uint64_t hi)
+{
+	const struct timeline *tl = f->tl;
+	size_t ci, ti, j;
+	long j0;
+
+	for (ci = 0; ci < tl->nctrs; ci++) {
+		const struct tl_container *c = &tl->ctrs[ci];
+
+		if (c->file >= tl->nfiles || !files[c->file] || f->span[2 * ci + 1] <= lo ||
+		    f->span[2 * ci] >= hi)
+			continue;
+		for (ti = 0; ti < c->ntasks; ti++) {
+			const struct tl_task *t = &c->tasks[ti];
+
+			/* an imported host task: the host's container has it whole */
+			/* its last switch-in may come after its last other row */
+			uint64_t end = t->end > t->last_end ? t->end : t->last_end;
+
+			if ((t->host && !c->is_host) || t->tid <= 0 || t->tid > INT32_MAX ||
+			    end <= lo || t->begin >= hi || !t->noffs)
+				continue;
+			/* the interval running at @lo began at the last off-CPU
+			 * interval before it; earlier ones ended before it */
+			j0 = timeline_off_before(t, lo);
+			for (j = j0 > 0 ? (size_t)j0 : 0;
+			     j < t->noffs && t->offs[j].out < hi; j++) {
+				const struct tl_off *o = &t->offs[j];
+				uint64_t a = o->out + o->dur;
+				uint64_t b = j + 1 < t->noffs ? t->offs[j + 1].out : end;
+
+				uint16_t cpu = timeline_off_info(tl, o)->cpu;
+
+				if (cpu == TL_NOCPU || b <= a)
+					continue;
+				if (add_run(f, (uint32_t)ci, t, cpu, a, b) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * The hits, sorted by ref and tid, as one per (ref, tid): per container
+ * summed, across containers the largest (a tid whose host rows were
+ * merged into a container's task is in both); then keyed for the report's
+ * order (ref := path, ctr := segment). Returns how many are left.
+ */
+static size_t merge(struct fill *f)
+{
+	size_t i = 0, out = 0;
+
+	qsort(f->hits, f->nhits, sizeof(*f->hits), cmp_hit);
+	while (i < f->nhits) {
+		struct hit best = f->hits[i];
+		size_t j = i;
+
+		best.ns = 0;
+		while (j < f->nhits && f->hits[j].ref == f->hits[i].ref &&
+		       f->hits[j].tid == f->hits[i].tid) {
+			size_t k = j;
+			uint64_t sum = 0;
+
+			while (k < f->nhits && f->hits[k].ref == f->hits[j].ref &&
+			       f->hits[k].tid == f->hits[j].tid && f->hits[k].ctr == f->hits[j].ctr)
+				sum += f->hits[k++].ns;
+			if (sum > best.ns) {
+				best = f->hits[j];
+				best.ns = sum;
+			}
+			j = k;
+		}
+		best.ctr = f->refs[best.ref].seg;
+		best.ref = f->refs[best.ref].path;
+		f->hits[out++] = best;
+		i = j;
+	}
+	qsort(f->hits, out, sizeof(*f->hits), cmp_share);
+	return out;
+}
+
+int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n, uint64_t min_dur)
+{
+	const struct timeline *tl = cs->tl;
+	struct fill f = { .tl = tl, .span = cs->span };
+	bool *files = NULL;
+	uint64_t lo = UINT64_MAX, hi = 0;
+	size_t i, k, m;
+	int rc = -1;
+
+	for (i = 0; i < n; i++) {
+		const struct tl_container *c = &tl->ctrs[paths[i].ctr];
+
+		for (k = 0; k < paths[i].nsegs; k++) {
+			const struct cp_seg *s = &paths[i].segs[k];
+			struct ref *r;
+
+			if (s->state != CP_ST_RUNNABLE || s->cpu == TL_NOCPU || s->dur < min_dur)
+				continue;
+			if (array_grow((void **)&f.refs, &f.refs_cap, f.nrefs + 1, sizeof(*r), 64) < 0)
+				goto out;
+			r = &f.refs[f.nrefs++];
+			r->lo = s->ts;
+			r->hi = s->ts + s->dur;
+			r->file = c->file;
+			r->cpu = s->cpu;
+			r->seg = (uint32_t)k;
+			r->path = i;
+			if (s->dur > f.maxlen)
+				f.maxlen = s->dur;
+		}
+	}
+	if (f.nrefs) {
+		files = calloc(tl->nfiles ? tl->nfiles : 1, sizeof(*files));
+		if (!files)
+			goto out;
+		qsort(f.refs, f.nrefs, sizeof(*f.refs), cmp_ref);
+		for (i = 0; i < f.nrefs; i++) {
+			if (f.refs[i].file < tl->nfiles)
+				files[f.refs[i].file] = true;
+			lo = f.refs[i].lo < lo ? f.refs[i].lo : lo;
+			hi = f.refs[i].hi > hi ? f.refs[i].hi : hi;
+		}
+		if (scan(&f, files, lo, hi) < 0)
+			goto out;
+	}
+	m = merge(&f);
+	/* hand each path its run of the sorted shares */
+	for (i = 0, k = 0; i < n; i++) {
+		size_t from = k;
+
+		while (k < m && f.hits[k].ref == i)
+			k++;
+		paths[i].nshares = 0;
+		paths[i].shares = NULL;
+		if (k > from) {
+			struct cp_share *s = malloc((k - from) * sizeof(*s));
+			size_t j;
+
+			if (!s)
+				goto out;
+			for (j = from; j < k; j++) {
+				s[j - from].ns = f.hits[j].ns;
+				s[j - from].seg = f.hits[j].ctr;
+				s[j - from].tid = f.hits[j].tid;
+				s[j - from].comm = f.hits[j].comm;
+			}
+			paths[i].shares = s;
+			paths[i].nshares = k - from;
+		}
+		paths[i].shares_filled = true;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		for (i = 0; i < n; i++) {
+			free(paths[i].shares);
+			paths[i].shares = NULL;
+			paths[i].nshares = 0;
+			paths[i].shares_filled = false;
+		}
+	free(files);
+	free(f.refs);
+	free(f.hits);
+	return rc;
+}
+
+const struct cp_share *cpu_share_of(const struct cp_path *p, size_t seg, size_t *n)
+{
+	size_t b = 0, e = p->nshares, i;
+
+	while (b < e) {
+		size_t mid = b + (e - b) / 2;
+
+		if (p->shares[mid].seg < seg)
+			b = mid + 1;
+		else
+			e = mid;
+	}
+	for (i = b; i < p->nshares && p->shares[i].seg == seg; i++)
+		;
+	*n = i - b;
+	return i > b ? &p->shares[b] : NULL;
+}
