@@ -5,15 +5,16 @@
  * bpf/spans.bpf.h's program, once per interpreter file (by inode), for
  * every process: the kernel keeps the traced containers' firings only.
  *
- * Which files: at start, the host's interpreters (python3*, libpython,
- * libruby, libjvm in their usual places), so that a host interpreter's
- * first imports are never missed; then, at each exec row of a traced
- * process, the files it runs, reached through /proc/PID/root (an image
- * carries its own interpreter): the binary, its DT_NEEDED libruby or
- * libpython, a java binary's ../lib/server/libjvm.so, and what its maps
- * already hold. That exec row reaches user space after the exec, so an
- * image's interpreter not seen before can run its first requires before
- * the probes are in (README, Interpreted apps, has the measure).
+ * Which files: at each exec row of a traced process, the files it runs,
+ * reached through /proc/PID/root (an image carries its own interpreter):
+ * the binary, its DT_NEEDED libruby or libpython, a java binary's
+ * ../lib/server/libjvm.so, and what its maps already hold. That exec row
+ * reaches user space after the exec, so an interpreter not seen before
+ * can run its first requires before the probes are in (README has the
+ * measure). With --spans host, also the host's interpreters (python3*,
+ * libpython, libruby, libjvm in their usual places) at start, whose first
+ * imports are then never missed; not by default, for each uprobe's detach
+ * waits for an RCU grace period at exit (2.1 s for 7 files on the test VM).
  */
 #ifndef COLLECTOR_SPANS_H
 #define COLLECTOR_SPANS_H
@@ -31,8 +32,8 @@ struct spans *spans__new(struct boottrace_bpf *skel, bool verbose);
 void spans__free(struct spans *s);
 
 /*
- * Attach in the host's interpreter files. The number of files whose
- * probes are attached (0: none found, which is no error).
+ * --spans host: attach in the host's interpreter files. The number of
+ * files whose probes are attached (0: none found, which is no error).
  */
 size_t spans_attach_host(struct spans *s);
 

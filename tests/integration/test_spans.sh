@@ -37,10 +37,11 @@ span_col() {
 		awk -F'\t' -v k="$2" -v w="$3" -v c="$4" '$2 == k && $3 == w { print $c; exit }'
 }
 
-# 1. Python: the slow import's self time, beside -X importtime's
+# 1. Python: the slow import's self time, beside -X importtime's; with
+# --spans host (the host's interpreters attached at start): every import
 if have "$PY" "the Python spans"; then
 	out=$TMP/py.tsv
-	"$COLLECTOR" -o "$out" -- "$PY" -X importtime "$S/app.py" 2> "$TMP/py.err" > /dev/null ||
+	"$COLLECTOR" --spans host -o "$out" -- "$PY" -X importtime "$S/app.py" 2> "$TMP/py.err" > /dev/null ||
 		fail "collector exited $?: $(tail -3 "$TMP/py.err")"
 	check_tsv "$out"
 	grep -qx '# spans=on' "$out" || fail "no # spans=on"
@@ -52,6 +53,8 @@ if have "$PY" "the Python spans"; then
 	near "$self" "$it" 10 || fail "slowmod's self $self ns, -X importtime's $it ns"
 	rows "$out" span import | awk -F'\t' '$12 == "what=4:json" && $10 == 0 { f = 1 } END { exit !f }' ||
 		fail "no outermost import span of json"
+	[ "$(rows "$out" span import | wc -l)" -eq "$(grep -c '| *[^ |]*$' "$TMP/py.err")" ] ||
+		fail "$(rows "$out" span import | wc -l) import spans, -X importtime lists $(grep -c '| *[^ |]*$' "$TMP/py.err")"
 	"$ANALYZE" --format trace-event "$out" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
