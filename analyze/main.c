@@ -55,6 +55,9 @@ static const char usage_text[] =
 "                          p99 from a log-linear histogram (< 1% error);\n"
 "                          state: per container, its tasks' time running,\n"
 "                          runnable, blocked (S, D) or unknown (scheduler rows);\n"
+"                          span: per container, the interpreters' requires, loads,\n"
+"                          imports and class initializers by self and total time,\n"
+"                          like python -X importtime (the collector's span rows)\n"
 "                          image, namespace: the boot phases per value of the\n"
 "                          containers' meta rows; pod: each pod's boot (sandbox\n"
 "                          start to every app's listen), its init containers\n"
@@ -79,7 +82,8 @@ static const char usage_text[] =
 "                          rows: functions by self and total samples, per container\n"
 "                          and over all; with --critical-path, each cpu segment names\n"
 "                          its top functions; with --plot, a flame graph per container\n"
-"    --top <n>             with --profile: the functions a table lists (default 20)\n"
+"    --top <n>             with --profile: the functions a table lists (default 20);\n"
+"                          with --by span: the spans per container (default 20)\n"
 "    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
 "                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug,\n"
 "                          then the debuginfod servers of $DEBUGINFOD_URLS if set)\n"
@@ -126,6 +130,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --critical-path       where the time to listen went\n"
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
+"    analyze boot.tsv --by span --until listen      the slowest requires and imports\n"
 "    analyze boot.tsv --by pod                      each pod's boot and its parts\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
@@ -422,10 +427,12 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ao.by = BY_IMAGE;
 			else if (strcmp(optarg, "namespace") == 0)
 				ao.by = BY_NAMESPACE;
+			else if (strcmp(optarg, "span") == 0)
+				ao.by = BY_SPAN;
 			else
 				return usage_error("unknown --by key '%s' (syscall, container, "
-						   "comm, state, pod, image or namespace)", optarg);
-			if (ao.by == BY_STATE)
+						   "comm, state, pod, image, namespace or span)", optarg);
+			if (ao.by == BY_STATE || ao.by == BY_SPAN)
 				ao.timeline = true; /* the tasks' off-CPU intervals */
 			ro.by = ao.by;
 			break;
@@ -497,6 +504,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			if (errno || end == optarg || *end || n < 1 || n > 1000000)
 				return usage_error("bad --top '%s' (1 to 1000000)", optarg);
 			top = (size_t)n;
+			ro.top = top;
 			break;
 		case OPT_DEBUG_DIR:
 			if (!debug_dirs)

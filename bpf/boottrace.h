@@ -37,6 +37,7 @@ enum bt_event_type {
 	BT_EV_BATCH,		/* struct bt_batch */
 	BT_EV_SCHED,		/* struct bt_sched_event */
 	BT_EV_SAMPLE,		/* struct bt_sample_event */
+	BT_EV_SPAN,		/* struct bt_span_event */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -395,6 +396,55 @@ struct bt_sample_event {
 };
 _Static_assert(sizeof(struct bt_sample_event) == 64 + 64 * 8 + 64 * 32 + 8 + BT_IFRAMES_MAX * 8,
 	       "bt_sample_event layout");
+
+/*
+ * Spans (--spans on): an interpreter's USDT probe fired in a traced task
+ * (bpf/spans.bpf.h). The attach cookie says which probe: kind, phase and
+ * how its arguments are laid out. The collector pairs the enters and
+ * returns of each thread into span rows (collector/rows/spanrows.c).
+ */
+enum bt_span_kind {
+	BT_SPAN_REQUIRE = 1,	/* ruby:require__entry/return */
+	BT_SPAN_LOAD,		/* ruby:load__entry/return */
+	BT_SPAN_IMPORT,		/* python:import__find__load__start/done */
+	BT_SPAN_CLASS,		/* hotspot:class__loaded (a point: no return) */
+	BT_SPAN_CLINIT,		/* hotspot:class__initialization__clinit/end/error */
+	BT_SPAN_KINDS,
+};
+
+enum bt_span_phase {
+	BT_SPAN_ENTER,
+	BT_SPAN_RETURN,
+	BT_SPAN_POINT,		/* a span of no length */
+	BT_SPAN_ERROR,		/* a return that says it failed */
+};
+
+/* How the probe's arguments are laid out. */
+enum bt_span_args {
+	BT_SPAN_ARGS_STR,	/* (const char *name, [int found]) */
+	BT_SPAN_ARGS_STR_CALLER,	/* (const char *name, const char *caller, int line) */
+	BT_SPAN_ARGS_PTRLEN,	/* (const char *name, size_t len, ...): not NUL-terminated */
+};
+
+/* The cookie: kind in bits 0-7, phase 8-15, args 16-23. */
+#define BT_SPAN_COOKIE(kind, phase, args) \
+	((unsigned long long)(kind) | ((unsigned long long)(phase) << 8) | \
+	 ((unsigned long long)(args) << 16))
+
+#define BT_SPAN_TEXT_MAX 256
+
+struct bt_span_event {
+	struct bt_event_hdr hdr;
+	__u8 kind;		/* enum bt_span_kind */
+	__u8 phase;		/* enum bt_span_phase */
+	__u16 name_len;		/* bytes in name (no NUL) */
+	__u16 caller_len;	/* bytes in caller, 0: none */
+	__u16 pad;
+	__s64 arg;		/* the caller's line (ruby), found (python done), else 0 */
+	char name[BT_SPAN_TEXT_MAX];	/* the file, module or class */
+	char caller[BT_SPAN_TEXT_MAX];	/* the caller's file (ruby enter) */
+};
+_Static_assert(sizeof(struct bt_span_event) == 48 + 16 + 2 * 256, "bt_span_event layout");
 
 /*
  * --profile-unwind=dwarf|auto with the modern object (bpf/profile.bpf.h):

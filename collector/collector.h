@@ -30,6 +30,8 @@ struct exporter;
 struct bt_root_event;
 struct bt_event_hdr;
 struct progress;
+struct spans;
+struct spanrows;
 
 /* Client mode: the run in progress (client.c). */
 struct client_run {
@@ -73,6 +75,8 @@ struct collector {
 	unsigned long long lost_base;	/* events lost before this file */
 	int output_file;		/* -o is a regular file: SIGHUP reopens it */
 	struct samples *samples;	/* --profile with the modern object, else NULL */
+	struct spans *spans;		/* --spans on with the modern object: the attacher */
+	struct spanrows *spanrows;	/* and the pairer of its records; else both NULL */
 };
 
 /* loop.c: set by SIGINT and SIGTERM (the only global). */
@@ -188,5 +192,11 @@ int setup_config(struct collector *c, struct backend_config *cfg);
  * mode, else legacy in pidtree mode); 0 or -errno (c->usage_error: exit 2)
  */
 int setup_open_backend(struct collector *c, struct backend_config *cfg, int have_btf);
+/*
+ * --spans with the modern object: the attacher and the pairer, and the
+ * host's interpreters attached; with the others, none (said when asked).
+ * 0, or -1 after a message.
+ */
+int setup_spans(struct collector *c);
 
 #endif /* COLLECTOR_COLLECTOR_H */

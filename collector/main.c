@@ -27,6 +27,8 @@
 #include "collector/collector.h"
 #include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
+#include "collector/kernel/spans.h"
+#include "collector/rows/spanrows.h"
 #include "collector/serve/progress.h"
 #include "collector/rows/rotate.h"
 #include "collector/profile/samples.h"
@@ -301,6 +303,9 @@ int main(int argc, char **argv)
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
 	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
+	/* --spans: the host's interpreters now, an image's at its exec (rows.c) */
+	if (setup_spans(&c) < 0)
+		goto cleanup;
 	loop_status_setup(&c);
 
 	/* 4. output */
@@ -342,6 +347,8 @@ cleanup:
 	output__free(c.out);
 	progress__free(c.progress);
 	marks__free(c.opt.marks);	/* before the backend: USDT links use its object */
+	spans__free(c.spans);
+	spanrows__free(c.spanrows);
 	if (c.be)
 		c.be->ops->destroy(c.be);
 	containers_free(&c.containers);

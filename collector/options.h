@@ -63,6 +63,7 @@ struct options {
 	unsigned metrics_labels;	/* --metrics-label: 1 << BL_ENTRYPOINT, BL_NAMESPACE, BL_IMAGE */
 	unsigned long long rotate_bytes;	/* --rotate SIZE, 0: none */
 	unsigned profile_hz;	/* --profile[=HZ]: samples per second of CPU, 0: off */
+	int spans;		/* --spans: on (1 by default, 2 when asked for), host (3), off (0) */
 	enum profile_unwind profile_unwind;	/* --profile-unwind */
 	unsigned profile_stack;	/* --profile-stack BYTES: user stack copied per sample */
 	char **command;

@@ -57,6 +57,10 @@ set -eu
 # with systemd as PID 1 to run dist/boottrace-collector.service
 # (tests/integration/test_dist_systemd.sh; the rootfs is built once, 20 s,
 # into /var/cache/boottrace).
+# spans (collector --spans): ruby3.1 (libruby's USDT probes) and
+# openjdk-17-jdk-headless (libjvm's, and javac for the test's class) are
+# the interpreters test_spans boots, with python3.11; ruby-railties
+# (Rails 6.1, no bundler download) and puma run its Rails app.
 # libdebuginfod-dev lets analyze fetch debug files from DEBUGINFOD_URLS,
 # and debuginfod is the server a test starts on a loopback port.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
@@ -67,7 +71,7 @@ runc docker.io containerd podman busybox-static qemu-system-x86 cpio
 prometheus systemd strace libdw-dev nodejs
 libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
-ruby ruby-railties puma
+ruby ruby-railties puma openjdk-17-jdk-headless
 clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
 
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"

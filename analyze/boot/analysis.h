@@ -50,7 +50,8 @@
 #include "analyze/stats/llhist.h"
 
 /* BY_POD, BY_IMAGE, BY_NAMESPACE: from the meta rows (analysis.pods, pods.h) */
-enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_POD, BY_IMAGE, BY_NAMESPACE };
+enum by_kind { BY_NONE, BY_SYSCALL, BY_CONTAINER, BY_COMM, BY_STATE, BY_POD, BY_IMAGE, BY_NAMESPACE,
+	       BY_SPAN };
 #define BY_META(by) ((by) == BY_POD || (by) == BY_IMAGE || (by) == BY_NAMESPACE)
 
 struct analyze_opts {

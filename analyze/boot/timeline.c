@@ -12,6 +12,7 @@
 #include "analyze/read/keycache.h"
 #include "common/end_detail.h"
 #include "common/sched_detail.h"
+#include "common/span_detail.h"
 #include "common/tsv.h"
 
 /*
@@ -146,6 +147,7 @@ static void container_release(struct tl_container *c)
 		free(c->tasks[i].comms);
 		free(c->tasks[i].offs);
 		free(c->tasks[i].samples);
+		free(c->tasks[i].spans);
 	}
 	free(c->tasks);
 	free(c->starts);
@@ -622,6 +624,109 @@ static int add_sample(struct timeline *tl, struct tl_task *t, const struct tsv_r
 	return 0;
 }
 
+/*
+ * A span row: a span of @t, its what= kept escaped as strings are. A row
+ * whose detail does not parse is kept as a span of what "" (a later
+ * version's detail, or hostile).
+ */
+static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task *t,
+		    const struct tsv_row *r)
+{
+	const struct tsv_field *d = &r->f[TSV_DETAIL];
+	struct span_detail sd;
+	struct tl_span *s;
+	char *buf;
+	long kind = str_id(tl, &r->f[TSV_NAME]), what, n;
+
+	if (kind < 0 || r->null & (1u << TSV_DUR_NS))
+		return kind < 0 ? -1 : 0;
+	buf = malloc(TSV_ESCAPED_MAX(d->n) + d->n + 1);
+	if (!buf)
+		return -1;
+	n = tsv_unescape(d->p, d->n, buf);
+	if (n < 0 || span_detail_parse(buf, (size_t)n, &sd) < 0)
+		sd.what_n = 0, sd.what = buf, sd.raised = false;
+	what = strtab_intern(tl->strs, buf + d->n, tsv_escape(sd.what, sd.what_n, buf + d->n), NULL);
+	free(buf);
+	if (what < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
+		return -1;
+	s = &t->spans[t->nspans++];
+	s->ts = r->ts_ns;
+	/* hostile rows may say anything: no span past INT64_MAX ns (292 years) */
+	s->dur = r->ts_ns >= (uint64_t)INT64_MAX ? 0 :
+		 r->dur_ns > (uint64_t)INT64_MAX - r->ts_ns ? (uint64_t)INT64_MAX - r->ts_ns :
+							     r->dur_ns;
+	s->kind = (uint32_t)kind;
+	s->what = (uint32_t)what;
+	s->depth = r->null & (1u << TSV_RET) || r->ret < 0 ? 0 : (uint32_t)r->ret;
+	s->flags = sd.raised ? TL_SPAN_RAISED : 0;
+	c->has_spans = true;
+	return 0;
+}
+
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
+{
+	const struct tl_span *start = NULL;
+	size_t lo = 0, hi = t->nspans, k;
+
+	/* the last span that starts at @a or before: the innermost holding @a is it or above */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->spans[mid].ts <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1) {
+		const struct tl_span *s = &t->spans[k - 1];
+
+		if (a - s->ts >= s->dur)
+			continue;
+		if (!start)
+			start = s;
+		if (b - s->ts <= s->dur)
+			return s;
+	}
+	return start;
+}
+
+/*
+ * Each span's parent, its spans sorted by start (a parent before its
+ * child that starts at the same ns: the longer first). The spans of a
+ * thread nest; hostile ones that overlap get some parent that starts
+ * before them, so the chains always end. -1 out of memory.
+ */
+static int span_parents(struct tl_task *t)
+{
+	uint32_t *stack, n = 0;
+	size_t i, j;
+
+	for (i = 1; i < t->nspans; i++)
+		for (j = i; j > 0 && t->spans[j - 1].ts == t->spans[j].ts &&
+			    t->spans[j - 1].dur < t->spans[j].dur; j--) {
+			struct tl_span x = t->spans[j];
+
+			t->spans[j] = t->spans[j - 1];
+			t->spans[j - 1] = x;
+		}
+	if (!t->nspans)
+		return 0;
+	stack = malloc(t->nspans * sizeof(*stack));
+	if (!stack)
+		return -1;
+	for (i = 0; i < t->nspans; i++) {
+		struct tl_span *s = &t->spans[i];
+
+		while (n && s->ts - t->spans[stack[n - 1]].ts >= t->spans[stack[n - 1]].dur)
+			n--;
+		s->parent = n ? stack[n - 1] : TL_NOSPAN;
+		stack[n++] = (uint32_t)i;
+	}
+	free(stack);
+	return 0;
+}
+
 /* A fork row's detail, parent=TID (the thread that forked it): TID, else 0. */
 static int64_t fork_parent_tid(const struct tsv_field *f)
 {
@@ -742,6 +847,8 @@ int timeline_add_row(struct timeline *tl, const struct tsv_row *r)
 		c->has_profile = true;
 		return add_sample(tl, t, r);
 	}
+	if (field_is(ev, "span", 4))
+		return add_span(tl, c, t, r);
 	return 0; /* an event of a later format version: kept as a sighting only */
 }
 
@@ -1030,7 +1137,9 @@ static int finish_container(struct tl_container *c, const long *clone_ids)
 		    sort_array(t->execs, t->nexecs, sizeof(*t->execs)) < 0 ||
 		    sort_array(t->comms, t->ncomms, sizeof(*t->comms)) < 0 ||
 		    sort_array(t->offs, t->noffs, sizeof(*t->offs)) < 0 ||
-		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0)
+		    sort_array(t->samples, t->nsamples, sizeof(*t->samples)) < 0 ||
+		    sort_array(t->spans, t->nspans, sizeof(*t->spans)) < 0 ||
+		    span_parents(t) < 0)
 			goto oom;
 		t->begin = t->fork_ts < t->first_ts ? t->fork_ts : t->first_ts;
 		t->end = t->last_ts > t->last_end ? t->last_ts : t->last_end;

@@ -85,6 +85,23 @@ struct tl_sample {
 	uint32_t stack;		/* timeline_str(): the frames, innermost first */
 };
 
+/*
+ * An interpreter span of a task (a span row, docs/tsv-format.md): a
+ * require, load, import, class or clinit, from @ts for @dur ns, at
+ * @depth in its thread's nesting (0: outermost). 40 bytes.
+ */
+struct tl_span {
+	uint64_t ts;
+	uint64_t dur;
+	uint32_t kind;		/* the row's name: timeline_str() */
+	uint32_t what;		/* the file, module or class, escaped: timeline_str() */
+	uint32_t depth;
+	uint32_t flags;		/* TL_SPAN_* */
+	uint32_t parent;	/* the index of the span it is in (by time), or TL_NOSPAN */
+};
+#define TL_NOSPAN UINT32_MAX
+#define TL_SPAN_RAISED 1	/* no return: ended by an outer span's */
+
 /* A comm a task had from @ts on (its rows say when it changed). */
 struct tl_comm {
 	uint64_t ts;
@@ -177,6 +194,8 @@ struct tl_task {
 	size_t noffs, offs_cap;
 	struct tl_sample *samples;	/* its profile samples, by ts after timeline_finish() */
 	size_t nsamples, samples_cap;
+	struct tl_span *spans;	/* its interpreter spans, by start after timeline_finish() */
+	size_t nspans, spans_cap;
 	/* internal */
 	uint64_t first_ts, last_ts;	/* of its rows of any kind */
 	uint64_t last_end;	/* the latest end of its off-CPU intervals */
@@ -222,6 +241,7 @@ struct tl_container {
 				 * window (# host_rows=boots or all): every task that ran
 				 * on a CPU then has sched rows */
 	bool has_profile;	/* its file has profile rows (a sample row) */
+	bool has_spans;		/* it has span rows */
 	struct tl_start *starts;	/* by time */
 	size_t nstarts, starts_cap;
 	struct tl_task *tasks;	/* by begin time, then tid, after timeline_finish() */
@@ -330,6 +350,13 @@ int timeline_finish(struct timeline *tl);
 
 /* timeline_str - string @id (NUL-terminated, escaped as in TSV); "" for TL_NOSTR. */
 const char *timeline_str(const struct timeline *tl, uint32_t id);
+
+/*
+ * timeline_span_over - the innermost span of @t that holds all of [@a,
+ * @b), else the innermost that holds @a; NULL when none holds @a. A
+ * binary search, then up the parents (the nesting's depth).
+ */
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 
 /*
  * A container's tasks by pid: entries sorted by tl_pid_ix_cmp (pid, then

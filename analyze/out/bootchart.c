@@ -187,6 +187,75 @@ static void plot_states(FILE *f, const char *dat, bool runtime_row, size_t nstat
 			"with boxxyerror lc rgb '%s' title 'syscall (1 percent+)'", COL_ST_SYSCALL);
 }
 
+/* --- interpreter spans (span rows): bars over their task's ----------------------- */
+
+#define COL_SPAN "#7b3294"
+
+/*
+ * The data blocks of the spans of 1% of the chart or more, on the shown
+ * rows (@rows by task index): a block of y, from, to; then one of y, the
+ * middle, the label (the file's base name) for those of 5% or more with
+ * no such span inside them (the innermost: labels of nested spans would
+ * overwrite each other). How many of each into *@nbars, *@nlabels; a
+ * block holds "-" when empty (gnuplot warns about an empty block).
+ */
+static void chart_spans(FILE *f, const struct timeline *tl, const struct tl_container *c,
+			const struct row *rows, uint64_t t0, uint64_t end, uint64_t boot,
+			size_t *nbars, size_t *nlabels)
+{
+	char s1[PLOT_NAME_BUF];
+	size_t i, k, j, pass;
+
+	*nbars = *nlabels = 0;
+	for (pass = 0; pass < 2; pass++) {
+		fprintf(f, "\n\n# %s\n", pass ? "y\tmid_ms\tlabel (an interpreter span of 5% or more)" :
+			"y\tfrom_ms\tto_ms (an interpreter span of 1% of the boot or more)");
+		for (i = 0; i < c->ntasks; i++) {
+			const struct tl_task *t = &c->tasks[i];
+
+			for (k = 0; rows[i].y >= 0 && k < t->nspans; k++) {
+				const struct tl_span *s = &t->spans[k];
+				uint64_t b = s->ts > t0 ? s->ts : t0, e = s->ts + s->dur;
+
+				if (e > end)
+					e = end;
+				if (e <= b || (e - b) * 100 < boot || (pass && (e - b) * 20 < boot))
+					continue;
+				if (!pass) {
+					put_span(f, rows[i].y, t0, b, e);
+					putc('\n', f);
+					(*nbars)++;
+					continue;
+				}
+				for (j = k + 1; j < t->nspans && t->spans[j].ts < e; j++)
+					if (t->spans[j].dur * 20 >= boot)
+						break;
+				if (j < t->nspans && t->spans[j].ts < e)
+					continue;	/* a labelled one inside */
+				fprintf(f, "%d\t", rows[i].y);
+				put_ms(f, b - t0 + (e - b) / 2);
+				fprintf(f, "\t\"%s\"\n",
+					plot_safe(base_name(timeline_str(tl, s->what)), s1));
+				(*nlabels)++;
+			}
+		}
+		if (!(pass ? *nlabels : *nbars))
+			fprintf(f, pass ? "-\t-\t\"none\"\n" : "-\t-\t-\n");
+	}
+}
+
+/* The plot clauses of chart_spans()'s blocks, indexes @idx and @idx + 1. */
+static void plot_spans(FILE *f, int idx, size_t nbars, size_t nlabels)
+{
+	if (nbars)
+		fprintf(f, ", \\\n     '' index %d using ($2+$3)/2:1:2:3:($1-0.28):($1-0.02) with "
+			"boxxyerror fs transparent solid 0.35 lc rgb '%s' title 'require, load, import "
+			"(1 percent+)'", idx, COL_SPAN);
+	if (nlabels)
+		fprintf(f, ", \\\n     '' index %d using 2:($1-0.15):3 with labels font ',7' "
+			"tc rgb '%s' notitle", idx + 1, COL_SPAN);
+}
+
 /*
  * Chart of container @ci to phase @phase (TL_NONE in the container: up to
  * its last event) as @base.dat / @base.gp.
@@ -201,7 +270,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 	struct cp_path path = { 0 };
 	struct row *rows = calloc(c->ntasks ? c->ntasks : 1, sizeof(*rows));
 	size_t i, k, shown = 0, hidden = 0, over = 0, nblocks = 0, nexecs = 0, nexecs_left = 0;
-	size_t nstates = 0, idle_host = 0;
+	size_t nstates = 0, idle_host = 0, nspanbars = 0, nspanlabels = 0;
 	bool runtime_row = false;
 	char dat[64], s1[PLOT_NAME_BUF], s2[PLOT_NAME_BUF], s3[PLOT_NAME_BUF], dur[UNITS_BUFSZ];
 	FILE *f;
@@ -392,6 +461,9 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 		if (!nstates)
 			fprintf(f, "-\t-\t-\t-\t\"none\"\n");
 	}
+	/* the next two indexes (4 and 5, or 5 and 6 with scheduler rows): spans */
+	if (c->has_spans)
+		chart_spans(f, tl, c, rows, t0, end, boot, &nspanbars, &nspanlabels);
 	if (plot_file_done(p, f, dat) < 0)
 		goto out;
 
@@ -455,6 +527,7 @@ static void chart(struct plot *p, const struct analysis *a, size_t ci, uint32_t 
 				"boxxyerror lc rgb '%s' title 'in a syscall of 1 percent of the boot or "
 				"more (blocked or kernel CPU)'", COL_BLOCKED);
 	}
+	plot_spans(f, c->has_sched ? 5 : 4, nspanbars, nspanlabels);
 	if (path.nsegs)
 		fprintf(f, ", \\\n     '' index 2 using ($2+$3)/2:($1-0.38):2:3:($1-0.44):($1-0.32) "
 			"with boxxyerror lc rgb '%s' title 'critical path'", COL_PATH);

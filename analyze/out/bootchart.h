@@ -18,6 +18,10 @@
  * long syscalls are a strip under the bar instead of blocks over it, and
  * the runtime's row, which has no state, an empty box. Without them the
  * chart is as it was before scheduler rows existed.
+ * With span rows (has_spans), a task's interpreter spans (requires,
+ * loads, imports) of 1% of the chart or more are translucent bars over
+ * the top of its bar, and the innermost of 5% or more are labelled with
+ * the file's base name (two data blocks after the others).
  * Rows kept: the tasks on the critical path (drawn first, by creation),
  * then those that lived at least 1% of the boot, by the CPU they used in
  * the window (running time with scheduler rows, else lifetime; drawn in

@@ -87,6 +87,110 @@ static const char *match_name(enum cp_match m)
 	}
 }
 
+/* --- interpreter spans (span rows): the innermost a segment is in ---------- */
+
+/* The innermost span of the segment's task that holds it, or NULL. */
+static const struct tl_span *seg_span(const struct tl_container *c, const struct cp_seg *s)
+{
+	const struct tl_task *t = seg_task(c, s);
+
+	return t && t->nspans ? timeline_span_over(t, s->ts, s->ts + s->dur) : NULL;
+}
+
+/*
+ * The innermost span holding @s that is 1% of the path (@total) or more:
+ * the short segments are folded in runs that do not cross one's edges,
+ * so a slow initializer's stretch is a line of its own.
+ */
+static const struct tl_span *seg_big_span(const struct tl_container *c, const struct cp_seg *s,
+					  uint64_t total)
+{
+	const struct tl_task *t = seg_task(c, s);
+	const struct tl_span *sp = seg_span(c, s);
+
+	while (sp && sp->dur < total / 100)
+		sp = sp->parent == TL_NOSPAN ? NULL : &t->spans[sp->parent];
+	return sp;
+}
+
+/* "load /app/slow.rb" (escaped, as in TSV) into @buf, or "" when @s is in no span. */
+static const char *seg_span_text(const struct timeline *tl, const struct tl_container *c,
+				 const struct cp_seg *s, char *buf, size_t n)
+{
+	const struct tl_span *sp = seg_span(c, s);
+
+	if (!sp)
+		return "";
+	snprintf(buf, n, "%s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+	return buf;
+}
+
+/* The path's time by innermost span: its top SPAN_TOP, largest first. */
+#define SPAN_TOP 3
+struct span_sum {
+	const struct tl_span *sp;
+	uint64_t t;
+};
+
+/* Into @best (SPAN_TOP, zeroed here); how many there are. */
+static size_t span_top(const struct tl_container *c, const struct cp_path *p,
+		       struct span_sum best[SPAN_TOP])
+{
+	struct span_sum *v = NULL, *w;
+	size_t nv = 0, i, k, j;
+
+	memset(best, 0, SPAN_TOP * sizeof(*best));
+	for (i = 0; i < p->nsegs; i++) {
+		const struct tl_span *sp = seg_span(c, &p->segs[i]);
+
+		if (!sp)
+			continue;
+		for (k = 0; k < nv && v[k].sp != sp; k++)
+			;
+		if (k == nv) {
+			if (!(w = realloc(v, (nv + 1) * sizeof(*v))))
+				break;	/* out of memory: the spans so far */
+			v = w;
+			v[nv].sp = sp;
+			v[nv++].t = 0;
+		}
+		v[k].t += p->segs[i].dur;
+	}
+	for (i = 0; i < nv; i++) {
+		for (k = 0; k < SPAN_TOP && best[k].sp && best[k].t >= v[i].t; k++)
+			;
+		if (k == SPAN_TOP)
+			continue;
+		for (j = SPAN_TOP - 1; j > k; j--)
+			best[j] = best[j - 1];
+		best[k] = v[i];
+	}
+	free(v);
+	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
+		;
+	return k;
+}
+
+static double pct(uint64_t part, uint64_t total);
+
+/* "  by span on the path: ..." (nothing when the path is in no span). */
+static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
+			     const struct cp_path *p, uint64_t total)
+{
+	struct span_sum best[SPAN_TOP];
+	size_t n = span_top(c, p, best), k;
+	char b[UNITS_BUFSZ];
+
+	if (!n)
+		return;
+	fprintf(f, "  by span on the path: ");
+	for (k = 0; k < n; k++)
+		fprintf(f, "%s%s %s %s (%.1f%%)", k ? ", " : "", timeline_str(tl, best[k].sp->kind),
+			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
+			pct(best[k].t, total));
+	fprintf(f, "\n");
+}
+
 /*
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
@@ -187,6 +291,14 @@ static const char *seg_detail(const struct timeline *tl, const struct tl_contain
 		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
 			 s->by, timeline_str(tl, s->by_comm),
 			 s->off_state == 'R' ? " (preempted)" : "");
+	}
+	/* the interpreter's require, load, import it happened in (span rows) */
+	k = (int)strlen(buf);
+	if (seg_span(c, s) && (size_t)k < n) {
+		char sp[DETAIL_MAX];
+
+		snprintf(buf + k, n - (size_t)k, "%sin %s", k ? " " : "",
+			 seg_span_text(tl, c, s, sp, sizeof(sp)));
 	}
 	return buf;
 }
@@ -441,6 +553,7 @@ static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
+	const struct tl_span *big;	/* seg_big_span() of its segments */
 	uint64_t from, to, cpu, sys, other;
 	struct tally who;
 };
@@ -492,6 +605,17 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 	fprintf(f, "; ");
 	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
 	fprintf(f, ")");
+	{
+		/* the span the whole fold is in, of its first segment's task */
+		struct cp_seg all = *fd->first;
+		const struct tl_span *sp;
+
+		all.ts = fd->from;
+		all.dur = fd->to - fd->from;
+		sp = seg_span(c, &all);
+		if (sp && sp->ts <= all.ts && all.ts + all.dur - sp->ts <= sp->dur)
+			fprintf(f, " in %s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+	}
 	if (pr && fd->cpu) {
 		/* the first segment's task's samples over the fold */
 		struct cp_seg all = *fd->first;
@@ -577,6 +701,11 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 		tally_add(&all, c, s);
 		if (s->dur * 100 < total) {
+			const struct tl_span *big = seg_big_span(c, s, total);
+
+			if (fd.n && big != fd.big)
+				fold_flush(f, &fd, tl, c, p, pr);
+			fd.big = big;
 			tally_add(&fd.who, c, s);
 			if (!fd.n) {
 				fd.from = s->ts;
@@ -602,6 +731,7 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	fprintf(f, "  by task on the path: ");
 	tally_print(f, &all, tl, c, total);
 	fprintf(f, "\n");
+	span_tally_print(f, tl, c, p, total);
 	if (c->has_sched) {
 		uint64_t st[CP_ST_MAX] = { 0 };
 
@@ -706,6 +836,12 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		json_str(f, seg_detail(tl, c, p, s, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
+		if (seg_span(c, s)) {
+			char sp[DETAIL_MAX];
+
+			fprintf(f, ", \"span\": ");
+			json_str(f, seg_span_text(tl, c, s, sp, sizeof(sp)));
+		}
 		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
 			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
 			json_str(f, timeline_wake_name((enum tl_wake)s->wake));
@@ -734,7 +870,26 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		}
 		fprintf(f, "}");
 	}
-	fprintf(f, "\n      ]}");
+	fprintf(f, "\n      ]");
+	{
+		/* the path's top spans, as its text summary names them */
+		struct span_sum best[SPAN_TOP];
+		size_t n = span_top(c, p, best), k;
+		char sp[DETAIL_MAX];
+
+		if (n) {
+			fprintf(f, ", \"spans\": [");
+			for (k = 0; k < n; k++) {
+				snprintf(sp, sizeof(sp), "%s %s", timeline_str(tl, best[k].sp->kind),
+					 timeline_str(tl, best[k].sp->what));
+				fprintf(f, "%s{\"span\": ", k ? ", " : "");
+				json_str(f, sp);
+				fprintf(f, ", \"total\": %" PRIu64 "}", best[k].t);
+			}
+			fprintf(f, "]");
+		}
+	}
+	fprintf(f, "}");
 	return done(f);
 }
 

@@ -9,6 +9,7 @@
 #include "analyze/out/report.h"
 #include "analyze/out/pods_report.h"
 #include "analyze/out/states_report.h"
+#include "analyze/out/spans_report.h"
 #include "analyze/out/trace_event.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
@@ -28,6 +29,7 @@ static const char *by_name(enum by_kind by)
 	case BY_POD: return "pod";
 	case BY_IMAGE: return "image";
 	case BY_NAMESPACE: return "namespace";
+	case BY_SPAN: return "span";
 	default: return "";
 	}
 }
@@ -458,6 +460,10 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 		fprintf(f, ",\n  \"by_state\": ");
 		if (states_print(f, a, FMT_JSON) < 0)
 			return -1;
+	} else if (o->by == BY_SPAN) {
+		fprintf(f, ",\n  \"by_span\": ");
+		if (spans_print(f, a, FMT_JSON, 0) < 0)
+			return -1;
 	} else if (BY_META(o->by)) {
 		fprintf(f, ",\n  \"by_%s\": ", by_name(o->by));
 		if (pods_print(f, a, o->by, FMT_JSON) < 0)
@@ -520,6 +526,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 			return critpath_print(f, a, o->critpath_phase, FMT_TSV, o->profile);
 		if (o->by == BY_STATE)
 			return states_print(f, a, FMT_TSV);
+		if (o->by == BY_SPAN)
+			return spans_print(f, a, FMT_TSV, 0);
 		if (BY_META(o->by))
 			return pods_print(f, a, o->by, FMT_TSV) < 0 ? -1 : done(f);
 		if (o->by != BY_NONE)
@@ -535,6 +543,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 	if (o->by != BY_NONE) {
 		fprintf(f, "\n");
 		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) :
+		     o->by == BY_SPAN ? spans_print(f, a, FMT_TEXT, o->top ? o->top : SPANS_TOP) :
 		     BY_META(o->by) ? pods_print(f, a, o->by, FMT_TEXT) :
 				      by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;

@@ -730,6 +730,39 @@ static void task_events(struct out *o, const struct timeline *tl, const struct t
 	}
 }
 
+/*
+ * A task's interpreter spans (span rows), nested slices on a thread of
+ * their own beside the task's (@tid, sorted next to it): on the task's
+ * thread they would cut through its syscall slices where a guessed end
+ * (a raised require) falls inside one.
+ */
+static void task_spans(struct out *o, const struct timeline *tl, const struct tl_task *t,
+		       size_t pid, uint64_t tid, uint64_t sort, uint64_t t0)
+{
+	char name[64];
+	size_t k;
+
+	snprintf(name, sizeof(name), "%.30s %lld spans", timeline_str(tl, t->comm_last),
+		 (long long)t->tid);
+	meta(o, pid, tid, "thread_name", name);
+	PUTS(o, "}}");
+	sort_index(o, pid, tid, "thread_sort_index", sort);
+	for (k = 0; k < t->nspans; k++) {
+		const struct tl_span *s = &t->spans[k];
+
+		ev(o, "X", pid, tid);
+		ts_field(o, s->ts, t0);
+		KV_US(o, "dur", (__int128)s->dur);
+		KV_STR(o, "name", timeline_str(tl, s->what));
+		PUTS(o, ",\"cat\":\"span\",\"args\":{\"kind\":");
+		put_str(o, timeline_str(tl, s->kind));
+		KV_U64(o, "depth", s->depth);
+		if (s->flags & TL_SPAN_RAISED)
+			PUTS(o, ",\"raised\":true");
+		PUTS(o, "}}");
+	}
+}
+
 int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 {
 	const struct timeline *tl = a->tl;
@@ -772,6 +805,10 @@ int trace_event_print(FILE *f, const struct analysis *a, uint32_t cp_phase)
 			}
 		}
 		flows_free(&fl);
+		for (k = 0; k < c->ntasks; k++)
+			if (c->tasks[k].nspans)
+				task_spans(o, tl, &c->tasks[k], pid, TID_TASK0 + c->ntasks + k,
+					   TID_TASK0 + k, t0);
 		for (k = 0; k < c->nmarks; k++) {
 			instant(o, pid, TID_TASK0 + c->marks[k].task, c->marks[k].ts, t0,
 				timeline_str(tl, c->marks[k].label), "mark");

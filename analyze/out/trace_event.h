@@ -23,6 +23,11 @@
  *     "s":"t") on their task's thread: "fork" (args: process or thread,
  *     the parent's real tid), "exec" (filename), "exit" (status), and the
  *     mark's label (category "mark");
+ *   - with span rows, a task's interpreter spans (requires, loads,
+ *     imports, class initializers) as nested complete slices of category
+ *     "span" named by what they load, args kind, depth (and raised), on a
+ *     thread of their own, "COMM TID spans", sorted beside the task's
+ *     (tid: after every task's);
  *   - with profile rows, each sample a thread-scoped instant on its task's
  *     thread, category "sample", named by its innermost frame's function
  *     (boot/profile.h; no --debug-dir), args module and period_ns;

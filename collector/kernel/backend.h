@@ -56,6 +56,7 @@ struct backend_config {
 	unsigned long buffer_mb;
 	bool marks;			/* --mark or --start: load the mark programs */
 	bool start_mark;		/* --start: and the ones that carry its time */
+	bool spans;			/* --spans on: load bpf/spans.bpf.h's program (modern) */
 	unsigned int nmarks;		/* how many (legacy, compat: loads copies 0 .. nmarks-1) */
 	__u32 mark_start_mask;		/* legacy, compat: bit i, mark i is the --start probe */
 	int verbose;			/* print open/load/attach times */

@@ -243,6 +243,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		goto fail;
 	}
 	m->skel->rodata->pidtree = cfg->mode == BT_MODE_PIDTREE;
+	m->skel->rodata->exec_wakeup = cfg->spans;
 	m->skel->rodata->watch_mkdir = cfg->watch && cfg->mode == BT_MODE_CGROUP;
 	m->skel->rodata->watch_roots = cfg->watch && cfg->mode == BT_MODE_PIDTREE;
 	m->skel->rodata->wakeup_bytes = (cfg->buffer_mb << 20) / 16;
@@ -289,6 +290,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 			bpf_program__set_autoload(prog, cfg->marks);
 		}
 	}
+	/* --spans: attached per interpreter file later (collector/kernel/spans.c) */
+	bpf_program__set_autoload(m->skel->progs.bt_span, cfg->spans);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_fork, cfg->start_mark);
 	bpf_program__set_autoload(m->skel->progs.bt_profile, cfg->profile_hz > 0);
 	bpf_program__set_autoload(m->skel->progs.bt_mark_cgroup_attach, cfg->start_mark);

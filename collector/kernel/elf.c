@@ -704,3 +704,35 @@ done:
 	close(fd);
 	return err;
 }
+
+/* --- ELF: the libraries a binary needs ------------------------------------------- */
+
+int elf_needed(const char *path, int (*cb)(const char *lib, void *arg), void *arg)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Dyn d;
+	Elf_Data *data;
+	const char *name;
+	size_t i;
+	int fd, r = 0;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return -errno;
+	while (!r && (scn = elf_nextscn(e, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		for (i = 0; !r && data && i < sh.sh_size / sh.sh_entsize; i++) {
+			if (!gelf_getdyn(data, (int)i, &d) || d.d_tag != DT_NEEDED)
+				continue;
+			name = elf_strptr(e, sh.sh_link, d.d_un.d_val);
+			if (name)
+				r = cb(name, arg);
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return r;
+}

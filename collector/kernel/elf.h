@@ -92,4 +92,11 @@ struct elf_image {
 /* elf_image - @out for @path: 0, or -errno (-ENOEXEC: no PT_LOAD). */
 int elf_image(const char *path, struct elf_image *out);
 
+/*
+ * Call @cb with each DT_NEEDED name of @path (its .dynamic section), in
+ * order, until it returns nonzero: that value. 0 when all were seen (or
+ * there are none), -errno when @path is not a readable ELF file.
+ */
+int elf_needed(const char *path, int (*cb)(const char *lib, void *arg), void *arg);
+
 #endif /* COLLECTOR_ELF_H */

@@ -19,6 +19,8 @@
 #include "collector/rows/names.h"
 #include "collector/serve/progress.h"
 #include "collector/profile/samples.h"
+#include "collector/kernel/spans.h"
+#include "collector/rows/spanrows.h"
 #include "collector/rows/sockport.h"
 #include "common/entrypoint.h"
 #include "common/sched_detail.h"
@@ -201,6 +203,41 @@ static void on_mark(struct collector *c, struct container *k, const struct bt_ma
 		lifecycle_until_reached(c, k, UNTIL_MARK);
 }
 
+struct span_emit {
+	struct collector *c;
+	const struct container *k;
+};
+
+/* A finished span (spanrows.c): its span row (docs/tsv-format.md, Span rows). */
+static void emit_span(void *arg, const struct span_done *d)
+{
+	const struct span_emit *x = arg;
+	char detail[3 * BT_SPAN_TEXT_MAX];
+	size_t n;
+	struct row r;
+
+	row_from_hdr(x->c, &r, d->hdr, x->k, "span");
+	r.ts_ns = d->ts;
+	r.name = field_str(spanrows_kind_name(d->kind));
+	r.has_ret = r.has_dur = true;
+	r.ret = d->depth;
+	r.dur_ns = d->dur;
+	/* LEN:BYTES as in sched rows: a file name may hold anything */
+	n = (size_t)snprintf(detail, sizeof(detail), "what=%zu:%.*s", d->name_len,
+			     (int)d->name_len, d->name);
+	if (d->caller_len && n < sizeof(detail))
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, " caller=%zu:%.*s line=%lld",
+				      d->caller_len, (int)d->caller_len, d->caller, d->line);
+	if (d->found == 0 && n < sizeof(detail))
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, " found=0");
+	if (d->raised && n < sizeof(detail))
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, " raised=1");
+	if (d->error && n < sizeof(detail))
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, " error=1");
+	r.detail = field_strn(detail, n < sizeof(detail) ? n : sizeof(detail) - 1);
+	output_row(x->c->out, &r);
+}
+
 /*
  * Whether exec record @e may be its container's entrypoint: pid 1 of the
  * container's namespace, or no runtime's own re-exec (common/entrypoint.h).
@@ -323,6 +360,11 @@ int rows_on_event(void *ctx, void *data, size_t size)
 
 		row_from_hdr(c, &r, h, k, "exec");
 		samples_forget(c->samples, (pid_t)h->pid);	/* new mappings */
+		if (k && c->spanrows) {
+			/* the interpreter it runs, before its first require if we are quick */
+			spans_on_exec(c->spans, (pid_t)h->pid);
+			spanrows_forget(c->spanrows, (pid_t)h->pid);
+		}
 		/* the container's init, not a runtime's re-exec of itself (issue 13) */
 		if (e->flags & BT_EXEC_NS_INIT)
 			r.name = field_str("init");
@@ -347,6 +389,8 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		row_from_hdr(c, &r, h, k, "exit");
 		if (h->tid == h->pid)	/* the process, not one of its threads */
 			samples_forget(c->samples, (pid_t)h->pid);
+		if (c->spanrows)
+			spanrows_forget(c->spanrows, (pid_t)h->pid);
 		r.has_ret = true;
 		/* as a shell reports it: the exit status, or 128 + signal */
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
@@ -359,6 +403,13 @@ int rows_on_event(void *ctx, void *data, size_t size)
 	case BT_EV_MARK:
 		if (size >= sizeof(struct bt_mark_event))
 			on_mark(c, k, data);
+		break;
+	case BT_EV_SPAN:
+		if (size >= sizeof(struct bt_span_event) && c->spanrows) {
+			struct span_emit x = { c, k };
+
+			spanrows_event(c->spanrows, data, emit_span, &x);
+		}
 		break;
 	case BT_EV_SCHED:
 		if (size >= sizeof(struct bt_sched_event))
@@ -416,6 +467,7 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "host_rows", host_rows_meta(c));
 	snprintf(buf, sizeof(buf), "%u", c->opt.profile_hz);
 	output_meta(c->out, "profile", c->samples ? buf : "off");
+	output_meta(c->out, "spans", c->spanrows ? "on" : "off");
 	/* the window each boot was stopped at, as analyze names the phase: its default --until */
 	if (c->opt.until != UNTIL_EXIT)
 		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :

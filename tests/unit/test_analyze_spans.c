@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmocka: analyze/boot/spans.c and the timeline's span rows: self time is
+ * the span less its children (one level deeper, same thread), names add up
+ * over processes and threads, order by self; the innermost span over an
+ * interval (the critical path's); a detail that does not parse keeps the
+ * row with what ""; the hostile name stays escaped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analyze/boot/analysis.h"
+#include "analyze/boot/spans.h"
+#include "analyze/boot/timeline.h"
+
+#define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
+/* ts tid depth dur detail: a span row of process 10 (ruby) */
+#define S(ts, tid, kind, depth, dur, detail) \
+	ts "\tapp\t\\N\t10\t" tid "\t1\truby\tspan\t" kind "\t" depth "\t" dur "\t" detail "\n"
+
+static const char rows[] = HEAD
+	"100\tapp\t\\N\t10\t10\t1\truby\tstart\tspawn\t\\N\t\\N\truby\n"
+	/* child rows come first in the file, as the collector writes them */
+	S("200", "10", "require", "1", "300", "what=1:a")
+	S("600", "10", "require", "1", "100", "what=1:b")
+	S("150", "10", "require", "0", "1000", "what=3:app")
+	S("300", "11", "require", "0", "50", "what=1:a")
+	S("2000", "10", "load", "0", "40", "what=9:we\\tird.rb caller=2:x\\n line=3")
+	S("3000", "10", "import", "0", "7", "bogus");
+
+static struct analysis *load(const char *tsv)
+{
+	struct analyze_opts o = { .timeline = true };
+	struct analysis *a = analysis__new(&o);
+	FILE *err = fopen("/dev/null", "w");
+	char path[] = "/tmp/test_analyze_spans.XXXXXX";
+	int fd = mkstemp(path);
+
+	assert_non_null(a);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, tsv, strlen(tsv)), (ssize_t)strlen(tsv));
+	close(fd);
+	assert_int_equal(analysis_read(a, path, err), 0);
+	unlink(path);
+	assert_int_equal(analysis_finish(a), 0);
+	fclose(err);
+	return a;
+}
+
+static void test_self_and_order(void **state)
+{
+	struct analysis *a = load(rows);
+	const struct tl_container *c = &a->tl->ctrs[0];
+	struct span_stat *v;
+	size_t n;
+
+	(void)state;
+	assert_true(c->has_spans);
+	assert_int_equal(spans_of(c, 0, TL_NONE, &v, &n), 0);
+	assert_int_equal(n, 5);
+	/* app: 1000 - (300 + 100) */
+	assert_string_equal(timeline_str(a->tl, v[0].what), "app");
+	assert_int_equal(v[0].self, 600);
+	assert_int_equal(v[0].total, 1000);
+	/* a: 300 in one thread, 50 in another */
+	assert_string_equal(timeline_str(a->tl, v[1].what), "a");
+	assert_int_equal(v[1].self, 350);
+	assert_int_equal(v[1].count, 2);
+	assert_int_equal(v[1].depth, 0);
+	assert_string_equal(timeline_str(a->tl, v[2].what), "b");
+	/* the hostile name kept escaped, as strings are */
+	assert_string_equal(timeline_str(a->tl, v[3].what), "we\\tird.rb");
+	/* a detail that does not parse: what "" */
+	assert_string_equal(timeline_str(a->tl, v[4].what), "");
+	assert_string_equal(timeline_str(a->tl, v[4].kind), "import");
+	free(v);
+	/* a window to 400: app cut to 250, a to 200 (its child time), b not started */
+	assert_int_equal(spans_of(c, 0, 400, &v, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(timeline_str(a->tl, v[0].what), "a");
+	assert_int_equal(v[0].self, 250);
+	assert_int_equal(v[1].self, 50);	/* app: 250 - 200 */
+	free(v);
+	analysis__free(a);
+}
+
+static void test_span_over(void **state)
+{
+	struct analysis *a = load(rows);
+	const struct tl_container *c = &a->tl->ctrs[0];
+	const struct tl_task *t = &c->tasks[timeline_find_task(c, 10)];
+	const struct tl_span *s;
+
+	(void)state;
+	s = timeline_span_over(t, 250, 260);
+	assert_non_null(s);
+	assert_string_equal(timeline_str(a->tl, s->what), "a");
+	/* straddles a's end: app holds it all */
+	s = timeline_span_over(t, 450, 550);
+	assert_string_equal(timeline_str(a->tl, s->what), "app");
+	/* between a and b, inside app */
+	s = timeline_span_over(t, 520, 530);
+	assert_string_equal(timeline_str(a->tl, s->what), "app");
+	/* starts in b, ends past app: b, the innermost holding the start */
+	s = timeline_span_over(t, 650, 5000);
+	assert_string_equal(timeline_str(a->tl, s->what), "b");
+	assert_null(timeline_span_over(t, 1500, 1600));
+	assert_null(timeline_span_over(t, 100, 120));
+	analysis__free(a);
+}
+
+/* Hostile lengths: no sum wraps (the printers take int64_t). */
+static void test_hostile_lengths(void **state)
+{
+	static const char tsv[] = HEAD
+		"100\tapp\t\\N\t10\t10\t1\truby\tstart\tspawn\t\\N\t\\N\truby\n"
+		S("200", "10", "require", "0", "18446744073709551615", "what=1:a")
+		S("300", "11", "require", "0", "18446744073709551615", "what=1:a")
+		S("400", "10", "require", "1", "18446744073709551615", "what=1:b");
+	struct analysis *a = load(tsv);
+	struct span_stat *v;
+	size_t n, i;
+
+	(void)state;
+	assert_int_equal(spans_of(&a->tl->ctrs[0], 0, TL_NONE, &v, &n), 0);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		assert_true(v[i].total <= (uint64_t)INT64_MAX);
+		assert_true(v[i].self <= v[i].total);
+	}
+	free(v);
+	analysis__free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self_and_order),
+		cmocka_unit_test(test_span_over),
+		cmocka_unit_test(test_hostile_lengths),
+	};
+
+	return cmocka_run_group_tests_name("analyze_spans", tests, NULL, NULL);
+}
