@@ -481,13 +481,52 @@ static int take_counts(struct profile *p, struct prof_count **out, size_t *n)
 	return 0;
 }
 
-/* Fold @n samples of (@comm, @ix) into @pc's folded stacks, through @keys. */
-static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t comm, uint32_t ix,
-		uint64_t n)
+size_t profile_folded_spans(const struct prof_folded *fo, const struct tl_span **out)
 {
-	uint32_t key[2] = { comm, ix };
+	const struct tl_span *in[PROFILE_SPANS_MAX];
+	uint32_t i = fo->span;
+	size_t n = 0, k;
+
+	/* innermost first up the parents; the outermost ones kept when deeper */
+	while (i != TL_NOSPAN && fo->task && i < fo->task->nspans) {
+		if (n == PROFILE_SPANS_MAX) {
+			memmove(in, in + 1, (PROFILE_SPANS_MAX - 1) * sizeof(*in));
+			n--;
+		}
+		in[n++] = &fo->task->spans[i];
+		i = fo->task->spans[i].parent;
+	}
+	for (k = 0; k < n; k++)
+		out[k] = in[n - 1 - k];
+	return n;
+}
+
+size_t profile_span_name(const struct profile *p, const struct tl_span *sp, char *buf, size_t n)
+{
+	const char *kind = timeline_str(p->tl, sp->kind), *what = timeline_str(p->tl, sp->what);
+	char *raw = malloc(strlen(what) + 1);
+	long u = raw ? tsv_unescape(what, strlen(what), raw) : -1;
+	int len = snprintf(buf, n, "%s %.*s", kind, u < 0 ? 0 : (int)u, raw ? raw : "");
+
+	free(raw);
+	if (len < 0)
+		len = 0;
+	return (size_t)len < n ? (size_t)len : n ? n - 1 : 0;
+}
+
+/* A folded stack's identity: comm, stack, and the span it was in. */
+struct fold_key {
+	uint32_t comm, stack, span, pad;
+	const struct tl_task *task;
+};
+
+/* Fold @n samples of (@comm, @ix, @task's @span) into @pc's folded stacks, through @keys. */
+static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t comm, uint32_t ix,
+		const struct tl_task *task, uint32_t span, uint64_t n)
+{
+	struct fold_key key = { comm, ix, span, 0, span == TL_NOSPAN ? NULL : task };
 	int added;
-	long k = strtab_intern(keys, (const char *)key, sizeof(key), &added);
+	long k = strtab_intern(keys, (const char *)&key, sizeof(key), &added);
 
 	if (k < 0)
 		return -1;
@@ -496,6 +535,8 @@ static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t 
 			return -1;
 		pc->folded[k].comm = comm;
 		pc->folded[k].stack = ix;
+		pc->folded[k].task = key.task;
+		pc->folded[k].span = span;
 		pc->folded[k].count = 0;
 		pc->nfolded = (size_t)k + 1;
 	}
@@ -521,13 +562,17 @@ static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *
 			continue;	/* a stranger on the host meanwhile */
 		for (j = timeline_sample_from(t, pc->t0); j < t->nsamples; j++) {
 			const struct tl_sample *s = &t->samples[j];
+			const struct tl_span *sp;
+			uint32_t span;
 			long ix;
 
 			if (s->ts > pc->t1)
 				break;
+			sp = t->nspans ? timeline_span_over(t, s->ts, s->ts + 1) : NULL;
+			span = sp ? (uint32_t)(sp - t->spans) : TL_NOSPAN;
 			ix = stack_get(p, s->stack, scratch, fr);
 			if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0 ||
-			    fold(pc, &cap, keys, timeline_comm_at(t, s->ts), (uint32_t)ix, 1) < 0)
+			    fold(pc, &cap, keys, timeline_comm_at(t, s->ts), (uint32_t)ix, t, span, 1) < 0)
 				goto oom;
 			count_stack(p, (uint32_t)ix, ++*stamp);
 			if (!pc->samples)
@@ -562,7 +607,7 @@ static int profile_all(struct profile *p)
 		}
 		for (k = 0; k < pc->nfolded; k++)
 			if (fold(all, &cap, keys, pc->folded[k].comm, pc->folded[k].stack,
-				 pc->folded[k].count) < 0)
+				 pc->folded[k].task, pc->folded[k].span, pc->folded[k].count) < 0)
 				goto oom;
 		if (!all->period_ns)
 			all->period_ns = pc->period_ns;

@@ -51,12 +51,37 @@ struct prof_count {
 	uint64_t self, total;
 };
 
-/* Samples of one stack by one comm, for folded stacks and flame graphs. */
+struct profile;
+
+/*
+ * Samples of one stack by one comm within one interpreter span (the
+ * innermost its task was in: a require, load, import, class or clinit,
+ * or none), for folded stacks and flame graphs.
+ */
 struct prof_folded {
 	uint32_t comm;		/* timeline_str() (escaped) */
 	uint32_t stack;		/* profile_stack() index */
+	const struct tl_task *task;	/* with span: whose span it is */
+	uint32_t span;		/* the index in task->spans, or TL_NOSPAN */
 	uint64_t count;
 };
+
+/* At most this many spans, the innermost's outermost ones, are frames of a folded stack. */
+#define PROFILE_SPANS_MAX 32
+
+/*
+ * profile_folded_spans - the spans @fo's samples were in, outermost first,
+ * into @out (room for PROFILE_SPANS_MAX): frames above the native ones
+ * (nearer the root) in folded stacks and flame graphs. Their count.
+ */
+size_t profile_folded_spans(const struct prof_folded *fo, const struct tl_span **out);
+
+/*
+ * profile_span_name - span @sp as a frame, "KIND WHAT" ("load
+ * /app/config/initializers/slow.rb"), unescaped into @buf (@n bytes,
+ * NUL-terminated). Its length.
+ */
+size_t profile_span_name(const struct profile *p, const struct tl_span *sp, char *buf, size_t n);
 
 struct prof_ctr {
 	size_t ctr;		/* index in tl->ctrs; SIZE_MAX for the aggregate */

@@ -12,6 +12,7 @@
 static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, const char *title)
 {
 	struct flame_stack *st = calloc(pc->nfolded ? pc->nfolded : 1, sizeof(*st));
+	const struct tl_span *spans[PROFILE_SPANS_MAX];
 	const char **names = NULL;
 	char **owned = NULL;
 	size_t i, k, total = 0, at = 0;
@@ -20,7 +21,8 @@ static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, c
 	if (!st)
 		return -1;
 	for (i = 0; i < pc->nfolded; i++)
-		total += profile_stack(prof, pc->folded[i].stack)->n + 1;
+		total += profile_stack(prof, pc->folded[i].stack)->n + 1 +
+			 profile_folded_spans(&pc->folded[i], spans);
 	names = calloc(total ? total : 1, sizeof(*names));
 	owned = calloc(total ? total : 1, sizeof(*owned));
 	if (!names || !owned)
@@ -29,6 +31,7 @@ static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, c
 		const struct prof_stack *s = profile_stack(prof, pc->folded[i].stack);
 		const char *comm = timeline_str(prof->tl, pc->folded[i].comm);
 		char *raw = malloc(strlen(comm) + 1);
+		size_t ns = profile_folded_spans(&pc->folded[i], spans);
 		long n;
 
 		if (!raw)
@@ -38,6 +41,16 @@ static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, c
 		owned[at] = raw;
 		st[i].frames = &names[at];
 		names[at++] = raw;
+		/* the interpreter spans it was in, above the native frames */
+		for (k = 0; k < ns; k++) {
+			char sn[1024], *d;
+
+			profile_span_name(prof, spans[k], sn, sizeof(sn));
+			if (!(d = strdup(sn)))
+				goto out;
+			owned[at] = d;
+			names[at++] = d;
+		}
 		for (k = s->n; k-- > 0;) {
 			const char *name = profile_fn_name(prof, s->fns[k]);
 
@@ -53,7 +66,7 @@ static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, c
 				names[at++] = name;
 			}
 		}
-		st[i].nframes = s->n + 1;
+		st[i].nframes = s->n + 1 + ns;
 		st[i].count = pc->folded[i].count;
 	}
 	rc = flamegraph_write(f, title, st, pc->nfolded,

@@ -343,19 +343,28 @@ static int cmp_first(const void *x, const void *y)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
-/* Folded entry @fo's text, "comm;root;...;leaf", into @l. -1 out of memory. */
+/*
+ * Folded entry @fo's text, "comm;span;...;root;...;leaf" (the interpreter
+ * spans its samples were in, outermost first, above the native frames),
+ * into @l. -1 out of memory.
+ */
 static int folded_text(const struct profile *p, const struct prof_folded *fo, char *buf,
 		       char *raw, struct fline *l)
 {
 	const struct prof_stack *s = profile_stack(p, fo->stack);
 	const char *comm = timeline_str(p->tl, fo->comm);
 	long n = tsv_unescape(comm, strlen(comm), raw);
+	const struct tl_span *spans[PROFILE_SPANS_MAX];
+	size_t k, ns = profile_folded_spans(fo, spans);
 	FILE *m = open_memstream(&l->s, &l->len);
-	size_t k;
 
 	if (!m)
 		return -1;
 	folded_part(m, raw, n < 0 ? 0 : (size_t)n, buf);
+	for (k = 0; k < ns; k++) {
+		putc(';', m);
+		folded_part(m, raw, profile_span_name(p, spans[k], raw, TSV_MAX_LINE + 1), buf);
+	}
 	for (k = s->n; k-- > 0;) {
 		const char *name = profile_fn_name(p, s->fns[k]);
 

@@ -4,7 +4,9 @@
 # --by span and critical path on them. Known truths (tests/integration/spans/):
 # - Python (Debian's python3.11): a module that burns 150 ms at import is an
 #   import span of 150 ms self (±15%), beside what `-X importtime` says of
-#   the same boot (±10%);
+#   the same boot (±10%); with --profile, 150 samples (±15%) at 999 Hz
+#   under its span's frame `import slowmod` in folded stacks, and the frame
+#   in the flame graph;
 # - Ruby (Debian's ruby3.1): a load burning 300 ms and one sleeping 200 ms
 #   are named with their durations (±15%), the sleep on the critical path
 #   as "in load .../sleepy.rb"; a require that raised is popped by name; a
@@ -63,6 +65,19 @@ sm = [e for e in ev if e["name"] == "slowmod" and e["args"]["kind"] == "import"]
 sys.exit(0 if len(sm) == 1 and 127500 <= sm[0]["dur"] and any(e["name"] == "json.decoder" and e["args"]["depth"] == 1 for e in ev) else 1)' ||
 		fail "--format trace-event has no 150 ms slowmod slice, or no nested json.decoder"
 	ok "python import slowmod: $((self / 1000)) us self, -X importtime $((it / 1000)) us"
+	# with --profile: the import span is a frame above the native and
+	# Python ones, in folded stacks and the flame graph; its samples are
+	# its 150 ms of CPU
+	out=$TMP/pyp.tsv
+	"$COLLECTOR" --profile=999 -o "$out" -- "$PY" "$S/app.py" 2> "$TMP/pyp.err" > /dev/null ||
+		fail "collector --profile exited $?: $(tail -3 "$TMP/pyp.err")"
+	n=$("$ANALYZE" --profile --until end --format folded "$out" |
+		awk '/^python3\.11;import slowmod;/ { n += $NF } END { print n + 0 }')
+	near "$n" 150 15 || fail "$n samples under the frame 'import slowmod' (1 ms each), not 150 ±15%: $("$ANALYZE" --profile --until end --format folded "$out" | head -3)"
+	"$ANALYZE" --profile --until end --plot "$TMP/pyplot" "$out" > /dev/null 2>&1 ||
+		fail "analyze --profile --plot exited $?"
+	grep -q 'import slowmod' "$TMP"/pyplot/flame-*.svg || fail "no 'import slowmod' frame in the flame graph"
+	ok "python --profile: $n samples under the frame 'import slowmod', in the flame graph too"
 fi
 
 # 2. Ruby: two loads named and timed, the sleep on the critical path, hostile names
