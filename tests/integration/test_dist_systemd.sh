@@ -35,7 +35,7 @@ CHECKOUT=$PWD
 OUTPUT=$(realpath "$OUTPUT")
 
 # 1. the rootfs, built once (its name says what is in it)
-pkgs=systemd,systemd-sysv,dbus,procps,libbpf1,libelf1,zlib1g,libcgroup2,libdw1
+pkgs=systemd,systemd-sysv,dbus,procps,libbpf1,libelf1,zlib1g,libcgroup2,libdw1,libdebuginfod1
 cache=${BOOTTRACE_CACHE:-/var/cache/boottrace}
 rootfs=$cache/nspawn-bookworm-$(echo "$pkgs" | md5sum | cut -c1-8)
 if [ ! -d "$rootfs" ]; then
