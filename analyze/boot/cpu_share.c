@@ -245,7 +245,8 @@ static size_t merge(struct fill *f)
 {
 	size_t i = 0, out = 0;
 
-	qsort(f->hits, f->nhits, sizeof(*f->hits), cmp_hit);
+	if (f->nhits > 1)	/* none: NULL, which qsort may not be given */
+		qsort(f->hits, f->nhits, sizeof(*f->hits), cmp_hit);
 	while (i < f->nhits) {
 		struct hit best = f->hits[i];
 		size_t j = i;
@@ -270,7 +271,8 @@ static size_t merge(struct fill *f)
 		f->hits[out++] = best;
 		i = j;
 	}
-	qsort(f->hits, out, sizeof(*f->hits), cmp_share);
+	if (out > 1)
+		qsort(f->hits, out, sizeof(*f->hits), cmp_share);
 	return out;
 }
 
@@ -309,7 +311,8 @@ int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n, uint64
 		files = calloc(tl->nfiles ? tl->nfiles : 1, sizeof(*files));
 		if (!files)
 			goto out;
-		qsort(f.refs, f.nrefs, sizeof(*f.refs), cmp_ref);
+		if (f.nrefs > 1)
+			qsort(f.refs, f.nrefs, sizeof(*f.refs), cmp_ref);
 		for (i = 0; i < f.nrefs; i++) {
 			if (f.refs[i].file < tl->nfiles)
 				files[f.refs[i].file] = true;
