@@ -19,6 +19,7 @@
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/spans.h"
 #include "analyze/boot/timeline.h"
+#include "tests/unit/critpath_fixture.h"
 
 #define HEAD "# boottrace-tsv 1\n# mode=cgroup\n" TSV_HEADER "\n"
 /* ts tid depth dur detail: a span row of process 10 (ruby) */
@@ -35,28 +36,9 @@ static const char rows[] = HEAD
 	S("2000", "10", "load", "0", "40", "what=9:we\\tird.rb caller=2:x\\n line=3")
 	S("3000", "10", "import", "0", "7", "bogus");
 
-static struct analysis *load(const char *tsv)
-{
-	struct analyze_opts o = { .timeline = true };
-	struct analysis *a = analysis__new(&o);
-	FILE *err = fopen("/dev/null", "w");
-	char path[] = "/tmp/test_analyze_spans.XXXXXX";
-	int fd = mkstemp(path);
-
-	assert_non_null(a);
-	assert_true(fd >= 0);
-	assert_int_equal(write(fd, tsv, strlen(tsv)), (ssize_t)strlen(tsv));
-	close(fd);
-	assert_int_equal(analysis_read(a, path, err), 0);
-	unlink(path);
-	assert_int_equal(analysis_finish(a), 0);
-	fclose(err);
-	return a;
-}
-
 static void test_self_and_order(void **state)
 {
-	struct analysis *a = load(rows);
+	struct analysis *a = load_tsv(rows);
 	const struct tl_container *c = &a->tl->ctrs[0];
 	struct span_stat *v;
 	size_t n;
@@ -93,7 +75,7 @@ static void test_self_and_order(void **state)
 
 static void test_span_over(void **state)
 {
-	struct analysis *a = load(rows);
+	struct analysis *a = load_tsv(rows);
 	const struct tl_container *c = &a->tl->ctrs[0];
 	const struct tl_task *t = &c->tasks[timeline_find_task(c, 10)];
 	const struct tl_span *s;
@@ -124,7 +106,7 @@ static void test_hostile_lengths(void **state)
 		S("200", "10", "require", "0", "18446744073709551615", "what=1:a")
 		S("300", "11", "require", "0", "18446744073709551615", "what=1:a")
 		S("400", "10", "require", "1", "18446744073709551615", "what=1:b");
-	struct analysis *a = load(tsv);
+	struct analysis *a = load_tsv(tsv);
 	struct span_stat *v;
 	size_t n, i;
 
