@@ -551,6 +551,9 @@ int BPF_PROG(bt_sys_enter, struct pt_regs *regs, long nr)
 	return 0;
 }
 
+/* Scheduler rows (--sched on): their own file, same maps. */
+#include "bpf/sched.bpf.h"
+
 /*
  * The slow way out: the state is in the task's storage, if it has any.
  * A row with a detail (a path, an address) is written here. A plain row
@@ -567,7 +570,7 @@ static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
 	struct task_struct *t = bpf_get_current_task_btf();
 	struct bt_syscall_detail_event *d;
 	struct sc_state *st;
-	__u64 cgid;
+	__u64 cgid, now, dur;
 
 	st = traced_state(t, &cgid, false);
 	if (!st || !st->ts)
@@ -589,17 +592,20 @@ static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
 		st->ts = 0;
 		return 1;
 	}
+	now = bpf_ktime_get_ns();
+	dur = now - st->ts;
 	d = reserve(sizeof(*d));
 	if (d) {
 		fill_hdr(&d->sc.hdr, t, BT_EV_SYSCALL_DETAIL, st->ts, cgid);
-		fill_syscall(&d->sc, bpf_ktime_get_ns() - st->ts, ret, st->nr, 0,
-			     st->detail_kind, st->detail_len);
+		fill_syscall(&d->sc, dur, ret, st->nr, 0, st->detail_kind, st->detail_len);
 		bpf_probe_read_kernel(d->detail, sizeof(d->detail), st->detail);
 		submit(d);
 	} else {
 		count_lost();
 	}
 	st->ts = 0;
+	if (sched_rows && dur >= BT_SCHED_IN_CHECK_NS)
+		sched_running(t, now);
 	return 0;
 }
 
@@ -610,7 +616,7 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	struct bt_inflight *f = inflight_slot(id);
 	struct bt_syscall_event *e;
 	struct bt_batch *b;
-	__u64 owner = READ_ONCE(f->regs);
+	__u64 owner = READ_ONCE(f->regs), now, dur;
 	__u32 n, nr;
 	int done;
 
@@ -642,17 +648,19 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		if (done <= 0)
 			return 0;
 	}
-	fill_syscall(e, bpf_ktime_get_ns() - e->hdr.ts_ns, ret, nr, 0, BT_DETAIL_NONE, 0);
+	now = bpf_ktime_get_ns();
+	dur = now - e->hdr.ts_ns;
+	fill_syscall(e, dur, ret, nr, 0, BT_DETAIL_NONE, 0);
 	if (pipe_syscall(nr))
 		pipe_detail(e, regs, nr, ret);
 	b->count = n + 1;
 	if (n + 1 >= BT_BATCH_MAX)
 		batch_flush(b);
+	/* a syscall that may have blocked: was its switch-in traced? */
+	if (sched_rows && dur >= BT_SCHED_IN_CHECK_NS)
+		sched_running(bpf_get_current_task_btf(), now);
 	return 0;
 }
-
-/* Scheduler rows (--sched on): their own file, same maps. */
-#include "bpf/sched.bpf.h"
 
 /*
  * A task leaves this CPU (it blocks, is preempted, moves or exits): its

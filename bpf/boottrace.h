@@ -294,10 +294,20 @@ struct bt_sched_event {
 	__u32 holder_tid;
 	__u8 state;		/* 'R', 'S', 'D', 'I', 'T' (docs/tsv-format.md) */
 	__u8 wake;		/* enum bt_sched_wake */
-	__u8 pad[6];
+	__u8 flags;		/* BT_SCHED_IN_INFERRED */
+	__u8 pad[5];
 	char waker_comm[BT_COMM_LEN];
 	char holder_comm[BT_COMM_LEN];
 };
+
+/*
+ * bt_sched_event.flags: the kernel traced no switch-in of the task; in_ts
+ * is the first sign that it ran again (its syscall returned), a bound, and
+ * there is no holder. See sched_running() in bpf/sched.bpf.h.
+ */
+#define BT_SCHED_IN_INFERRED 0x1
+/* A syscall at least this long may have blocked: its return checks for a missed switch-in. */
+#define BT_SCHED_IN_CHECK_NS 5000ULL
 _Static_assert(sizeof(struct bt_sched_event) == 120, "bt_sched_event layout");
 
 /*

@@ -42,6 +42,8 @@
 #define BT_LEGACY_CGROUP	32
 #define BT_LEGACY_CGROUP_IDS	64
 #define BT_LEGACY_WATCH_MKDIR	128
+/* --sched on: sys_exit looks for a switch-in the kernel did not trace (sched_running()) */
+#define BT_LEGACY_SCHED		256
 
 /*
  * The mark programs: 4.15 has no attach cookie (bpf_get_attach_cookie is

@@ -26,6 +26,26 @@
 
 /* --sched on. Off: bt_sched_switch only flushes; the other programs are not loaded. */
 const volatile bool sched_rows = false;
+/*
+ * A test knob (BOOTTRACE_TEST_SKIP_SWITCH_IN=COMM, backend_modern.c): the
+ * switch-ins of tasks named COMM after a sleep are not written, as if the
+ * kernel had not traced them, for the test of sched_running().
+ */
+const volatile char test_skip_in_comm[BT_COMM_LEN];
+
+/* Whether comm @a is @b (NUL-padded, BT_COMM_LEN bytes). */
+static __always_inline bool comm_is(const char *a, const volatile char *b)
+{
+	int i;
+
+	for (i = 0; i < BT_COMM_LEN; i++) {
+		if (a[i] != b[i])
+			return false;
+		if (!a[i])
+			return true;
+	}
+	return true;
+}
 
 /* A wake as sched_waking saw it. */
 struct bt_wake {
@@ -294,12 +314,46 @@ static __always_inline bool host_unseen_in(struct task_struct *next, struct bt_s
 	return true;
 }
 
+/*
+ * The row of @t's interval from @out to @in, from its state @st; @holder:
+ * the task that had the CPU before it (NULL: unknown, BT_SCHED_IN_INFERRED).
+ */
+static __always_inline void sched_row(struct task_struct *t, struct bt_sched_task *st, __u64 out,
+				      __u64 in, struct task_struct *holder)
+{
+	struct bt_sched_event *e = reserve(sizeof(*e));
+
+	if (!e) {
+		count_lost();
+		return;
+	}
+	fill_hdr(&e->hdr, t, BT_EV_SCHED, out, st->key);
+	e->in_ts = in;
+	e->wake_ts = st->wake.kind == BT_WAKE_UNSEEN ? 0 : st->wake.ts;
+	e->cpu = bpf_get_smp_processor_id();
+	e->waker_tid = st->wake.tid;
+	e->waker_pid = st->wake.pid;
+	e->state = st->state;
+	e->wake = st->wake.kind;
+	__builtin_memset(e->pad, 0, sizeof(e->pad));
+	__builtin_memcpy(e->waker_comm, st->wake.comm, sizeof(e->waker_comm));
+	if (holder) {
+		e->flags = 0;
+		e->holder_tid = holder->pid;
+		__builtin_memcpy(e->holder_comm, holder->comm, sizeof(e->holder_comm));
+	} else {
+		e->holder_tid = 0;
+		e->flags = BT_SCHED_IN_INFERRED;
+		__builtin_memset(e->holder_comm, 0, sizeof(e->holder_comm));
+	}
+	submit(e);
+}
+
 /* @next gets the CPU at @now, from @prev (the holder). */
 static __always_inline void sched_in(struct task_struct *prev, struct task_struct *next, __u64 now)
 {
 	__u32 tid = next->pid;
 	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid), fresh;
-	struct bt_sched_event *e;
 	__u64 out = 0;
 
 	if (st) {
@@ -313,24 +367,34 @@ static __always_inline void sched_in(struct task_struct *prev, struct task_struc
 		st = &fresh;
 		out = fresh.out_ts;
 	}
-	e = reserve(sizeof(*e));
-	if (!e) {
-		count_lost();
+	if (test_skip_in_comm[0] && st->state == 'S' && comm_is(next->comm, test_skip_in_comm)) {
+		/* the test of sched_running(): as if the kernel had not traced it */
+		st->out_ts = out;
 		return;
 	}
-	fill_hdr(&e->hdr, next, BT_EV_SCHED, out, st->key);
-	e->in_ts = now;
-	e->wake_ts = st->wake.kind == BT_WAKE_UNSEEN ? 0 : st->wake.ts;
-	e->cpu = bpf_get_smp_processor_id();
-	e->waker_tid = st->wake.tid;
-	e->waker_pid = st->wake.pid;
-	e->holder_tid = prev->pid;
-	e->state = st->state;
-	e->wake = st->wake.kind;
-	__builtin_memset(e->pad, 0, sizeof(e->pad));
-	__builtin_memcpy(e->waker_comm, st->wake.comm, sizeof(e->waker_comm));
-	__builtin_memcpy(e->holder_comm, prev->comm, sizeof(e->holder_comm));
-	submit(e);
+	sched_row(next, st, out, now, prev);
+}
+
+/*
+ * Task @t, traced, is running (its syscall returns at @now) while its
+ * state says it is off its CPU: the kernel traced no switch-in. 6.18 does
+ * that now and then, for every program on sched_switch (bpftrace's too):
+ * a task blocks, and the next switch it appears in is its own next
+ * switch-out. Its row now, with @now as the end of the interval: a bound
+ * (it got its CPU back a little earlier), marked BT_SCHED_IN_INFERRED.
+ * Called for syscalls long enough to have blocked (BT_SCHED_IN_CHECK_NS).
+ */
+static __always_inline void sched_running(struct task_struct *t, __u64 now)
+{
+	__u32 tid = t->pid;
+	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
+	__u64 out;
+
+	if (!st || !(out = st->out_ts))
+		return;
+	st->early.ts = 0;
+	st->out_ts = 0;
+	sched_row(t, st, out, now, NULL);
 }
 
 /* tp_btf/sched_switch's part (bt_sched_switch in boottrace.bpf.c). */

@@ -45,6 +45,11 @@ struct sched_detail {
 	struct sched_task cur;		/* wake=unknown: cur= cpid= ccomm=, the task current at the wake */
 	struct sched_task holder;	/* holder= hcomm= (pid -1) */
 	long long cpu;			/* cpu=, -1: absent */
+	/*
+	 * in=inferred: the kernel traced no switch-in; the row ends at the
+	 * first sign the task ran again (a bound), and names no holder
+	 */
+	bool in_inferred;
 };
 
 /* sched_wake_name - "task", "irq", ...; NULL for SCHED_WAKE_MISSING. */

@@ -250,6 +250,11 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
+	/* a test knob (man collector, ENVIRONMENT): switch-ins after a sleep of tasks so named go unwritten */
+	if (getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN"))
+		strncpy((char *)m->skel->rodata->test_skip_in_comm,
+			getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN"),
+			sizeof(m->skel->rodata->test_skip_in_comm) - 1);
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
 					       cfg->profile_stack : 0;

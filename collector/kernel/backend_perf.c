@@ -746,7 +746,8 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 		   (cfg->mark_start_mask ? BT_LEGACY_START : 0) |
 		   (o->cgroup ? BT_LEGACY_CGROUP : 0) |
 		   (ids ? BT_LEGACY_CGROUP_IDS : 0) |
-		   (cfg->watch && o->cgroup ? BT_LEGACY_WATCH_MKDIR : 0);
+		   (cfg->watch && o->cgroup ? BT_LEGACY_WATCH_MKDIR : 0) |
+		   (cfg->sched ? BT_LEGACY_SCHED : 0);
 	lc.mark_start_mask = cfg->mark_start_mask;
 	lc.profile_period_ns = o->profile_prog && cfg->profile_hz ?
 			       profile_period_ns(cfg->profile_hz) : 0;

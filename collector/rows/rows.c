@@ -90,7 +90,7 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 	};
 	struct sched_task none = { -1, -1, { NULL, 0 } }, waker = {
 		e->waker_tid, e->waker_pid, comm_str(e->waker_comm) };
-	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu };
+	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu, false };
 	char state[2] = { (char)e->state, 0 }, detail[256];
 	bool woken = e->wake_ts && e->wake < sizeof(wakes) / sizeof(wakes[0]);
 	struct row r;
@@ -110,8 +110,9 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 		else if (e->wake == BT_WAKE_UNKNOWN)
 			d.cur = waker;	/* the waker, or the task an interrupt came in */
 	}
+	d.in_inferred = e->flags & BT_SCHED_IN_INFERRED;
 	/* who had the CPU while it waited for it (unknown wait: named too) */
-	if (!woken || r.ret > 0) {
+	if (!d.in_inferred && (!woken || r.ret > 0)) {
 		d.holder.tid = e->holder_tid;
 		d.holder.comm = comm_str(e->holder_comm);
 	}

@@ -16,8 +16,8 @@ need_root
 MS=150
 for sched in off on; do
 out=$TMP/slow-$sched.tsv
-"$COLLECTOR" --sched $sched --runs 3 --until listen --name slow -o "$out" -- "$TOOLS/slow_child" $MS 2>/dev/null ||
-	fail "collector exited $?"
+"$COLLECTOR" --sched $sched --runs 3 --until listen --name slow -o "$out" -- "$TOOLS/slow_child" $MS 2>"$out.err" ||
+	fail "collector exited $?: $(cat "$out.err")"
 check_tsv "$out"
 "$ANALYZE" "$out" --critical-path --format tsv > "$TMP/path.tsv" || fail "analyze --critical-path exited $?"
 [ "$(head -1 "$TMP/path.tsv")" = "$(printf 'container\tphase\tpid\ttid\tcomm\twhat\toffset_ns\tdur_ns\tdetail\tstate')" ] ||
@@ -108,10 +108,35 @@ if have gnuplot "the boot charts"; then
 	ok "boot charts"
 fi
 
+# A switch-in the kernel does not trace (6.18 misses one now and then, for
+# bpftrace's program as for ours; the modern object's knob makes it miss
+# every one of slow_child's after a sleep): each such interval ends where its
+# syscall returned, exactly, and the path still goes through the sleep.
+if ! perf_object; then
+	BOOTTRACE_TEST_SKIP_SWITCH_IN=slow_child "$COLLECTOR" --runs 2 --until listen --name skip \
+		-o "$TMP/skip.tsv" -- "$TOOLS/slow_child" $MS 2>"$TMP/skip.err" ||
+		fail "collector (skipped switch-ins) exited $?: $(cat "$TMP/skip.err")"
+	check_tsv "$TMP/skip.tsv"
+	awk -F'\t' '!/^#/ && $8 == "syscall" { end[$5 " " $1 + $11] = 1 }
+		!/^#/ && $8 == "sched" && $12 ~ /(^| )in=inferred( |$)/ { n++; s[n] = $5 " " $1 + $11; row[n] = $0
+			if ($12 ~ /holder=/) { print "a holder on an inferred row: " $0; bad = 1 } }
+		END { if (n < 4) { print n + 0 " rows with in=inferred, want one per sleep (4 or more)"; bad = 1 }
+		      for (i = 1; i <= n; i++) if (!(s[i] in end)) { print "no syscall returns where it ends: " row[i]; bad = 1 }
+		      exit bad }' "$TMP/skip.tsv" || fail "inferred switch-ins"
+	"$ANALYZE" "$TMP/skip.tsv" --critical-path --format tsv > "$TMP/skip.path" || fail "analyze (skip) exited $?"
+	for c in skip-1 skip-2; do
+		awk -F'\t' -v c="$c" -v ms=$MS '$1 == c && $10 == "blocked" && $6 ~ /^syscall:(clock_)?nanosleep$/ &&
+			$8 >= ms * 1000000 && $8 <= (ms + 40) * 1000000 { f = 1 } END { exit !f }' "$TMP/skip.path" ||
+			fail "$c: the sleep is not blocked on the path: $(grep "^$c	" "$TMP/skip.path" | sort -t'	' -k8,8n | tail -3)"
+	done
+	ok "switch-ins the kernel did not trace: the rows end where the syscalls returned, the path goes through the sleep"
+fi
+
 # x=$(sleep 0.2; echo): the shell reads the pipe until the subshell writes; the
 # path goes from that read to the sleep (by the pipe's inode, or by time)
 "$COLLECTOR" --until listen --name subst -o "$TMP/subst.tsv" -- /bin/sh -c \
-	"x=\$(sleep 0.2; echo hi); exec $TOOLS/listen_once" 2>/dev/null || fail "collector (subst) exited $?"
+	"x=\$(sleep 0.2; echo hi); exec $TOOLS/listen_once" 2>"$TMP/subst.err" ||
+	fail "collector (subst) exited $?: $(cat "$TMP/subst.err")"
 check_tsv "$TMP/subst.tsv"
 "$ANALYZE" "$TMP/subst.tsv" --critical-path --format tsv > "$TMP/subst.path" || fail "analyze (subst) exited $?"
 awk -F'\t' '$5 == "sleep" && $6 ~ /^syscall:(clock_)?nanosleep$/ && $8 >= 200000000 && $8 <= 260000000 { f = 1 }

@@ -210,6 +210,33 @@ static void test_format_too_small(void **state)
 	assert_int_equal(sched_detail_format(&d, buf, 0), 0);
 }
 
+/* in=inferred: written after cpu=, read back; any other value is malformed. */
+static void test_in_inferred(void **state)
+{
+	struct sched_detail d = {
+		.wake = SCHED_WAKE_IRQ,
+		.waker = { -1, -1, { NULL, 0 } },
+		.cur = { -1, -1, { NULL, 0 } },
+		.holder = { -1, -1, { NULL, 0 } },
+		.cpu = 1,
+		.in_inferred = true,
+	}, back;
+	char buf[256];
+	size_t n;
+
+	(void)state;
+	n = sched_detail_format(&d, buf, sizeof(buf));
+	assert_int_equal(n, strlen("wake=irq cpu=1 in=inferred"));
+	assert_memory_equal(buf, "wake=irq cpu=1 in=inferred", n);
+	assert_int_equal(sched_detail_parse(buf, n, &back), 0);
+	assert_true(back.in_inferred);
+	assert_int_equal(sched_detail_parse("wake=irq cpu=1", 14, &back), 0);
+	assert_false(back.in_inferred);
+	assert_int_equal(sched_detail_parse("in=traced", 9, &back), -1);
+	assert_int_equal(sched_detail_parse("in=8:inferred", 13, &back), -1);
+	assert_int_equal(sched_detail_parse("in=inferred in=inferred", 23, &back), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_cur),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_format_too_small),
+		cmocka_unit_test(test_in_inferred),
 	};
 
 	return cmocka_run_group_tests_name("sched_detail", tests, NULL, NULL);
