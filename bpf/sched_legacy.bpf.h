@@ -136,62 +136,24 @@ static __always_inline void sched_out(struct bt_legacy_config *cfg, __u32 tid, l
 	st->wake_ts = letter == 'R' ? now : 0;
 }
 
-/* Task @next gets the CPU at @now from @prev: its row, if it was traced leaving. */
-static __always_inline void sched_in(void *ctx, struct bt_legacy_config *cfg, __u32 prev,
-				     __u32 next, __u64 now)
-{
-	struct bt_legacy_sched *st = bpf_map_lookup_elem(&scheds, &next);
-	union record *r;
-
-	if (!st || !st->out_ts)
-		return;
-	r = get_record();
-	if (!r) {
-		st->out_ts = 0;
-		count_lost();
-		return;
-	}
-	r->sched.hdr.ts_ns = st->out_ts;
-	r->sched.hdr.cgroup_id = st->key;
-	r->sched.hdr.type = BT_EV_SCHED;
-	r->sched.hdr.pid = st->tgid ? st->tgid : next;
-	r->sched.hdr.tid = next;
-	r->sched.hdr.ppid = st->ppid;
-	ctx_read(ctx, cfg->sw_next_comm, r->sched.hdr.comm, sizeof(r->sched.hdr.comm));
-	r->sched.in_ts = now;
-	r->sched.wake_ts = st->wake_ts;
-	r->sched.cpu = bpf_get_smp_processor_id();
-	r->sched.waker_tid = st->waker_tid;
-	r->sched.waker_pid = st->waker_pid;
-	r->sched.holder_tid = prev;
-	r->sched.state = st->state;
-	r->sched.wake = st->wake;
-	r->sched.flags = 0;
-	__builtin_memset(r->sched.pad, 0, sizeof(r->sched.pad));
-	__builtin_memcpy(r->sched.waker_comm, st->waker_comm, sizeof(r->sched.waker_comm));
-	ctx_read(ctx, cfg->sw_prev_comm, r->sched.holder_comm, sizeof(r->sched.holder_comm));
-	st->out_ts = 0;
-	emit(ctx, r, sizeof(r->sched));
-}
-
 /*
- * Task @tid (current, of process @tgid) is running (its syscall returns at
- * @now) while its entry says it is off its CPU: the kernel traced no
- * switch-in (see sched_running() in bpf/sched.bpf.h). Its row now, ending
- * at @now, a bound, marked BT_SCHED_IN_INFERRED, without a holder.
+ * The record of task @tid's interval from its entry @st to @in (NULL when
+ * it has none to write, or it is lost and counted), with @holder (0:
+ * unknown) and @flags; comm and holder_comm are the caller's to fill.
+ * The interval is over: the entry is off no more.
  */
-static __always_inline void sched_running(void *ctx, __u32 tid, __u64 now)
+static __always_inline union record *sched_row(struct bt_legacy_sched *st, __u32 tid, __u64 in,
+					       __u32 holder, __u8 flags)
 {
-	struct bt_legacy_sched *st = bpf_map_lookup_elem(&scheds, &tid);
 	union record *r;
 
 	if (!st || !st->out_ts)
-		return;
+		return NULL;
 	r = get_record();
 	if (!r) {
 		st->out_ts = 0;
 		count_lost();
-		return;
+		return NULL;
 	}
 	r->sched.hdr.ts_ns = st->out_ts;
 	r->sched.hdr.cgroup_id = st->key;
@@ -199,20 +161,49 @@ static __always_inline void sched_running(void *ctx, __u32 tid, __u64 now)
 	r->sched.hdr.pid = st->tgid ? st->tgid : tid;
 	r->sched.hdr.tid = tid;
 	r->sched.hdr.ppid = st->ppid;
-	bpf_get_current_comm(r->sched.hdr.comm, sizeof(r->sched.hdr.comm));
-	r->sched.in_ts = now;
+	r->sched.in_ts = in;
 	r->sched.wake_ts = st->wake_ts;
 	r->sched.cpu = bpf_get_smp_processor_id();
 	r->sched.waker_tid = st->waker_tid;
 	r->sched.waker_pid = st->waker_pid;
-	r->sched.holder_tid = 0;
+	r->sched.holder_tid = holder;
 	r->sched.state = st->state;
 	r->sched.wake = st->wake;
-	r->sched.flags = BT_SCHED_IN_INFERRED;
+	r->sched.flags = flags;
 	__builtin_memset(r->sched.pad, 0, sizeof(r->sched.pad));
 	__builtin_memcpy(r->sched.waker_comm, st->waker_comm, sizeof(r->sched.waker_comm));
-	__builtin_memset(r->sched.holder_comm, 0, sizeof(r->sched.holder_comm));
 	st->out_ts = 0;
+	return r;
+}
+
+/* Task @next gets the CPU at @now from @prev: its row, if it was traced leaving. */
+static __always_inline void sched_in(void *ctx, struct bt_legacy_config *cfg, __u32 prev,
+				     __u32 next, __u64 now)
+{
+	union record *r = sched_row(bpf_map_lookup_elem(&scheds, &next), next, now, prev, 0);
+
+	if (!r)
+		return;
+	ctx_read(ctx, cfg->sw_next_comm, r->sched.hdr.comm, sizeof(r->sched.hdr.comm));
+	ctx_read(ctx, cfg->sw_prev_comm, r->sched.holder_comm, sizeof(r->sched.holder_comm));
+	emit(ctx, r, sizeof(r->sched));
+}
+
+/*
+ * Task @tid (current) is running (its syscall returns at @now) while its
+ * entry says it is off its CPU: the kernel traced no switch-in (see
+ * sched_running() in bpf/sched.bpf.h). Its row now, ending at @now, a
+ * bound, marked BT_SCHED_IN_INFERRED, without a holder.
+ */
+static __always_inline void sched_running(void *ctx, __u32 tid, __u64 now)
+{
+	union record *r = sched_row(bpf_map_lookup_elem(&scheds, &tid), tid, now, 0,
+				    BT_SCHED_IN_INFERRED);
+
+	if (!r)
+		return;
+	bpf_get_current_comm(r->sched.hdr.comm, sizeof(r->sched.hdr.comm));
+	__builtin_memset(r->sched.holder_comm, 0, sizeof(r->sched.holder_comm));
 	emit(ctx, r, sizeof(r->sched));
 }
 
