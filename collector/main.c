@@ -188,6 +188,21 @@ static int open_output(struct collector *c, int *fd)
 	return 0;
 }
 
+/*
+ * The kernel's count of runs of our programs it skipped (progmiss.h): each
+ * may be a row, or a wake-up's waker, missing from the file.
+ */
+static void report_missed(struct collector *c)
+{
+	struct progmiss m;
+
+	c->be->ops->missed(c->be, &m);
+	if (m.total)
+		fprintf(stderr, "collector: the kernel skipped %llu runs of the BPF programs "
+			"(%s: %llu), as another BPF program ran on that CPU: what they would "
+			"have written is not in the output\n", m.total, m.worst, m.worst_n);
+}
+
 /* The trailer, what was lost (counted, never hidden) and the last flush; exit status. */
 static int finish_output(struct collector *c, int ret)
 {
@@ -207,6 +222,7 @@ static int finish_output(struct collector *c, int ret)
 	}
 	if (lost)
 		fprintf(stderr, "collector: lost %llu events (ring buffer full); try --ringbuf-mb\n", lost);
+	report_missed(c);
 	if (c->opt.verbose)
 		fprintf(stderr, "collector: %llu events of no container followed (stray)\n", c->stray);
 	if (c->opt.verbose && unwind_count(samples_unwind(c->samples)))

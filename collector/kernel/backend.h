@@ -24,6 +24,7 @@
 #include <linux/types.h>
 
 #include "bpf/boottrace.h"
+#include "collector/kernel/progmiss.h"
 
 /*
  * A test knob (docs/legacy-object.md): whether environment variable @name
@@ -99,6 +100,8 @@ struct backend_ops {
 	int (*interp_set)(struct backend *b, __u32 tgid, const struct bt_interp_proc *p);
 	/* Records dropped because the buffer was full, counted exactly. */
 	unsigned long long (*lost)(struct backend *b);
+	/* Runs of the object's programs the kernel skipped (progmiss.h). */
+	void (*missed)(struct backend *b, struct progmiss *m);
 	void (*destroy)(struct backend *b);
 };
 

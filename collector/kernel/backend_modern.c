@@ -190,6 +190,11 @@ static unsigned long long modern_lost(struct backend *b)
 	return bpfmap_percpu_sum(m->skel->maps.lost, 0);
 }
 
+static void modern_missed(struct backend *b, struct progmiss *m)
+{
+	progmiss_read(to_modern(b)->skel->obj, m);
+}
+
 static void modern_destroy(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -218,6 +223,7 @@ static const struct backend_ops modern_ops = {
 	.host_rows = modern_host_rows,
 	.interp_set = modern_interp_set,
 	.lost = modern_lost,
+	.missed = modern_missed,
 	.destroy = modern_destroy,
 };
 

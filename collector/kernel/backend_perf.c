@@ -392,6 +392,11 @@ static unsigned long long perf_lost(struct backend *b)
 	       o->samples_dropped;
 }
 
+static void perf_missed(struct backend *b, struct progmiss *m)
+{
+	progmiss_read(to_perfobj(b)->obj, m);
+}
+
 static void perf_destroy(struct backend *b)
 {
 	struct perfobj *o = to_perfobj(b);
@@ -436,6 +441,7 @@ static void perf_destroy(struct backend *b)
 	.track_task = perf_track_task,			\
 	.untrack_task = perf_untrack_task,		\
 	.lost = perf_lost,				\
+	.missed = perf_missed,				\
 	.destroy = perf_destroy,			\
 }
 /* The same operations; the name says which object (the TSV's bpf_object). */
