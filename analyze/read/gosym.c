@@ -246,7 +246,8 @@ static int32_t pcvalue(const struct gosym *g, uint32_t tab, uint64_t entry, uint
 			return -1;
 		first = false;
 		/* zig-zag: the low bit is the sign */
-		val += (int32_t)(uv & 1 ? ~(uv >> 1) : uv >> 1);
+		/* in 32 bits, wrapping as Go's int32 does: a hostile table overflows */
+		val = (int32_t)((uint32_t)val + (uv & 1 ? ~(uv >> 1) : uv >> 1));
 		at += (uint64_t)pcd * g->quantum;
 		if (pc < at)
 			return val;
