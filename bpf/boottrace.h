@@ -299,6 +299,7 @@ struct bt_sched_event {
 	char waker_comm[BT_COMM_LEN];
 	char holder_comm[BT_COMM_LEN];
 };
+_Static_assert(sizeof(struct bt_sched_event) == 120, "bt_sched_event layout");
 
 /*
  * bt_sched_event.flags: the kernel traced no switch-in of the task; in_ts
@@ -308,7 +309,6 @@ struct bt_sched_event {
 #define BT_SCHED_IN_INFERRED 0x1
 /* A syscall at least this long may have blocked: its return checks for a missed switch-in. */
 #define BT_SCHED_IN_CHECK_NS 5000ULL
-_Static_assert(sizeof(struct bt_sched_event) == 120, "bt_sched_event layout");
 
 /*
  * Profile samples (--profile): the stacks of a traced task that was on a

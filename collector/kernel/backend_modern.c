@@ -236,6 +236,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 {
 	struct modern *m = calloc(1, sizeof(*m));
 	struct bpf_program *prog;
+	const char *skip_in;
 	int err;
 
 	if (!m)
@@ -257,9 +258,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
 	/* a test knob (man collector, ENVIRONMENT): switch-ins after a sleep of tasks so named go unwritten */
-	if (getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN"))
-		strncpy((char *)m->skel->rodata->test_skip_in_comm,
-			getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN"),
+	if ((skip_in = getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN")))
+		strncpy((char *)m->skel->rodata->test_skip_in_comm, skip_in,
 			sizeof(m->skel->rodata->test_skip_in_comm) - 1);
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
