@@ -354,6 +354,7 @@ enum bt_interp_kind {
 	BT_INTERP_NONE,
 	BT_INTERP_PYTHON311,	/* CPython 3.11 */
 	BT_INTERP_RUBY31,	/* CRuby 3.1 */
+	BT_INTERP_HOTSPOT,	/* the JVM (HotSpot): struct bt_hotspot_proc, below */
 };
 
 /*
@@ -391,6 +392,83 @@ struct bt_interp_proc {
 	__u32 pad2;
 };
 _Static_assert(sizeof(struct bt_interp_proc) == 40, "bt_interp_proc layout");
+
+/*
+ * HotSpot (BT_INTERP_HOTSPOT, bpf/hotspot.bpf.h): the JVM's frames are not
+ * where a frame-pointer walk finds them (compiled Java code keeps none),
+ * so the walker goes down the whole user stack itself, from the sampled
+ * registers, and iframe[] holds it from where it reached the JVM's code
+ * cache, innermost first. iframe[0] is BT_HS_LEAD: how many of ustack's
+ * frames come first (the native frames walked to get there, which
+ * bpf_get_stack()'s frame-pointer walk has the same, with build ids;
+ * BT_STACK_MAX, all, when the walk never got there: a thread without
+ * Java frames, or a chain broken in native code built without frame
+ * pointers); then one entry a frame, its kind in bits 60-63 (BT_HS_KIND):
+ *  - BT_HS_INTERP: an interpreted Java frame: bits 0-43 its Method* >> 3,
+ *    bits 44-59 the bytecode index (BT_HS_BCI_NONE: not known);
+ *  - BT_HS_COMPILED: in an nmethod (C1/C2 code, a native method's
+ *    wrapper): bits 0-47 the pc (the sampled one first, return addresses
+ *    after), which names the method and the methods inlined there;
+ *  - BT_HS_STUB: in another code blob (the interpreter outside a method,
+ *    StubRoutines, adapters, runtime stubs): bits 0-47 the pc;
+ *  - BT_HS_NATIVE: outside the code cache (libjvm, libc below the Java
+ *    frames): bits 0-47 the return address.
+ * The collector names them while the JVM lives (collector/profile/hotspot.c).
+ */
+#define BT_HS_KIND(v) ((unsigned)((v) >> 60))
+#define BT_HS_LEAD 0ULL
+#define BT_HS_INTERP 1ULL
+#define BT_HS_COMPILED 2ULL
+#define BT_HS_STUB 3ULL
+#define BT_HS_NATIVE 4ULL
+#define BT_HS_PC(v) ((v) & ((1ULL << 48) - 1))
+#define BT_HS_BCI_NONE 0xffffULL
+#define BT_HS_METHOD(v) (((v) & ((1ULL << 44) - 1)) << 3)
+#define BT_HS_BCI(v) (((v) >> 44) & 0xffff)
+
+/* A CodeHeap of the JVM's code cache (JDK 9+: up to 3, segmented). */
+#define BT_HS_HEAPS 4
+struct bt_hotspot_heap {
+	__u64 lo, hi;		/* CodeHeap::_memory's low and high boundaries */
+	__u64 segmap;		/* CodeHeap::_segmap's low boundary: a byte a segment */
+	__u32 shift;		/* CodeHeap::_log2_segment_size */
+	__u32 pad;
+};
+_Static_assert(sizeof(struct bt_hotspot_heap) == 32, "bt_hotspot_heap layout");
+
+/* bt_hotspot_proc.flags: how this JDK lays its fields out */
+#define BT_HS_F_CODE_OFFSET 1	/* cb_code is an int offset from the blob (JDK 23+), not a pointer */
+#define BT_HS_F_DEOPT_OFFSET 2	/* nm_deopt is an int offset from the blob, not a pointer */
+#define BT_HS_F_FCO16 4		/* cb_frame_complete is an int16_t (JDK 23+), not an int */
+
+/*
+ * What the sampling program needs of a JVM (the value of hotspot_procs,
+ * key the process's tgid): where its code is, and the offsets of the
+ * fields it reads, all from the JVM's own VMStructs tables
+ * (collector/profile/hotspot.c). Offsets are from the start of the
+ * struct named; the interpreter frame's slots (if_*) from its fp, bytes.
+ */
+struct bt_hotspot_proc {
+	__u64 cc_lo, cc_hi;		/* CodeCache::_low_bound, _high_bound */
+	__u64 interp_lo, interp_hi;	/* the interpreter's code (AbstractInterpreter::_code) */
+	struct bt_hotspot_heap heap[BT_HS_HEAPS];
+	__u32 nheaps;
+	__u16 flags;			/* BT_HS_F_* */
+	__u16 heapblock;		/* sizeof(HeapBlock): the CodeBlob follows it */
+	__u16 cb_name;			/* CodeBlob::_name */
+	__u16 cb_frame_size;		/* CodeBlob::_frame_size, words */
+	__u16 cb_frame_complete;	/* CodeBlob::_frame_complete_offset, from the code's start */
+	__u16 cb_code;			/* CodeBlob::_code_begin, or _code_offset */
+	__u16 nm_deopt;			/* the deopt handler: _deopt_handler_begin or _offset */
+	__u16 nm_orig_pc;		/* nmethod::_orig_pc_offset: where a deoptimized frame keeps its pc */
+	__u16 method_const;		/* Method::_constMethod */
+	__u16 const_size;		/* sizeof(ConstMethod): its bytecodes follow it */
+	__s16 if_method;		/* the interpreter frame's Method* */
+	__s16 if_bcp;			/* its bytecode pointer (saved at calls) */
+	__s16 if_sender_sp;		/* its caller's sp */
+	__u16 pad[3];
+};
+_Static_assert(sizeof(struct bt_hotspot_proc) == 32 + 4 * 32 + 8 + 32, "bt_hotspot_proc layout");
 
 struct bt_sample_event {
 	struct bt_event_hdr hdr;

@@ -39,6 +39,8 @@ struct {
 	__type(value, struct bt_interp_proc);
 } interp_procs SEC(".maps");
 
+#include "bpf/hotspot.bpf.h"
+
 /* @t's thread id in its own pid namespace (the deepest level of its struct pid). */
 static __always_inline __u32 interp_ns_tid(struct task_struct *t)
 {
@@ -136,6 +138,8 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
+	if (ip && ip->kind == BT_INTERP_HOTSPOT)
+		hotspot_walk(t, e);
 	if (ip && ip->kind == BT_INTERP_RUBY31)
 		interp_walk_ruby(t, e, ip);
 	if (!ip || ip->kind != BT_INTERP_PYTHON311)

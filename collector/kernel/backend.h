@@ -98,6 +98,13 @@ struct backend_ops {
 	 * NULL in an object without interpreter frames (legacy, compat).
 	 */
 	int (*interp_set)(struct backend *b, __u32 tgid, const struct bt_interp_proc *p);
+	/*
+	 * --profile: process @tgid is a JVM whose frames the sampling
+	 * program walks with @p (bpf/hotspot.bpf.h), registered with
+	 * interp_set() as BT_INTERP_HOTSPOT; @p NULL: no more. 0 or -errno.
+	 * NULL where interp_set is.
+	 */
+	int (*hotspot_set)(struct backend *b, __u32 tgid, const struct bt_hotspot_proc *p);
 	/* Records dropped because the buffer was full, counted exactly. */
 	unsigned long long (*lost)(struct backend *b);
 	/* Runs of the object's programs the kernel skipped (progmiss.h). */

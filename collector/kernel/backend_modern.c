@@ -183,6 +183,16 @@ static int modern_interp_set(struct backend *b, __u32 tgid, const struct bt_inte
 	return bpf_map__update_elem(map, &tgid, sizeof(tgid), p, sizeof(*p), BPF_ANY) < 0 ? -errno : 0;
 }
 
+static int modern_hotspot_set(struct backend *b, __u32 tgid, const struct bt_hotspot_proc *p)
+{
+	struct modern *m = to_modern(b);
+	struct bpf_map *map = m->skel->maps.hotspot_procs;
+
+	if (!p)
+		return bpf_map__delete_elem(map, &tgid, sizeof(tgid), 0) < 0 ? -errno : 0;
+	return bpf_map__update_elem(map, &tgid, sizeof(tgid), p, sizeof(*p), BPF_ANY) < 0 ? -errno : 0;
+}
+
 static unsigned long long modern_lost(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -222,6 +232,7 @@ static const struct backend_ops modern_ops = {
 	.untrack_task = modern_untrack_task,
 	.host_rows = modern_host_rows,
 	.interp_set = modern_interp_set,
+	.hotspot_set = modern_hotspot_set,
 	.lost = modern_lost,
 	.missed = modern_missed,
 	.destroy = modern_destroy,

@@ -11,6 +11,7 @@
 #include "collector/idmap.h"
 #include "collector/kernel/backend.h"
 #include "collector/kernel/elf.h"
+#include "collector/profile/hotspot.h"
 #include "collector/profile/interp.h"
 #include "collector/profile/umaps.h"
 
@@ -84,6 +85,7 @@ const struct interp_rb31 interp_rb31 = {
 struct iproc {
 	int kind;			/* enum bt_interp_kind */
 	int tries;			/* looks that found none */
+	int early;			/* looks that found a JVM whose code cache was not made yet */
 	unsigned long long recheck_ns;	/* when to look again (libpython mapped late) */
 	unsigned char build_id[BT_BUILD_ID_SIZE];	/* the interpreter's file */
 	uint64_t eval_lo, eval_hi;	/* its eval loop, file offsets */
@@ -93,13 +95,22 @@ struct iproc {
 
 struct interp {
 	struct backend *be;
+	struct hotspot *hs;		/* the JVMs */
 	struct idmap procs;		/* pid → struct iproc */
-	int warned;
+	int warned, warned_jvm;
 };
 
 /* A process gets looked at this many times, 200 ms apart, before it is let be. */
 #define INTERP_TRIES 5
 #define INTERP_RECHECK_NS 200000000ULL
+/*
+ * A JVM is looked at again this soon while its code cache is not made
+ * (libjvm is mapped some 20 ms after java's exec, the code cache comes
+ * 10 to 30 ms later: a 200 ms wait would lose the first class
+ * initializers' frames), up to this many times.
+ */
+#define INTERP_EARLY_NS 5000000ULL
+#define INTERP_EARLY_TRIES 2000
 /* Names kept per process at most; past that, forgotten and read again. */
 #define INTERP_NAMES_MAX 65536
 #define INTERP_NAME_MAX 512
@@ -108,8 +119,13 @@ struct interp *interp__new(struct backend *be)
 {
 	struct interp *in = calloc(1, sizeof(*in));
 
-	if (in)
-		in->be = be && be->ops->interp_set ? be : NULL;
+	if (!in)
+		return NULL;
+	in->be = be && be->ops->interp_set ? be : NULL;
+	if (!(in->hs = hotspot__new(in->be))) {
+		free(in);
+		return NULL;
+	}
 	return in;
 }
 
@@ -139,6 +155,7 @@ void interp__free(struct interp *in)
 		if (in->procs.slots[i].val)
 			iproc_free(in->procs.slots[i].val);
 	idmap_free(&in->procs);
+	hotspot__free(in->hs);
 	free(in);
 }
 
@@ -150,6 +167,7 @@ void interp_forget(struct interp *in, pid_t pid)
 		return;
 	if (p->kind != BT_INTERP_NONE)
 		in->be->ops->interp_set(in->be, (__u32)pid, NULL);
+	hotspot_forget(in->hs, pid);
 	idmap_del(&in->procs, (__u64)pid);
 	iproc_free(p);
 }
@@ -158,13 +176,16 @@ void interp_forget(struct interp *in, pid_t pid)
  * Which interpreter @base (a file's name, @n bytes) may be: CPython 3.11's
  * binary or library, libruby 3.1, or a binary named ruby or ruby3.1 (a
  * statically linked Ruby when it has libruby's symbols: register_ruby
- * checks). *@other: another version's.
+ * checks), or HotSpot's libjvm.so. *@other: another version's.
  */
 static int interp_file(const char *base, size_t n, int *other)
 {
 	static const char py[] = "python3.11", libpy[] = "libpython3.11.so",
-			  rb[] = "ruby", rb31[] = "ruby3.1", librb[] = "libruby-3.1.so";
+			  rb[] = "ruby", rb31[] = "ruby3.1", librb[] = "libruby-3.1.so",
+			  jvm[] = "libjvm.so";
 
+	if (n == sizeof(jvm) - 1 && !memcmp(base, jvm, n))
+		return BT_INTERP_HOTSPOT;
 	if ((n == sizeof(py) - 1 && !memcmp(base, py, n)) ||
 	    (n >= sizeof(libpy) - 1 && !memcmp(base, libpy, sizeof(libpy) - 1)))
 		return BT_INTERP_PYTHON311;
@@ -239,9 +260,12 @@ static int register_ruby(const char *file, const struct elf_image *img, uint64_t
 	return 0;
 }
 
+/* look()'s answer for a JVM whose code cache is not made yet */
+#define LOOK_EARLY 1
+
 /*
- * Register @p's process @pid when it maps CPython 3.11 or Ruby 3.1: 0, or
- * -1 (none, or its file cannot be read).
+ * Register @p's process @pid when it maps CPython 3.11, Ruby 3.1 or a
+ * JVM: 0, LOOK_EARLY, or -1 (none, or its file cannot be read).
  */
 static int look(struct interp *in, struct iproc *p, pid_t pid)
 {
@@ -249,9 +273,9 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 	struct bt_interp_proc proc;
 	uint64_t start, end, pgoff;
 	struct elf_image img;
-	const char *name;
+	const char *name, *why;
 	size_t len, blen;
-	int kind = BT_INTERP_NONE, other = 0;
+	int kind = BT_INTERP_NONE, other = 0, r;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
@@ -280,6 +304,21 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 			 (unsigned long long)start, (unsigned long long)end);
 		if (elf_image(file, &img) < 0 || !img.build_id_len)
 			continue;
+		if (k == BT_INTERP_HOTSPOT) {
+			/* hotspot.c registers it with the sampling program itself */
+			r = hotspot_register(in->hs, pid, file,
+					     img.type == ET_DYN ? start - img.first_vaddr : 0, &why);
+			if (r == HOTSPOT_NOT_YET) {
+				fclose(f);
+				return LOOK_EARLY;
+			}
+			if (r == 0)
+				kind = k;
+			else if (!in->warned_jvm++)
+				fprintf(stderr, "collector: --profile: the JVM in process %d: its Java frames "
+					"are not walked: %s\n", pid, why);
+			continue;
+		}
 		if (k == BT_INTERP_PYTHON311 ? register_python(file, &img, start, &proc, p) == 0
 					     : register_ruby(file, &img, start, pid, &proc, p) == 0)
 			kind = k;
@@ -291,7 +330,7 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 				"only (boottrace reads CPython 3.11's and Ruby 3.1's)\n", seen, pid);
 		return -1;
 	}
-	if (in->be->ops->interp_set(in->be, (__u32)pid, &proc) < 0)
+	if (kind != BT_INTERP_HOTSPOT && in->be->ops->interp_set(in->be, (__u32)pid, &proc) < 0)
 		return -1;
 	p->kind = kind;
 	memset(p->build_id, 0, sizeof(p->build_id));
@@ -320,7 +359,15 @@ void interp_check(struct interp *in, pid_t pid)
 			return;
 		}
 	}
-	if (look(in, p, pid) < 0) {
+	switch (look(in, p, pid)) {
+	case LOOK_EARLY:
+		if (++p->early >= INTERP_EARLY_TRIES)
+			p->tries = INTERP_TRIES;
+		p->recheck_ns = now + INTERP_EARLY_NS;
+		break;
+	case 0:
+		break;
+	default:
 		p->tries++;
 		p->recheck_ns = now + INTERP_RECHECK_NS;
 	}
@@ -330,7 +377,8 @@ enum interp_where interp_where(struct interp *in, pid_t pid, const struct bt_sta
 {
 	struct iproc *p = in && pid > 0 ? idmap_get(&in->procs, (__u64)pid) : NULL;
 
-	if (!p || p->kind == BT_INTERP_NONE || b->status != BT_STACK_BUILD_ID_VALID ||
+	if (!p || p->kind == BT_INTERP_NONE || p->kind == BT_INTERP_HOTSPOT ||
+	    b->status != BT_STACK_BUILD_ID_VALID ||
 	    memcmp(b->build_id, p->build_id, BT_BUILD_ID_SIZE) != 0)
 		return INTERP_ELSEWHERE;
 	return b->offset >= p->eval_lo && b->offset < p->eval_hi ? INTERP_EVAL : INTERP_MODULE;
@@ -493,6 +541,8 @@ size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t 
 	char *name = p ? idmap_get(&p->names, code) : NULL, *once = NULL;
 	int len, whole = 0;
 
+	if (p && p->kind == BT_INTERP_HOTSPOT)
+		return hotspot_frame(in->hs, pid, v, buf, n);
 	if (!name && p && code) {
 		if (p->nnames >= INTERP_NAMES_MAX)
 			names_free(p);

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: BSD-2-Clause
+// tests/integration/test_collector_profile_java.sh's app: the static
+// initializer of JvmBurn.Slow burns burn.ms (default 300) ms of its
+// thread's CPU time in JvmBurn.burn, Java code that calls nothing but the
+// clock; then main returns (the JVM exits right after its boot). CPU time,
+// not wall time: on a loaded machine a wall-time burn gets what the
+// scheduler gives it.
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+
+public class JvmBurn {
+	static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+	static long sink;
+
+	static class Slow {
+		static {
+			burn(Long.getLong("burn.ms", 300));
+		}
+
+		static void touch() {
+		}
+	}
+
+	static void burn(long ms) {
+		long end = CPU.getCurrentThreadCpuTime() + ms * 1000000L, x = 1;
+
+		while (CPU.getCurrentThreadCpuTime() < end)
+			for (int i = 0; i < 200000; i++)
+				x = x * 6364136223846793005L + 1442695040888963407L;
+		sink = x;
+	}
+
+	public static void main(String[] args) {
+		CPU.getCurrentThreadCpuTime();	// its classes loaded before the window
+		Slow.touch();
+	}
+}
