@@ -135,6 +135,17 @@ void lifecycle_until_reached(struct collector *c, struct container *k, enum unti
 
 /* the backend's callback: one record (bpf/boottrace.h) from the kernel */
 int rows_on_event(void *ctx, void *data, size_t size);
+struct row;
+/* the columns of a row of @h (its task), of container @k (NULL: a host row, container \N) */
+void rows_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
+		   const struct container *k, const char *event);
+
+/* --- jitrows.c: perf maps written late, as jit rows ------------------------ */
+
+/* process @h->pid, of container @k, exits or execs: its jit rows */
+void jitrows_take(struct collector *c, struct container *k, const struct bt_event_hdr *h);
+/* the run ends: the jit rows of the processes still running */
+void jitrows_finish(struct collector *c);
 /* the metadata lines and the header line */
 void rows_write_header(struct collector *c);
 

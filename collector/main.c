@@ -209,6 +209,7 @@ static int finish_output(struct collector *c, int ret)
 	unsigned long long lost = c->be->ops->lost(c->be);
 
 	loop_show_status(c, 1);
+	jitrows_finish(c);	/* the perf maps of the processes still running */
 	output_trailer(c->out, lost - c->lost_base);	/* this file's */
 	if (output_flush(c->out) < 0) {
 		if (c->out->err == EPIPE) {

@@ -10,6 +10,7 @@
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/analysis_int.h"
+#include "analyze/boot/jitnames.h"
 #include "analyze/boot/pods.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
@@ -157,6 +158,7 @@ void analysis__free(struct analysis *a)
 	free(a->kc_ctr);
 	free(a->scratch);
 	timeline__free(a->tl);
+	jitnames__free(a->jit);
 	strtab__free(a->carry_names);
 	free(a->carry);
 	free(a->cm);
@@ -344,6 +346,11 @@ int analysis_add_row(struct analysis *a, const struct tsv_row *r)
 	struct file_ctr *c;
 	long id;
 
+	/* a jit row names the `u:` frames of its process's stacks (jitnames.h) */
+	if (field_is(ev, "jit", 3)) {
+		a->rows++;
+		return a->tl ? jitnames_add(&a->jit, r) : 0;
+	}
 	/*
 	 * A host row (container \N: a task outside every container, recorded
 	 * around a boot for the runtime's side of it) is no container's: only
@@ -755,7 +762,9 @@ int analysis_finish(struct analysis *a)
 		return -1;
 	for (i = 0; i < analysis_nphases(a); i++)
 		stats_sort(a->phases[i].v, a->phases[i].n);
-	return a->tl ? timeline_finish(a->tl) : 0;
+	if (a->tl && timeline_finish(a->tl) < 0)
+		return -1;
+	return a->tl ? jitnames_apply(a->jit, a->tl) : 0;
 }
 
 static int cmp_ref(const void *x, const void *y)

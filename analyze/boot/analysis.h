@@ -152,6 +152,7 @@ struct analysis {
 	struct group_table by;		/* --by container|comm */
 	struct group_table sys;		/* per syscall (--by syscall, --plot) */
 	struct timeline *tl;		/* with opts.timeline; NULL otherwise */
+	struct jitnames *jit;		/* its jit rows (jitnames.h), NULL: none */
 	struct pods *pods;		/* --by pod|image|namespace; NULL otherwise */
 	struct boot_window win;		/* with --until */
 	uint64_t rows, skipped, lost, orphan_rows, orphan_ctrs;

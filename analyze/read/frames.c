@@ -144,6 +144,8 @@ static int parse_frame(const char **p, const char *e, struct frame *f, char *err
 	}
 	if (w != e && *w != ' ')
 		return fail(err, errsz, "bad frame: junk after it");
+	f->text = *p;
+	f->text_len = (size_t)(w - *p);
 	*p = w;
 	return 0;
 }

@@ -43,6 +43,8 @@ struct frame {
 	size_t name_len;
 	uint64_t off;
 	uint8_t build_id[FRAMES_BUILD_ID];
+	const char *text;	/* the whole frame as parsed (kind to its end) */
+	size_t text_len;
 };
 
 /*

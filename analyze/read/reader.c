@@ -17,6 +17,7 @@
 #include "analyze/read/reader.h"
 #include "analyze/read/frames.h"
 #include "analyze/read/reader_int.h"
+#include "common/jit_detail.h"
 #include "common/meta.h"
 #include "common/tsv.h"
 
@@ -577,11 +578,30 @@ static int meta_check(struct tsv_reader *r, const struct tsv_field *d)
 	return 0;
 }
 
+/* A jit row's detail parses (common/jit_detail.h) and it has a pid: 0, -1 malformed, -2 out of memory. */
+static int jit_check(struct tsv_reader *r, const struct tsv_row *row)
+{
+	const struct tsv_field *d = &row->f[TSV_DETAIL];
+	struct jit_detail j;
+	long n;
+
+	if (!r->scratch && !(r->scratch = malloc(TSV_MAX_LINE + 1)))
+		return -2;
+	if (row->null & (1u << TSV_PID))
+		return fail(r->msg, sizeof(r->msg), "jit row: no pid");
+	n = tsv_is_null(d->p, d->n) ? -1 : tsv_unescape(d->p, d->n, r->scratch);
+	if (n < 0 || jit_detail_parse(r->scratch, (size_t)n, &j) < 0)
+		return fail(r->msg, sizeof(r->msg),
+			    "jit row: bad detail (start=0xADDR size=0xSIZE name=LEN:BYTES, "
+			    "docs/tsv-format.md)");
+	return 0;
+}
+
 /*
- * The checks of profile and meta rows beyond the columns (docs/tsv-format.md,
- * Profile rows): a stack row's and a sample row's name is a stack id, a
- * stack row's frames parse (frames.h). 0, -1 malformed (r->msg says why),
- * -2 out of memory.
+ * The checks of profile, jit and meta rows beyond the columns
+ * (docs/tsv-format.md, Profile rows): a stack row's and a sample row's
+ * name is a stack id, a stack row's frames parse (frames.h). 0, -1
+ * malformed (r->msg says why), -2 out of memory.
  */
 static int profile_check(struct tsv_reader *r, const struct tsv_row *row)
 {
@@ -590,6 +610,8 @@ static int profile_check(struct tsv_reader *r, const struct tsv_row *row)
 
 	if (field_is(ev, "meta", 4))
 		return meta_check(r, d);
+	if (field_is(ev, "jit", 3))
+		return jit_check(r, row);
 	if (!stack && !field_is(ev, "sample", 6))
 		return 0;
 	if (!is_stack_id(&row->f[TSV_NAME]))

@@ -139,21 +139,24 @@ static void put_user_hotspot(struct umaps *u, struct interp *in, const struct bt
 {
 	size_t ni = e->iframes < BT_IFRAMES_MAX ? e->iframes : BT_IFRAMES_MAX, i, len;
 	size_t lead = (size_t)BT_HS_PC(e->iframe[0]);
+	/* the user frames a stack row may hold (analyze/read/frames.h: FRAMES_MAX) */
+	unsigned left = BT_STACK_MAX + BT_IFRAMES_MAX, k;
 	pid_t pid = (pid_t)e->hdr.pid;
 	char f[8192];
 	uint64_t v;
 
-	for (i = 0; i < lead && i < nu; i++) {
+	for (i = 0; i < lead && i < nu && left; i++, left--) {
 		len = user_frame(u, e, &e->ustack[i], f, sizeof(f));
 		if (!len || (ni == 1 && f[0] == 'u' && f[1] == ':') || put(buf, n, at, f, len) < 0)
 			return;
 	}
-	for (i = 1; i < ni; i++) {
+	for (i = 1; i < ni && left; i++, left -= k) {
 		v = e->iframe[i];
+		k = 1;
 		if (BT_HS_KIND(v) == BT_HS_NATIVE)
 			len = umaps_frame(u, pid, BT_HS_PC(v), f, sizeof(f));
 		else
-			len = interp_frame(in, pid, v, f, sizeof(f));
+			len = interp_java_frame(in, pid, v, f, sizeof(f), left, &k);
 		if (!len || put(buf, n, at, f, len) < 0)
 			return;
 	}

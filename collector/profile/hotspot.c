@@ -707,14 +707,36 @@ static size_t scopes_at(struct hsproc *p, pid_t pid, uint64_t nm, const unsigned
 	return k;
 }
 
-/* The text of compiled or stub pc @pc (an iframe entry's), malloc'd, or NULL. */
-static char *code_text(struct hsproc *p, pid_t pid, uint64_t pc)
+/* A compiled or stub pc's frames: their text, where each ends. */
+struct hs_text {
+	unsigned n;			/* frames, innermost first */
+	size_t end[HS_SCOPES_MAX];	/* each one's end in text */
+	char text[];
+};
+
+/* @n bytes of @out, frames ending at @end (@k of them), as a malloc'd hs_text, or NULL. */
+static struct hs_text *text_of(const char *out, size_t n, const size_t *end, unsigned k)
 {
-	char name[64] = "", out[8192], *s;
+	struct hs_text *t = malloc(sizeof(*t) + n + 1);
+
+	if (!t)
+		return NULL;
+	t->n = k;
+	memcpy(t->end, end, k * sizeof(*end));
+	memcpy(t->text, out, n);
+	t->text[n] = '\0';
+	return t;
+}
+
+/* The frames of compiled or stub pc @pc (an iframe entry's), malloc'd, or NULL. */
+static struct hs_text *code_text(struct hsproc *p, pid_t pid, uint64_t pc)
+{
+	char name[64] = "", out[8192];
 	unsigned char hdr[512];
 	uint64_t blob = find_blob(p, pid, pc), nameptr, code, method = 0, methods[HS_SCOPES_MAX];
-	int bcis[HS_SCOPES_MAX];
-	size_t at = 0, n = 0, i;
+	int bcis[HS_SCOPES_MAX], len;
+	size_t at = 0, n = 0, i, end[HS_SCOPES_MAX];
+	unsigned k = 0;
 	int32_t co;
 	struct hs_method *hm;
 
@@ -732,9 +754,9 @@ static char *code_text(struct hsproc *p, pid_t pid, uint64_t pc)
 	if (strcmp(name, "nmethod") && strcmp(name, "native nmethod")) {
 		if (pc == p->call_stub_ret)
 			snprintf(name, sizeof(name), "call_stub");
-		if (asprintf(&s, "j:%zu:%s", strlen(name), name) < 0)
-			return NULL;
-		return s;
+		len = snprintf(out, sizeof(out), "j:%zu:%s", strlen(name), name);
+		end[0] = (size_t)len;
+		return len > 0 ? text_of(out, (size_t)len, end, 1) : NULL;
 	}
 	if (p->l.code_offset) {
 		memcpy(&co, hdr + p->l.cb_code, 4);
@@ -760,54 +782,70 @@ static char *code_text(struct hsproc *p, pid_t pid, uint64_t pc)
 		p->x_checked = true;
 	else
 		n = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (!(hm = method_get(p, pid, methods[i])) ||
 		    put_method(p, hm, 'j', bcis[i], out, sizeof(out), &at) < 0)
 			break;
+		end[k++] = at;
+	}
 	if (!n || i < n) {
 		at = 0;
+		k = 0;
 		if (!(hm = method_get(p, pid, method)) ||
 		    put_method(p, hm, 'j', -2, out, sizeof(out), &at) < 0)
 			return NULL;
+		end[k++] = at;
 	}
-	return strdup(out);
+	return text_of(out, at, end, k);
 }
 
-size_t hotspot_frame(struct hotspot *hs, pid_t pid, uint64_t v, char *buf, size_t n)
+size_t hotspot_frame(struct hotspot *hs, pid_t pid, uint64_t v, char *buf, size_t n,
+		     unsigned max, unsigned *frames)
 {
 	struct hsproc *p = hs && pid > 0 ? idmap_get(&hs->procs, (__u64)pid) : NULL;
-	unsigned kind = BT_HS_KIND(v);
+	unsigned kind = BT_HS_KIND(v), k;
 	struct hs_method *hm;
+	struct hs_text *t, *once = NULL;
 	uint64_t key;
 	size_t at = 0;
-	char *text;
 	int len;
 
-	if (!n)
+	*frames = 0;
+	if (!n || !max)
 		return 0;
 	buf[0] = '\0';
 	if (p && p->ready && kind == BT_HS_INTERP) {
 		if ((hm = method_get(p, pid, BT_HS_METHOD(v))) &&
-		    put_method(p, hm, 'i', (int)BT_HS_BCI(v), buf, n, &at) == 0)
+		    put_method(p, hm, 'i', (int)BT_HS_BCI(v), buf, n, &at) == 0) {
+			*frames = 1;
 			return at;
+		}
 	} else if (p && p->ready && (kind == BT_HS_COMPILED || kind == BT_HS_STUB)) {
 		key = BT_HS_PC(v);
-		if (!(text = idmap_get(&p->pcs, key)) && (text = code_text(p, pid, key))) {
+		if (!(t = idmap_get(&p->pcs, key)) && (t = code_text(p, pid, key))) {
 			if (p->npcs >= HS_CACHE_MAX)
 				caches_free(p);
-			if (idmap_put(&p->pcs, key, text) < 0) {
-				len = snprintf(buf, n, "%s", text);
-				free(text);
-				return len > 0 && (size_t)len < n ? (size_t)len : 0;
-			}
-			p->npcs++;
+			if (idmap_put(&p->pcs, key, t) < 0)
+				once = t;
+			else
+				p->npcs++;
 		}
-		if (text) {
-			len = snprintf(buf, n, "%s", text);
-			return len > 0 && (size_t)len < n ? (size_t)len : 0;
+		if (t) {
+			k = t->n < max ? t->n : max;	/* the innermost, when cut */
+			if (k && t->end[k - 1] < n) {
+				memcpy(buf, t->text, t->end[k - 1]);
+				buf[t->end[k - 1]] = '\0';
+				*frames = k;
+				at = t->end[k - 1];
+			}
+			free(once);
+			return at;
 		}
 	}
 	len = snprintf(buf, n, "u:0x%llx", (unsigned long long)(kind == BT_HS_INTERP ?
 								BT_HS_METHOD(v) : BT_HS_PC(v)));
-	return len > 0 && (size_t)len < n ? (size_t)len : 0;
+	if (len <= 0 || (size_t)len >= n)
+		return 0;
+	*frames = 1;
+	return (size_t)len;
 }

@@ -60,9 +60,11 @@ void hotspot_forget(struct hotspot *hs, pid_t pid);
 /*
  * hotspot_frame - the frame(s) of iframe entry @v of JVM @pid (not a
  * BT_HS_NATIVE one: the caller names those as native code), as above,
- * space-separated, innermost first, into @buf (@n bytes, NUL-terminated).
- * The length, 0 when it does not fit.
+ * space-separated, innermost first, at most @max of them (a compiled
+ * frame's inlined ones cut from the outermost), into @buf (@n bytes,
+ * NUL-terminated), *@frames how many. The length, 0 when it does not fit.
  */
-size_t hotspot_frame(struct hotspot *hs, pid_t pid, uint64_t v, char *buf, size_t n);
+size_t hotspot_frame(struct hotspot *hs, pid_t pid, uint64_t v, char *buf, size_t n,
+		     unsigned max, unsigned *frames);
 
 #endif /* COLLECTOR_HOTSPOT_H */

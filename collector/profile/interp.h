@@ -87,6 +87,13 @@ enum interp_where interp_where(struct interp *in, pid_t pid, const struct bt_sta
  */
 size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n);
 
+/*
+ * interp_java_frame - the frames of a JVM's iframe entry @v (not
+ * BT_HS_NATIVE), at most @max: hotspot_frame() (hotspot.h).
+ */
+size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n,
+			 unsigned max, unsigned *frames);
+
 /* The CPython 3.11 offsets the collector uses, for the test that checks them against DWARF. */
 struct interp_py311 {
 	unsigned runtime_tstate;	/* _PyRuntime → gilstate.tstate_current */

@@ -5,6 +5,7 @@
 
 #include "collector/profile/frames.h"
 #include "collector/profile/interp.h"
+#include "collector/profile/jitmaps.h"
 #include "collector/profile/ksyms.h"
 #include "collector/profile/samples.h"
 #include "collector/profile/stacks.h"
@@ -18,6 +19,7 @@ struct samples {
 	struct unwind *unwind;	/* NULL: frame pointers */
 	struct bt_sample_event unwound;	/* a sample with its CFI frames */
 	struct interp *interp;
+	struct jitmaps *late;	/* JIT addresses a perf map may name later */
 	char text[FRAMES_MAX_TEXT];
 };
 
@@ -36,9 +38,13 @@ struct samples *samples__new(struct backend *be, enum unwind_mode unwind)
 	s->umaps = umaps__new("/proc");
 	s->stacks = stacks__new();
 	s->interp = interp__new(be);
+	s->late = jitmaps__new("/proc");
+	if (s->umaps)
+		umaps_set_late(s->umaps, s->late);
 	if (unwind != UNWIND_FP)
 		s->unwind = unwind__new(unwind, "/proc", s->umaps);
-	if (!s->umaps || !s->stacks || !s->interp || (unwind != UNWIND_FP && !s->unwind)) {
+	if (!s->umaps || !s->stacks || !s->interp || !s->late ||
+	    (unwind != UNWIND_FP && !s->unwind)) {
 		samples__free(s);
 		return NULL;
 	}
@@ -54,6 +60,7 @@ void samples__free(struct samples *s)
 	stacks__free(s->stacks);
 	unwind__free(s->unwind);
 	interp__free(s->interp);
+	jitmaps__free(s->late);
 	free(s);
 }
 
@@ -86,6 +93,7 @@ uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_
 	e = unwound(s, e, size);
 	*n = frames_format(s->ksyms, s->umaps, s->interp, e, s->text, sizeof(s->text));
 	*frames = s->text;
+	jitmaps_seen(s->late, &e->hdr);
 	return stacks_id(s->stacks, s->text, *n, fresh);
 }
 
@@ -96,6 +104,19 @@ void samples_forget(struct samples *s, pid_t pid)
 	umaps_forget(s->umaps, pid);
 	interp_forget(s->interp, pid);
 	unwind_forget(s->unwind, pid);
+}
+
+size_t samples_late(struct samples *s, pid_t pid,
+		    void (*emit)(void *ctx, const struct bt_event_hdr *h,
+				 const struct jitmaps_entry *e),
+		    void *ctx)
+{
+	return s ? jitmaps_take(s->late, pid, emit, ctx) : 0;
+}
+
+pid_t samples_late_any(const struct samples *s)
+{
+	return s ? jitmaps_any(s->late) : 0;
 }
 
 const struct unwind *samples_unwind(const struct samples *s)

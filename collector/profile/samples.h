@@ -3,7 +3,8 @@
  * --profile's user-space side: what turns a sample record into its stack
  * id and, the first time, its frames (docs/tsv-format.md, Profile rows).
  * It holds the kernel's symbols (ksyms.c), the processes' mappings and
- * perf maps (umaps.c), the CFI unwinder (unwind.c) and the stacks written to this file (stacks.c);
+ * perf maps (umaps.c; those written late, jitmaps.c), the CFI unwinder
+ * (unwind.c) and the stacks written to this file (stacks.c);
  * rows.c writes the rows.
  */
 #ifndef COLLECTOR_SAMPLES_H
@@ -38,6 +39,18 @@ void samples__free(struct samples *s);
  */
 uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_t size,
 		       const char **frames, size_t *n, int *fresh);
+struct jitmaps_entry;
+/*
+ * samples_late - process @pid exited or exec'd: its perf map read now,
+ * @emit called with each entry that names addresses its stacks left `u:`
+ * (collector/profile/jitmaps.h), and the latest record of it. How many.
+ */
+size_t samples_late(struct samples *s, pid_t pid,
+		    void (*emit)(void *ctx, const struct bt_event_hdr *h,
+				 const struct jitmaps_entry *e),
+		    void *ctx);
+/* samples_late_any - a process samples_late() has something for; 0: none (the run's end). */
+pid_t samples_late_any(const struct samples *s);
 /* samples_unwind - the unwinder, for its costs (unwind_ns()); NULL without one. */
 const struct unwind *samples_unwind(const struct samples *s);
 /* samples_forget - process @pid exec'd or exited: its mappings are gone. */

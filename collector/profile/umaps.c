@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "collector/profile/jitmaps.h"
 #include "collector/profile/umaps.h"
 
 /* One mapping, or one perf map entry: a range and a name in its list's names block. */
@@ -35,6 +36,7 @@ struct uproc {
 
 struct umaps {
 	char proc[64];
+	struct jitmaps *late;		/* where unnamed JIT addresses go, or NULL */
 	struct uproc *procs;	/* open addressing, UMAPS_MAX * 2 slots */
 	size_t n;
 };
@@ -60,6 +62,11 @@ static void uproc_clear(struct uproc *p)
 	free(p->jit.v);
 	free(p->jit.names);
 	memset(p, 0, sizeof(*p));
+}
+
+void umaps_set_late(struct umaps *u, struct jitmaps *j)
+{
+	u->late = j;
 }
 
 void umaps__free(struct umaps *u)
@@ -242,14 +249,13 @@ static void read_maps(struct umaps *u, struct uproc *p)
 		qsort(p->maps.v, p->maps.n, sizeof(*p->maps.v), by_start);
 }
 
-/* The pid of @pid in its own (innermost) pid namespace: NSpid's last field. */
-static pid_t ns_pid(struct umaps *u, pid_t pid)
+pid_t umaps_ns_pid(const char *proc, pid_t pid)
 {
 	char path[96], line[256], *p, *end;
 	pid_t ns = pid;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%d/status", u->proc, (int)pid);
+	snprintf(path, sizeof(path), "%s/%d/status", proc, (int)pid);
 	if (!(f = fopen(path, "re")))
 		return pid;
 	while (fgets(line, sizeof(line), f)) {
@@ -279,7 +285,7 @@ static void read_perfmap(struct umaps *u, struct uproc *p)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%d/root/tmp/perf-%d.map", u->proc, (int)p->pid,
-		 (int)ns_pid(u, p->pid));
+		 (int)umaps_ns_pid(u->proc, p->pid));
 	if (!(f = fopen(path, "re")))
 		return;
 	if (fstat(fileno(f), &st) || st.st_size == p->perfmap_size) {
@@ -359,10 +365,13 @@ size_t umaps_frame(struct umaps *u, pid_t pid, uint64_t ip, char *buf, size_t n)
 			read_perfmap(u, p);
 			j = lookup(&p->jit, ip);
 		}
-		if (j)
+		if (j) {
 			len = snprintf(buf, n, "j:%zu:%.*s", j->len, (int)j->len, p->jit.names + j->name);
-		else
+		} else {
 			len = snprintf(buf, n, "u:0x%llx", (unsigned long long)ip);
+			if (r)	/* anonymous memory of a live process: a perf map may come later */
+				jitmaps_unnamed(u->late, pid, ip);
+		}
 	}
 	return len > 0 && (size_t)len < n ? (size_t)len : 0;
 }

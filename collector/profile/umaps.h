@@ -29,6 +29,13 @@ struct umaps;
 /* umaps__new - an empty cache reading /proc under @proc ("/proc"; tests give another). */
 struct umaps *umaps__new(const char *proc);
 void umaps__free(struct umaps *u);
+struct jitmaps;
+/*
+ * umaps_set_late - the addresses umaps_frame() names `u:` in a live
+ * process's anonymous memory go to @j (jitmaps.h), for a perf map written
+ * after; NULL: nowhere.
+ */
+void umaps_set_late(struct umaps *u, struct jitmaps *j);
 /* umaps_forget - @pid exec'd or exited: its mappings are not its next ones. */
 void umaps_forget(struct umaps *u, pid_t pid);
 
@@ -55,6 +62,13 @@ struct umaps_mapping {
  * process is gone).
  */
 int umaps_find(struct umaps *u, pid_t pid, uint64_t ip, struct umaps_mapping *m);
+
+/*
+ * umaps_ns_pid - the pid of process @pid in its own (innermost) pid
+ * namespace, NSpid's last field in @proc/PID/status (@proc "/proc"): the
+ * PID of its perf map's name. @pid itself when it cannot be read.
+ */
+pid_t umaps_ns_pid(const char *proc, pid_t pid);
 
 /*
  * The parsers, pure, for the tests. umaps_parse_maps_line - one line of

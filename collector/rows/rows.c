@@ -41,6 +41,12 @@ static void row_from_hdr(const struct collector *c, struct row *r, const struct 
 	r->event = event;
 }
 
+void rows_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
+		   const struct container *k, const char *event)
+{
+	row_from_hdr(c, r, h, k, event);
+}
+
 /*
  * The legacy and compat objects' successful listen (BT_SC_FD): their
  * detail is the address bind() was given, port 0 when the kernel was to
@@ -360,6 +366,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		const struct bt_exec_event *e = data;
 
 		row_from_hdr(c, &r, h, k, "exec");
+		jitrows_take(c, k, h);	/* the perf map of the program it was */
 		samples_forget(c->samples, (pid_t)h->pid);	/* new mappings */
 		if (k && c->spanrows) {
 			/* the interpreter it runs, before its first require if we are quick */
@@ -397,6 +404,7 @@ int rows_on_event(void *ctx, void *data, size_t size)
 		r.ret = WIFSIGNALED(e->exit_code) ? 128 + WTERMSIG(e->exit_code) :
 						     WEXITSTATUS(e->exit_code);
 		output_row(c->out, &r);
+		jitrows_take(c, k, h);	/* a perf map written at its exit */
 		if (k)
 			lifecycle_saw_exit(k->top, (long)h->pid, e->exit_code);
 		break;
