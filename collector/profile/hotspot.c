@@ -447,8 +447,8 @@ int hotspot_register(struct hotspot *hs, pid_t pid, const char *file, uint64_t b
 	int r;
 
 	*why = hs->why;
-	if (!hs->be) {
-		snprintf(hs->why, sizeof(hs->why), "no sampling program walks it");
+	if (!hs->be) {	/* (a modern object has one: the test knob) */
+		snprintf(hs->why, sizeof(hs->why), "the walker is off (BOOTTRACE_TEST_NO_HOTSPOT)");
 		return -1;
 	}
 	p = idmap_get(&hs->procs, (__u64)pid);

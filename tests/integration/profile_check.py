@@ -4,6 +4,7 @@
 stack and sample rows (docs/tsv-format.md, Profile rows).
 
 usage: profile_check.py [--elf <file>] [--tid <tid>] [--pid <pid>] [--comm <comm>]
+                        [--from <ts>] [--to <ts>] [--name <text>] [--then <text>]
                         <command> <tsv>...
 
 A frame of the ELF <file> is a `b:` frame with its GNU build id (readelf
@@ -12,7 +13,8 @@ with its path (realpath, as /proc/PID/maps names it); its file offset is
 turned into a virtual address by the PT_LOAD that holds it (readelf -lW)
 and into the function whose [value, value + size) holds it (nm -S), or
 the nearest one below. Sample filters (--tid, --pid, --comm: the comm
-after TSV unescaping) apply to every command that counts samples.
+after TSV unescaping; --from, --to: ts_ns in [from, to)) apply to every
+command that counts samples.
 
 commands (each file on its own: stack ids are per file):
   check       every stack id is a decimal number from 1, unique in its file;
@@ -36,6 +38,10 @@ commands (each file on its own: stack ids are per file):
               whatever they hold): "COUNT<TAB>HEX<TAB>LEN", LEN as written
   jnames      samples per j: frame name: "COUNT<TAB>NAME" (NAME's bytes
               decoded as UTF-8, errors replaced)
+  share       "N M": the samples, and how many of them have an i: or j:
+              frame whose name holds --name; with --then, a j: frame
+              holding --name right above (innermost side) a j: frame
+              holding --then (an inlined frame over its caller, or a call)
 Exit 0, 1 (check found errors), 2 (bad usage or unreadable input).
 """
 import argparse
@@ -257,8 +263,12 @@ def main():
     ap.add_argument("--tid")
     ap.add_argument("--pid")
     ap.add_argument("--comm")
+    ap.add_argument("--from", dest="ts_from", type=int)
+    ap.add_argument("--to", dest="ts_to", type=int)
+    ap.add_argument("--name")
+    ap.add_argument("--then")
     ap.add_argument("command", choices=["check", "count", "durs", "stacks", "inner", "callers",
-                                        "kfuncs", "fpaths", "jnames"])
+                                        "kfuncs", "fpaths", "jnames", "share"])
     ap.add_argument("tsv", nargs="+")
     a = ap.parse_args()
     if a.command in ("inner", "callers") and not a.elf:
@@ -276,10 +286,23 @@ def main():
                                             sum(len(t.samples) for t in files)))
         return 0
 
+    if a.command == "share" and not a.name:
+        die("share needs --name")
+
     def keep(s):
         return ((a.tid is None or s[TID] == a.tid.encode()) and
                 (a.pid is None or s[PID] == a.pid.encode()) and
-                (a.comm is None or unescape(s[COMM]) == os.fsencode(a.comm)))
+                (a.comm is None or unescape(s[COMM]) == os.fsencode(a.comm)) and
+                (a.ts_from is None or int(s[0]) >= a.ts_from) and
+                (a.ts_to is None or int(s[0]) < a.ts_to))
+
+    def has(frames):
+        name = os.fsencode(a.name)
+        if a.then is None:
+            return any(f.kind in "ij" and name in f.name for f in frames)
+        then = os.fsencode(a.then)
+        return any(f.kind == "j" and g.kind == "j" and name in f.name and then in g.name
+                   for f, g in zip(frames, frames[1:]))
 
     counts = collections.Counter()
     for t in files:
@@ -289,6 +312,9 @@ def main():
             frames = t.stacks[s[NAME]]
             if a.command == "count":
                 counts["n"] += 1
+            elif a.command == "share":
+                counts["n"] += 1
+                counts["m"] += has(frames)
             elif a.command == "durs":
                 counts[s[DUR].decode()] += 1
             elif a.command == "stacks":
@@ -313,6 +339,9 @@ def main():
                     counts[name] += 1
     if a.command == "count":
         print(counts["n"])
+        return 0
+    if a.command == "share":
+        print(counts["n"], counts["m"])
         return 0
     for key, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         print("%d\t%s" % (n, key))
