@@ -347,7 +347,7 @@ _Static_assert(sizeof(struct bt_stack_build_id) == 32, "bt_stack_build_id layout
  * on a frame that ends one call of the VM from C (VM_FRAME_FLAG_FINISH);
  * C-method and dummy frames are left out.
  */
-#define BT_IFRAMES_MAX 48
+#define BT_IFRAMES_MAX 96
 #define BT_IFRAME_ENTRY 1ULL
 
 enum bt_interp_kind {

@@ -164,7 +164,11 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 	}
 	sample_fill(ctx, t, key, &c->s);
 	interp_walk(t, &c->s);
-	sample_copy_ustack(t, c);
+	/* a JVM's Java stack: walked already, nothing for the collector to unwind */
+	if (c->s.interp_kind == BT_INTERP_HOTSPOT && c->s.iframes > 1)
+		c->u.stack_bytes = 0;
+	else
+		sample_copy_ustack(t, c);
 	size = sizeof(c->s) + sizeof(c->u) + c->u.stack_bytes;
 	if (size > sizeof(*c))
 		size = sizeof(*c);

@@ -63,6 +63,10 @@ set -eu
 # (Rails 6.1, no bundler download) and puma run its Rails app.
 # libdebuginfod-dev lets analyze fetch debug files from DEBUGINFOD_URLS,
 # and debuginfod is the server a test starts on a loopback port.
+# Java frames (collector --profile on a JVM): jetty9 (Jetty 9.4 on
+# openjdk-17) is the real Java server whose boot test_collector_profile_jetty
+# profiles, run from its start.jar with a base of the test's own on a
+# loopback port (its system service and timer are never started, below).
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
@@ -71,7 +75,7 @@ runc docker.io containerd podman busybox-static qemu-system-x86 cpio
 prometheus systemd strace libdw-dev nodejs
 libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
-ruby ruby-railties puma openjdk-17-jdk-headless
+ruby ruby-railties puma openjdk-17-jdk-headless jetty9
 clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
 
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
@@ -96,7 +100,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Installing nginx must not start it (it would listen on port 80), nor
 # prometheus (port 9090, and it would scrape and store for nobody), nor
 # docker.io dockerd and containerd (a system dockerd would make /docker and
-# its containers would mix with the tests'): a
+# its containers would mix with the tests'), nor jetty9 (port 8080): a
 # policy-rc.d that denies every start (invoke-rc.d and deb-systemd-invoke
 # ask it) for the length of the install, unless the machine has one.
 policy=
@@ -115,6 +119,7 @@ case " $missing " in *" nginx "*) services=nginx ;; esac
 case " $missing " in *" prometheus "*) services="$services prometheus" ;; esac
 case " $missing " in *" docker.io "*|*" containerd "*) services="$services docker containerd" ;; esac
 case " $missing " in *" clickhouse-server "*) services="$services clickhouse-server" ;; esac
+case " $missing " in *" jetty9 "*) services="$services jetty9 jetty9.timer" ;; esac
 for svc in $services; do
 	if [ -d /run/systemd/system ] && command -v systemctl >/dev/null; then
 		systemctl disable --now "$svc" >/dev/null 2>&1 || true

@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 64 kernel, 64 user and 48 interpreter frames at most, as the collector writes. */
-#define FRAMES_MAX 176
+/* 64 kernel, 64 user and 96 interpreter frames at most, as the collector writes. */
+#define FRAMES_MAX 224
 #define FRAMES_BUILD_ID 20
 
 enum frame_kind {

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "collector/clock.h"
 #include "collector/profile/jitmaps.h"
 #include "collector/profile/umaps.h"
 
@@ -32,7 +33,18 @@ struct uproc {
 	pid_t pid;		/* 0: a free slot */
 	struct ranges maps, jit;	/* each sorted by start */
 	off_t perfmap_size;	/* the perf map as last read; -1: none */
+	pid_t nspid;		/* its pid in its namespace, its perf map's name; 0: not read yet */
+	unsigned long long perfmap_retry_ns;	/* no perf map: not looked for again before */
 };
+
+/*
+ * A process with no perf map is not asked again for this long: a JIT
+ * without one (a JVM whose frames are walked, node without
+ * --perf-basic-prof) showed a `u:` frame or more in most samples, each
+ * an open of its map that failed (a walk's garbage past a JIT's frames
+ * too); a map written later is read at the next miss after it.
+ */
+#define PERFMAP_RETRY_NS 10000000ULL
 
 struct umaps {
 	char proc[64];
@@ -277,6 +289,7 @@ pid_t umaps_ns_pid(const char *proc, pid_t pid)
 /* (Re)read @pid's perf map if it changed; a missing one is none. */
 static void read_perfmap(struct umaps *u, struct uproc *p)
 {
+	unsigned long long now = mono_ns();
 	char path[128], line[4096];
 	uint64_t start, size;
 	const char *name;
@@ -284,10 +297,16 @@ static void read_perfmap(struct umaps *u, struct uproc *p)
 	size_t len;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/%d/root/tmp/perf-%d.map", u->proc, (int)p->pid,
-		 (int)umaps_ns_pid(u->proc, p->pid));
-	if (!(f = fopen(path, "re")))
+	if (now < p->perfmap_retry_ns)
 		return;
+	if (!p->nspid)
+		p->nspid = umaps_ns_pid(u->proc, p->pid);
+	snprintf(path, sizeof(path), "%s/%d/root/tmp/perf-%d.map", u->proc, (int)p->pid,
+		 (int)p->nspid);
+	if (!(f = fopen(path, "re"))) {
+		p->perfmap_retry_ns = now + PERFMAP_RETRY_NS;
+		return;
+	}
 	if (fstat(fileno(f), &st) || st.st_size == p->perfmap_size) {
 		fclose(f);
 		return;

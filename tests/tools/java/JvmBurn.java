@@ -5,7 +5,8 @@
 // small and hot: C2 inlines it into burn; step calls leaf(), which the
 // test may keep from being inlined (-XX:CompileCommand=dontinline): then a
 // call from burn's compiled code is made at a pc of step's inlined scope.
-// Then main returns, and the JVM exits right after its boot. CPU time, not
+// Then main returns (with -Dburn.report=true after printing the burn's
+// rounds: bench/jvm.sh), and the JVM exits right after its boot. CPU time, not
 // wall time: on a loaded machine a wall-time burn gets what the scheduler
 // gives it.
 import java.lang.management.ManagementFactory;
@@ -13,7 +14,7 @@ import java.lang.management.ThreadMXBean;
 
 public class JvmBurn {
 	static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
-	static long sink;
+	static long sink, rounds;
 
 	static class Slow {
 		static {
@@ -35,14 +36,18 @@ public class JvmBurn {
 	static void burn(long ms) {
 		long end = CPU.getCurrentThreadCpuTime() + ms * 1000000L, x = 1;
 
-		while (CPU.getCurrentThreadCpuTime() < end)
+		while (CPU.getCurrentThreadCpuTime() < end) {
 			for (int i = 0; i < 200000; i++)
 				x = step(x);
+			rounds++;
+		}
 		sink = x;
 	}
 
 	public static void main(String[] args) {
 		CPU.getCurrentThreadCpuTime();	// the clock's classes loaded before the window
 		Slow.touch();
+		if (Boolean.getBoolean("burn.report"))	// bench/jvm.sh: the work done in the CPU time
+			System.out.println("rounds=" + rounds);
 	}
 }
