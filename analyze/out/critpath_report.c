@@ -10,12 +10,12 @@
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/profile.h"
 #include "analyze/out/critpath_report.h"
+#include "analyze/out/critpath_seg.h"
 #include "analyze/out/failures_report.h"
 #include "analyze/units.h"
 #include "common/tsv.h"
 
 #define BAR_WIDTH 40
-#define DETAIL_MAX 600
 
 /* An item of the summary: a what + detail, and its time on the paths. */
 struct item {
@@ -38,147 +38,14 @@ static int done(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-/* The task of segment @s, or NULL for the runtime's. */
-static const struct tl_task *seg_task(const struct tl_container *c, const struct cp_seg *s)
-{
-	return s->task == TL_NOTASK ? NULL : &c->tasks[s->task];
-}
-
-static const char *seg_comm(const struct timeline *tl, const struct tl_container *c,
-			    const struct cp_seg *s)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	if (t)
-		return timeline_str(tl, timeline_comm_at(t, s->ts));
-	return c->nstarts ? timeline_str(tl, c->starts[0].comm) : "";
-}
-
-static void seg_ids(const struct tl_container *c, const struct cp_seg *s, int64_t *pid,
-		    int64_t *tid)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	*pid = t ? t->pid : c->nstarts ? c->starts[0].pid : 0;
-	*tid = t ? t->tid : *pid;
-}
-
-/* "syscall:NAME", "cpu", ... into @buf. */
-static const char *seg_what(const struct timeline *tl, const struct cp_seg *s, char *buf,
-			    size_t n)
-{
-	if (s->kind == CP_SYSCALL)
-		snprintf(buf, n, "syscall:%s", timeline_str(tl, s->name));
-	else
-		snprintf(buf, n, "%s", critpath_kind_name((enum cp_kind)s->kind));
-	return buf;
-}
-
-static const char *match_name(enum cp_match m)
-{
-	switch (m) {
-	case CP_MATCH_PID: return "by pid";
-	case CP_MATCH_TIME: return "matched by time";
-	case CP_MATCH_PIPE: return "by pipe inode";
-	case CP_MATCH_CLONE: return "child of this call";
-	case CP_MATCH_WAKE: return "scheduler";
-	case CP_MATCH_WAKE_CUR: return "current at the wake: a guess";
-	default: return "";
-	}
-}
-
-/* --- interpreter spans (span rows): the innermost a segment is in ---------- */
-
-/* The innermost span of the segment's task that holds it, or NULL. */
-static const struct tl_span *seg_span(const struct tl_container *c, const struct cp_seg *s)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	return t && t->nspans ? timeline_span_over(t, s->ts, s->ts + s->dur) : NULL;
-}
-
-/*
- * The innermost span holding @s that is 1% of the path (@total) or more:
- * the short segments are folded in runs that do not cross one's edges,
- * so a slow initializer's stretch is a line of its own.
- */
-static const struct tl_span *seg_big_span(const struct tl_container *c, const struct cp_seg *s,
-					  uint64_t total)
-{
-	const struct tl_task *t = seg_task(c, s);
-	const struct tl_span *sp = seg_span(c, s);
-
-	while (sp && sp->dur < total / 100)
-		sp = sp->parent == TL_NOSPAN ? NULL : &t->spans[sp->parent];
-	return sp;
-}
-
-/* "load /app/slow.rb" (escaped, as in TSV) into @buf, or "" when @s is in no span. */
-static const char *seg_span_text(const struct timeline *tl, const struct tl_container *c,
-				 const struct cp_seg *s, char *buf, size_t n)
-{
-	const struct tl_span *sp = seg_span(c, s);
-
-	if (!sp)
-		return "";
-	snprintf(buf, n, "%s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
-	return buf;
-}
-
-/* The path's time by innermost span: its top SPAN_TOP, largest first. */
-#define SPAN_TOP 3
-struct span_sum {
-	const struct tl_span *sp;
-	uint64_t t;
-};
-
-/* Into @best (SPAN_TOP, zeroed here); how many there are. */
-static size_t span_top(const struct tl_container *c, const struct cp_path *p,
-		       struct span_sum best[SPAN_TOP])
-{
-	struct span_sum *v = NULL, *w;
-	size_t nv = 0, i, k, j;
-
-	memset(best, 0, SPAN_TOP * sizeof(*best));
-	for (i = 0; i < p->nsegs; i++) {
-		const struct tl_span *sp = seg_span(c, &p->segs[i]);
-
-		if (!sp)
-			continue;
-		for (k = 0; k < nv && v[k].sp != sp; k++)
-			;
-		if (k == nv) {
-			if (!(w = realloc(v, (nv + 1) * sizeof(*v))))
-				break;	/* out of memory: the spans so far */
-			v = w;
-			v[nv].sp = sp;
-			v[nv++].t = 0;
-		}
-		v[k].t += p->segs[i].dur;
-	}
-	for (i = 0; i < nv; i++) {
-		for (k = 0; k < SPAN_TOP && best[k].sp && best[k].t >= v[i].t; k++)
-			;
-		if (k == SPAN_TOP)
-			continue;
-		for (j = SPAN_TOP - 1; j > k; j--)
-			best[j] = best[j - 1];
-		best[k] = v[i];
-	}
-	free(v);
-	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
-		;
-	return k;
-}
-
 static double pct(uint64_t part, uint64_t total);
 
 /* "  by span on the path: ..." (nothing when the path is in no span). */
 static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
 			     const struct cp_path *p, uint64_t total)
 {
-	struct span_sum best[SPAN_TOP];
-	size_t n = span_top(c, p, best), k;
+	struct cpseg_span_sum best[CPSEG_SPAN_TOP];
+	size_t n = cpseg_span_top(c, p, best), k;
 	char b[UNITS_BUFSZ];
 
 	if (!n)
@@ -189,170 +56,6 @@ static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl
 			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
 			pct(best[k].t, total));
 	fprintf(f, "\n");
-}
-
-/*
- * The detail of @s (escaped, as in TSV): the row's, then where the walk
- * went on; for the runtime, how the container started.
- */
-/* How many tasks a runnable segment's text names by their share of its CPU. */
-#define SHARE_TOP 3
-
-/* @part of @whole as "97%", "0.3%" (into @buf, 16 bytes). */
-static const char *share_pct(uint64_t part, uint64_t whole, char *buf)
-{
-	double x = whole ? 100.0 * (double)part / (double)whole : 0;
-
-	if (part && x < 0.05)
-		snprintf(buf, 16, "<0.1%%");
-	else
-		snprintf(buf, 16, x >= 9.95 ? "%.0f%%" : "%.1f%%", x);
-	return buf;
-}
-
-/*
- * Who held the CPU of runnable segment @s of @p (its shares filled), as
- * "CPU 1 held by bar-hog 97%, kworker/1:1H 0.3%, other 2.7%" at @buf + @k:
- * the SHARE_TOP tasks with the most time, then what is left. With host
- * rows that rest ran no task with rows (idle, the collector's threads);
- * without them the rest is unknown, said so. Returns the new length.
- */
-static int share_text(const struct timeline *tl, const struct tl_container *c,
-		      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n, int k)
-{
-	size_t ns, i;
-	const struct cp_share *sh = cpu_share_of(p, (size_t)(s - p->segs), &ns);
-	uint64_t named = 0;
-	char pc[16];
-
-	k += snprintf(buf + k, n - (size_t)k, "%sCPU %u held by", k ? " " : "", s->cpu);
-	for (i = 0; i < ns && (size_t)k < n; i++) {
-		named += sh[i].ns;
-		if (i < SHARE_TOP)
-			k += snprintf(buf + k, n - (size_t)k, "%s %s %s", i ? "," : "",
-				      timeline_str(tl, sh[i].comm), share_pct(sh[i].ns, s->dur, pc));
-	}
-	if (i > SHARE_TOP && (size_t)k < n) {
-		uint64_t rest = 0;
-
-		for (i = SHARE_TOP; i < ns; i++)
-			rest += sh[i].ns;
-		k += snprintf(buf + k, n - (size_t)k, ", %zu more %s", ns - SHARE_TOP,
-			      share_pct(rest, s->dur, pc));
-	}
-	if (named < s->dur && (size_t)k < n) {
-		if (c->host_rows)
-			k += snprintf(buf + k, n - (size_t)k, "%s idle or unrecorded %s", ns ? "," : "",
-				      share_pct(s->dur - named, s->dur, pc));
-		else
-			k += snprintf(buf + k, n - (size_t)k, "%s unknown %s (no host rows: tasks outside "
-				      "the containers are not in the file)", ns ? "," : "",
-				      share_pct(s->dur - named, s->dur, pc));
-	}
-	if (s->by && (size_t)k < n)
-		k += snprintf(buf + k, n - (size_t)k, "; last %" PRId32 " %s%s", s->by,
-			      timeline_str(tl, s->by_comm), s->off_state == 'R' ? " (preempted)" : "");
-	return k;
-}
-
-static const char *seg_detail(const struct timeline *tl, const struct tl_container *c,
-			      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n)
-{
-	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
-			timeline_str(tl, s->detail);
-	int k = snprintf(buf, n, "%s", d);
-
-	if (k < 0 || (size_t)k >= n)
-		return buf;
-	if (s->match != CP_MATCH_NONE) {
-		const struct tl_task *o = &c->tasks[s->other];
-		const char *ev = s->event == CP_EV_WRITE ? "write by" :
-				 s->event == CP_EV_EXEC ? "exec of" :
-				 s->event == CP_EV_WAKE ? "woken by" : "exit of";
-
-		snprintf(buf + k, n - (size_t)k, "%s<- %s %" PRId64 " %s (%s)", k ? " " : "", ev,
-			 o->tid, timeline_str(tl, timeline_comm_at(o, s->ts)),
-			 match_name((enum cp_match)s->match));
-	} else if (s->state == CP_ST_BLOCKED) {
-		if (s->by && s->wake == TL_WAKE_UNKNOWN)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken while %" PRId32 " %s ran (by it or by an "
-				 "interrupt: the object cannot tell)", k ? " " : "", s->by,
-				 timeline_str(tl, s->by_comm));
-		else if (s->by)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
-				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
-		else
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
-				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
-				 s->wake == TL_WAKE_SOFTIRQ ? "a softirq" : "an unknown waker");
-	} else if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled) {
-		share_text(tl, c, p, s, buf, n, k);
-	} else if (s->state == CP_ST_RUNNABLE && s->by) {
-		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
-			 s->by, timeline_str(tl, s->by_comm),
-			 s->off_state == 'R' ? " (preempted)" : "");
-	}
-	/* the interpreter's require, load, import it happened in (span rows) */
-	k = (int)strlen(buf);
-	if (seg_span(c, s) && (size_t)k < n) {
-		char sp[DETAIL_MAX];
-
-		snprintf(buf + k, n - (size_t)k, "%sin %s", k ? " " : "",
-			 seg_span_text(tl, c, s, sp, sizeof(sp)));
-	}
-	return buf;
-}
-
-/* How many functions a segment's profile names, and how much of each name. */
-#define SEG_PROFILE_TOP 3
-#define SEG_PROFILE_NAME 64
-#define SEG_PROFILE_MAX (SEG_PROFILE_TOP * (TSV_ESCAPED_MAX(SEG_PROFILE_NAME) + 16) + 8)
-
-/*
- * The top functions of @s's task's samples during @s, when @s is on a CPU
- * (a cpu segment, or running with scheduler rows), as "[67% burn_long,
- * 33% burn_short]" (names TSV-escaped, cut to SEG_PROFILE_NAME bytes) in
- * @buf (SEG_PROFILE_MAX bytes); "" when it has no samples, or there is no
- * profile. NULL out of memory.
- */
-static const char *seg_profile(struct profile *prof, const struct tl_container *c,
-			       const struct cp_seg *s, char *buf)
-{
-	const struct tl_task *t = seg_task(c, s);
-	struct prof_count top[SEG_PROFILE_TOP];
-	uint64_t n;
-	size_t at = 0;
-	long k, i;
-
-	buf[0] = '\0';
-	if (!prof || !t || !(s->kind == CP_CPU || (c->has_sched && s->state == CP_ST_RUNNING)))
-		return buf;
-	k = profile_task_top(prof, t, s->ts, s->ts + s->dur, top, SEG_PROFILE_TOP, &n);
-	if (k < 0)
-		return NULL;
-	for (i = 0; i < k && top[i].self; i++) {
-		const char *name = profile_fn_name(prof, top[i].fn);
-		size_t len = strlen(name);
-
-		at += (size_t)snprintf(buf + at, SEG_PROFILE_MAX - at, "%s%.0f%% ", i ? ", " : "[",
-				       100.0 * (double)top[i].self / (double)n);
-		at += tsv_escape(name, len > SEG_PROFILE_NAME ? SEG_PROFILE_NAME : len, buf + at);
-	}
-	if (i)
-		snprintf(buf + at, SEG_PROFILE_MAX - at, "]");
-	else
-		buf[0] = '\0';
-	return buf;
-}
-
-/* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
-static const char *seg_state(const struct cp_seg *s, char *buf, size_t n)
-{
-	if (s->state == CP_ST_BLOCKED && s->off_state == 'D')
-		snprintf(buf, n, "blocked(D)");
-	else
-		snprintf(buf, n, "%s", critpath_state_name((enum cp_state)s->state));
-	return buf;
 }
 
 /*
@@ -553,7 +256,7 @@ static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
-	const struct tl_span *big;	/* seg_big_span() of its segments */
+	const struct tl_span *big;	/* cpseg_big_span() of its segments */
 	uint64_t from, to, cpu, sys, other;
 	struct tally who;
 };
@@ -561,25 +264,25 @@ struct fold {
 static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
 		     const struct cp_path *p, const struct cp_seg *s, struct profile *pr)
 {
-	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX], pb[SEG_PROFILE_MAX];
-	const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
-	const char *prof = seg_profile(pr, c, s, pb);
+	char b[2][UNITS_BUFSZ], what[96], det[CPSEG_DETAIL_MAX], pb[CPSEG_PROFILE_MAX];
+	const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+	const char *prof = cpseg_profile(pr, c, s, pb);
 	int64_t pid, tid;
 
 	if (!prof)
 		prof = "";	/* out of memory: the path without it */
 
-	seg_ids(c, s, &pid, &tid);
+	cpseg_ids(c, s, &pid, &tid);
 	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
 		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
 	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
 	if (c->has_sched) {
 		char st[16];
 
-		fprintf(f, " %-10s", seg_state(s, st, sizeof(st)));
+		fprintf(f, " %-10s", cpseg_state(s, st, sizeof(st)));
 	}
-	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
-		*d || *prof ? 16 : 0, seg_comm(tl, c, s), *d || *prof ? " " : "", d,
+	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s%s%s\n", cpseg_what(tl, s, what, sizeof(what)), tid,
+		*d || *prof ? 16 : 0, cpseg_comm(tl, c, s), *d || *prof ? " " : "", d,
 		*d && *prof ? " " : "", prof);
 }
 
@@ -612,20 +315,20 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 
 		all.ts = fd->from;
 		all.dur = fd->to - fd->from;
-		sp = seg_span(c, &all);
+		sp = cpseg_span(c, &all);
 		if (sp && sp->ts <= all.ts && all.ts + all.dur - sp->ts <= sp->dur)
 			fprintf(f, " in %s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
 	}
 	if (pr && fd->cpu) {
 		/* the first segment's task's samples over the fold */
 		struct cp_seg all = *fd->first;
-		char pb[SEG_PROFILE_MAX];
+		char pb[CPSEG_PROFILE_MAX];
 		const char *prof;
 
 		all.kind = CP_CPU;
 		all.ts = fd->from;
 		all.dur = fd->to - fd->from;
-		prof = seg_profile(pr, c, &all, pb);
+		prof = cpseg_profile(pr, c, &all, pb);
 		if (prof && *prof)
 			fprintf(f, " %s", prof);
 	}
@@ -641,7 +344,7 @@ static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_conta
 		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd,
 		       struct profile *pr)
 {
-	const struct tl_task *t = seg_task(c, s);
+	const struct tl_task *t = cpseg_task(c, s);
 	char b[UNITS_BUFSZ];
 	size_t k;
 
@@ -701,7 +404,7 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 		tally_add(&all, c, s);
 		if (s->dur * 100 < total) {
-			const struct tl_span *big = seg_big_span(c, s, total);
+			const struct tl_span *big = cpseg_big_span(c, s, total);
 
 			if (fd.n && big != fd.big)
 				fold_flush(f, &fd, tl, c, p, pr);
@@ -749,25 +452,25 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	char what[96], det[DETAIL_MAX];
+	char what[96], det[CPSEG_DETAIL_MAX];
 	size_t i;
 
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
+		const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
 		int64_t pid, tid;
 
 		char st[16];
 
-		seg_ids(c, s, &pid, &tid);
+		cpseg_ids(c, s, &pid, &tid);
 		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s",
-			timeline_str(tl, c->name), phase, pid, tid, seg_comm(tl, c, s),
-			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
-			seg_state(s, st, sizeof(st)));
+			timeline_str(tl, c->name), phase, pid, tid, cpseg_comm(tl, c, s),
+			cpseg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
+			cpseg_state(s, st, sizeof(st)));
 		/* the column only when the input has profile rows: older outputs stay as they were */
 		if (pr && pr->any) {
-			char pb[SEG_PROFILE_MAX];
-			const char *prof = seg_profile(pr, c, s, pb);
+			char pb[CPSEG_PROFILE_MAX];
+			const char *prof = cpseg_profile(pr, c, s, pb);
 
 			if (!prof) {
 				errno = ENOMEM;
@@ -815,7 +518,7 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	char what[96], det[DETAIL_MAX];
+	char what[96], det[CPSEG_DETAIL_MAX];
 	size_t i;
 
 	fprintf(f, "%s\n      {\"container\": ", first ? "" : ",");
@@ -826,21 +529,21 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		const struct cp_seg *s = &p->segs[i];
 		int64_t pid, tid;
 
-		seg_ids(c, s, &pid, &tid);
+		cpseg_ids(c, s, &pid, &tid);
 		fprintf(f, "%s\n        {\"offset\": %" PRIu64 ", \"dur\": %" PRIu64 ", \"pid\": %" PRId64
 			", \"tid\": %" PRId64 ", \"comm\": ", i ? "," : "", s->ts - p->t0, s->dur, pid, tid);
-		json_str(f, seg_comm(tl, c, s));
+		json_str(f, cpseg_comm(tl, c, s));
 		fprintf(f, ", \"what\": ");
-		json_str(f, seg_what(tl, s, what, sizeof(what)));
+		json_str(f, cpseg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
-		json_str(f, seg_detail(tl, c, p, s, det, sizeof(det)));
+		json_str(f, cpseg_detail(tl, c, p, s, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
-		if (seg_span(c, s)) {
-			char sp[DETAIL_MAX];
+		if (cpseg_span(c, s)) {
+			char sp[CPSEG_DETAIL_MAX];
 
 			fprintf(f, ", \"span\": ");
-			json_str(f, seg_span_text(tl, c, s, sp, sizeof(sp)));
+			json_str(f, cpseg_span_text(tl, c, s, sp, sizeof(sp)));
 		}
 		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
 			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
@@ -855,8 +558,8 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled)
 			json_shares(f, tl, c, p, s);
 		if (pr && pr->any) {
-			char pb[SEG_PROFILE_MAX];
-			const char *prof = seg_profile(pr, c, s, pb);
+			char pb[CPSEG_PROFILE_MAX];
+			const char *prof = cpseg_profile(pr, c, s, pb);
 
 			if (!prof) {
 				errno = ENOMEM;
@@ -873,9 +576,9 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	fprintf(f, "\n      ]");
 	{
 		/* the path's top spans, as its text summary names them */
-		struct span_sum best[SPAN_TOP];
-		size_t n = span_top(c, p, best), k;
-		char sp[DETAIL_MAX];
+		struct cpseg_span_sum best[CPSEG_SPAN_TOP];
+		size_t n = cpseg_span_top(c, p, best), k;
+		char sp[CPSEG_DETAIL_MAX];
 
 		if (n) {
 			fprintf(f, ", \"spans\": [");
@@ -899,7 +602,7 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 {
 	size_t n, i, shown;
 	uint32_t *o = summary_order(sm, &n);
-	char b[UNITS_BUFSZ], key[DETAIL_MAX];
+	char b[UNITS_BUFSZ], key[CPSEG_DETAIL_MAX];
 
 	if (!o) {
 		errno = ENOMEM;
