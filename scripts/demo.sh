@@ -37,7 +37,11 @@ where_the_time_went() {
 # "by task on the path" line): the client, the daemons, runc, the container
 by_process() {
 	echo "demo: each boot's path by process (the runtime's too: client mode records the host's tasks):"
-	awk '/^critical path of / { c = $4 } /^  by task on the path: / { sub(/^  by task on the path: /, ""); print "  " c ": " $0 }' "$1"
+	awk '/^critical path of / { c = $4 }
+		t != "" && /^            / { sub(/^ +/, " "); t = t $0; next }
+		t != "" { print "  " c ": " t; t = "" }
+		/^  by task on the path: / { sub(/^  by task on the path: /, ""); t = $0 }
+		END { if (t != "") print "  " c ": " t }' "$1"
 }
 
 echo "demo: booting samples/webapp $runs times as a container (until its worker listens)"

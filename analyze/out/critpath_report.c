@@ -12,10 +12,37 @@
 #include "analyze/out/critpath_report.h"
 #include "analyze/out/critpath_seg.h"
 #include "analyze/out/failures_report.h"
+#include "analyze/out/wrap.h"
 #include "analyze/units.h"
 #include "common/tsv.h"
 
-#define BAR_WIDTH 40
+/*
+ * The bar's columns: 20, so that a segment's columns (at, dur, share, the
+ * bar, state, what, tid, comm) end by column 113 and fit in 120 with
+ * their detail on a line of its own (40 made them 133).
+ */
+#define BAR_WIDTH 20
+
+/* Where the detail of a segment's line goes when it does not fit: under the bar. */
+#define DETAIL_INDENT 30
+
+/*
+ * The indent of the continuation of the path's other lines (by task, by
+ * span, by state, its title): 12, so that every continuation line of the
+ * text, these, the details (30) and the top items (19), starts with 12
+ * spaces and no line of its own does (a segment's "at" column ends by 12).
+ */
+#define LINE_INDENT 12
+
+/* The indent of a top item's continuation: under its text. */
+#define ITEM_INDENT 19
+
+/* The text output: its stream and width, and the line being built. */
+struct text_out {
+	FILE *f;
+	size_t width;
+	struct wrap_buf b;
+};
 
 /* An item of the summary: a what + detail, and its time on the paths. */
 struct item {
@@ -41,8 +68,8 @@ static int done(FILE *f)
 static double pct(uint64_t part, uint64_t total);
 
 /* "  by span on the path: ..." (nothing when the path is in no span). */
-static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
-			     const struct cp_path *p, uint64_t total)
+static void span_tally_print(struct text_out *o, const struct timeline *tl,
+			     const struct tl_container *c, const struct cp_path *p, uint64_t total)
 {
 	struct cpseg_span_sum best[CPSEG_SPAN_TOP];
 	size_t n = cpseg_span_top(c, p, best), k;
@@ -50,12 +77,13 @@ static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl
 
 	if (!n)
 		return;
-	fprintf(f, "  by span on the path: ");
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  by span on the path: ");
 	for (k = 0; k < n; k++)
-		fprintf(f, "%s%s %s %s (%.1f%%)", k ? ", " : "", timeline_str(tl, best[k].sp->kind),
-			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
-			pct(best[k].t, total));
-	fprintf(f, "\n");
+		wrap_printf(&o->b, "%s%s %s %s (%.1f%%)", k ? ", " : "",
+			    timeline_str(tl, best[k].sp->kind), timeline_str(tl, best[k].sp->what),
+			    units_format((int64_t)best[k].t, b), pct(best[k].t, total));
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
 }
 
 /*
@@ -160,11 +188,12 @@ static double pct(uint64_t part, uint64_t total)
 }
 
 /* A bar of BAR_WIDTH columns with '#' over [@from, @to) of [@t0, @t1). */
-static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
+static void bar(struct wrap_buf *w, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 {
 	unsigned __int128 span = t1 > t0 ? t1 - t0 : 1;
 	size_t a = (size_t)((unsigned __int128)(from - t0) * BAR_WIDTH / span);
 	size_t b = (size_t)(((unsigned __int128)(to - t0) * BAR_WIDTH + span - 1) / span);
+	char line[BAR_WIDTH + 3];
 	size_t i;
 
 	if (b <= a)
@@ -173,10 +202,12 @@ static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 		b = BAR_WIDTH;
 	if (a >= b)
 		a = b - 1;
-	putc('|', f);
+	line[0] = '|';
 	for (i = 0; i < BAR_WIDTH; i++)
-		putc(i >= a && i < b ? '#' : ' ', f);
-	putc('|', f);
+		line[i + 1] = i >= a && i < b ? '#' : ' ';
+	line[BAR_WIDTH + 1] = '|';
+	line[BAR_WIDTH + 2] = '\0';
+	wrap_printf(w, "%s", line);
 }
 
 /*
@@ -227,7 +258,7 @@ static int cmp_tally(const void *x, const void *y)
 }
 
 /* "bash 26950 61.0%, python3 26953 30.2%, 3 more 8.8%" of @total. */
-static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
+static void tally_print(struct wrap_buf *w, struct tally *t, const struct timeline *tl,
 			const struct tl_container *c, uint64_t total)
 {
 	uint64_t more = t->rest;
@@ -243,13 +274,13 @@ static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
 			continue;
 		}
 		if (e->task == TL_NOTASK)
-			fprintf(f, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
+			wrap_printf(w, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
 		else
-			fprintf(f, "%s%s %" PRId64 " %.1f%%", i ? ", " : "", timeline_str(tl, e->comm),
-				c->tasks[e->task].tid, pct(e->dur, total));
+			wrap_printf(w, "%s%s %" PRId64 " %.1f%%", i ? ", " : "",
+				    timeline_str(tl, e->comm), c->tasks[e->task].tid, pct(e->dur, total));
 	}
 	if (more)
-		fprintf(f, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
+		wrap_printf(w, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
 }
 
 /* Consecutive segments under 1% of the boot, printed as one line. */
@@ -261,10 +292,15 @@ struct fold {
 	struct tally who;
 };
 
-static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
+/*
+ * A segment's line: its columns, then its detail and profile on the same
+ * line when they fit in the width, else on lines of their own under the bar.
+ */
+static void seg_line(struct text_out *o, const struct timeline *tl, const struct tl_container *c,
 		     const struct cp_path *p, const struct cp_seg *s, struct profile *pr)
 {
 	char b[2][UNITS_BUFSZ], what[96], det[CPSEG_DETAIL_MAX], pb[CPSEG_PROFILE_MAX];
+	char tail[CPSEG_DETAIL_MAX + CPSEG_PROFILE_MAX + 1];
 	const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
 	const char *prof = cpseg_profile(pr, c, s, pb);
 	int64_t pid, tid;
@@ -273,20 +309,23 @@ static void seg_line(FILE *f, const struct timeline *tl, const struct tl_contain
 		prof = "";	/* out of memory: the path without it */
 
 	cpseg_ids(c, s, &pid, &tid);
-	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
-		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
-	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
+		    units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
+	bar(&o->b, p->t0, p->t1, s->ts, s->ts + s->dur);
 	if (c->has_sched) {
 		char st[16];
 
-		fprintf(f, " %-10s", cpseg_state(s, st, sizeof(st)));
+		wrap_printf(&o->b, " %-10s", cpseg_state(s, st, sizeof(st)));
 	}
-	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s%s%s\n", cpseg_what(tl, s, what, sizeof(what)), tid,
-		*d || *prof ? 16 : 0, cpseg_comm(tl, c, s), *d || *prof ? " " : "", d,
-		*d && *prof ? " " : "", prof);
+	wrap_printf(&o->b, " %-24s %7" PRId64 " %-*s", cpseg_what(tl, s, what, sizeof(what)), tid,
+		    *d || *prof ? 16 : 0, cpseg_comm(tl, c, s));
+	snprintf(tail, sizeof(tail), "%s%s%s", d, *d && *prof ? " " : "", prof);
+	wrap_line(o->f, wrap_str(&o->b), tail, o->width, DETAIL_INDENT);
 }
 
-static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
+/* The fold's line: its text after the bar, continued under the bar. */
+static void fold_flush(struct text_out *o, struct fold *fd, const struct timeline *tl,
 		       const struct tl_container *c, const struct cp_path *p, struct profile *pr)
 {
 	char b[4][UNITS_BUFSZ];
@@ -294,20 +333,22 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 	if (!fd->n)
 		return;
 	if (fd->n == 1) {
-		seg_line(f, tl, c, p, fd->first, pr);
+		seg_line(o, tl, c, p, fd->first, pr);
 		memset(fd, 0, sizeof(*fd));
 		return;
 	}
-	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
-		units_format((int64_t)(fd->to - fd->from), b[1]), pct(fd->to - fd->from, p->t1 - p->t0));
-	bar(f, p->t0, p->t1, fd->from, fd->to);
-	fprintf(f, " (%zu segments under 1%%: cpu %s, syscalls %s", fd->n,
-		units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
+		    units_format((int64_t)(fd->to - fd->from), b[1]),
+		    pct(fd->to - fd->from, p->t1 - p->t0));
+	bar(&o->b, p->t0, p->t1, fd->from, fd->to);
+	wrap_printf(&o->b, " (%zu segments under 1%%: cpu %s, syscalls %s", fd->n,
+		    units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
 	if (fd->other)
-		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
-	fprintf(f, "; ");
-	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
-	fprintf(f, ")");
+		wrap_printf(&o->b, ", other %s", units_format((int64_t)fd->other, b[0]));
+	wrap_printf(&o->b, "; ");
+	tally_print(&o->b, &fd->who, tl, c, fd->to - fd->from);
+	wrap_printf(&o->b, ")");
 	{
 		/* the span the whole fold is in, of its first segment's task */
 		struct cp_seg all = *fd->first;
@@ -317,7 +358,8 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		all.dur = fd->to - fd->from;
 		sp = cpseg_span(c, &all);
 		if (sp && sp->ts <= all.ts && all.ts + all.dur - sp->ts <= sp->dur)
-			fprintf(f, " in %s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+			wrap_printf(&o->b, " in %s %s", timeline_str(tl, sp->kind),
+				    timeline_str(tl, sp->what));
 	}
 	if (pr && fd->cpu) {
 		/* the first segment's task's samples over the fold */
@@ -330,9 +372,9 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 		all.dur = fd->to - fd->from;
 		prof = cpseg_profile(pr, c, &all, pb);
 		if (prof && *prof)
-			fprintf(f, " %s", prof);
+			wrap_printf(&o->b, " %s", prof);
 	}
-	fprintf(f, "\n");
+	wrap_fill(o->f, wrap_str(&o->b), o->width, DETAIL_INDENT);
 	memset(fd, 0, sizeof(*fd));
 }
 
@@ -340,9 +382,9 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
  * The execs of @s's task during @s (ending it or inside it), as lines of
  * their own after the fold so far: where a shim hands over to the program.
  */
-static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
-		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd,
-		       struct profile *pr)
+static void exec_lines(struct text_out *o, const struct timeline *tl,
+		       const struct tl_container *c, const struct cp_path *p, const struct cp_seg *s,
+		       struct fold *fd, struct profile *pr)
 {
 	const struct tl_task *t = cpseg_task(c, s);
 	char b[UNITS_BUFSZ];
@@ -351,15 +393,17 @@ static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_conta
 	for (k = 0; t && k < t->nexecs; k++) {
 		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
 			continue;
-		fold_flush(f, fd, tl, c, p, pr);
-		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
-			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
-			timeline_str(tl, t->execs[k].filename), t->tid);
+		fold_flush(o, fd, tl, c, p, pr);
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "  %10s %9s %6s  exec of %s by %" PRId64,
+			    units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
+			    timeline_str(tl, t->execs[k].filename), t->tid);
+		wrap_fill(o->f, wrap_str(&o->b), o->width, DETAIL_INDENT);
 	}
 }
 
 /* "running 40.1% (12.0ms), runnable 2.0% (...), blocked ..., unknown ..." of @total. */
-static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
+static void state_print(struct wrap_buf *w, const uint64_t st[CP_ST_MAX], uint64_t total)
 {
 	static const enum cp_state order[] = { CP_ST_RUNNING, CP_ST_RUNNABLE, CP_ST_BLOCKED,
 					       CP_ST_UNKNOWN };
@@ -367,11 +411,11 @@ static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
 	size_t i;
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		fprintf(f, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
-			pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
+		wrap_printf(w, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
+			    pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
 }
 
-static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
+static int text_path(struct text_out *o, const struct analysis *a, const struct cp_path *p,
 		     const char *phase, struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
@@ -385,19 +429,24 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	memset(&fd, 0, sizeof(fd));
 	memset(&all, 0, sizeof(all));
 
-	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
-		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
-		p->nsegs, p->nsegs == 1 ? "" : "s");
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "critical path of %s (file %u): start -> %s %s, %zu segment%s",
+		    timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
+		    p->nsegs, p->nsegs == 1 ? "" : "s");
 	if (p->followed)
-		fprintf(f, ", %zu wake-up%s followed", p->followed, p->followed == 1 ? "" : "s");
+		wrap_printf(&o->b, ", %zu wake-up%s followed", p->followed,
+			    p->followed == 1 ? "" : "s");
 	if (p->guessed)
-		fprintf(f, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
-			p->guessed == 1 ? "" : "s");
+		wrap_printf(&o->b, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
+			    p->guessed == 1 ? "" : "s");
+	putc('\n', o->f);
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
+	/* 120 columns with the state, 109 without */
 	if (c->has_sched)
-		fprintf(f, "\n  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
+		fprintf(o->f, "  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
 			BAR_WIDTH, "", "state", "what", "tid", "comm", "detail");
 	else
-		fprintf(f, "\n  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
+		fprintf(o->f, "  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
 			BAR_WIDTH, "", "what", "tid", "comm", "detail");
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
@@ -407,7 +456,7 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 			const struct tl_span *big = cpseg_big_span(c, s, total);
 
 			if (fd.n && big != fd.big)
-				fold_flush(f, &fd, tl, c, p, pr);
+				fold_flush(o, &fd, tl, c, p, pr);
 			fd.big = big;
 			tally_add(&fd.who, c, s);
 			if (!fd.n) {
@@ -422,29 +471,35 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.sys += s->dur;
 			else
 				fd.other += s->dur;
-			exec_lines(f, tl, c, p, s, &fd, pr);
+			exec_lines(o, tl, c, p, s, &fd, pr);
 			continue;
 		}
-		fold_flush(f, &fd, tl, c, p, pr);
-		seg_line(f, tl, c, p, s, pr);
-		exec_lines(f, tl, c, p, s, &fd, pr);
+		fold_flush(o, &fd, tl, c, p, pr);
+		seg_line(o, tl, c, p, s, pr);
+		exec_lines(o, tl, c, p, s, &fd, pr);
 		continue;
 	}
-	fold_flush(f, &fd, tl, c, p, pr);
-	fprintf(f, "  by task on the path: ");
-	tally_print(f, &all, tl, c, total);
-	fprintf(f, "\n");
-	span_tally_print(f, tl, c, p, total);
+	fold_flush(o, &fd, tl, c, p, pr);
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  by task on the path: ");
+	tally_print(&o->b, &all, tl, c, total);
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
+	span_tally_print(o, tl, c, p, total);
 	if (c->has_sched) {
 		uint64_t st[CP_ST_MAX] = { 0 };
 
 		for (i = 0; i < p->nsegs; i++)
 			st[p->segs[i].state < CP_ST_MAX ? p->segs[i].state : CP_ST_UNKNOWN] += p->segs[i].dur;
-		fprintf(f, "  by state on the path: ");
-		state_print(f, st, total);
-		fprintf(f, "\n");
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "  by state on the path: ");
+		state_print(&o->b, st, total);
+		wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
 	}
-	return done(f);
+	if (o->b.failed) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return done(o->f);
 }
 
 static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
@@ -596,15 +651,15 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	return done(f);
 }
 
-static int print_summary(FILE *f, const struct summary *sm, const struct timeline *tl,
-			 const char *phase,
-			 enum report_format fmt)
+static int print_summary(struct text_out *o, const struct summary *sm,
+			 const struct timeline *tl, const char *phase, enum report_format fmt)
 {
+	FILE *f = o->f;
 	size_t n, i, shown;
-	uint32_t *o = summary_order(sm, &n);
+	uint32_t *order = summary_order(sm, &n);
 	char b[UNITS_BUFSZ], key[CPSEG_DETAIL_MAX];
 
-	if (!o) {
+	if (!order) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -612,10 +667,10 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 	if (fmt == FMT_JSON) {
 		fprintf(f, "\n    ],\n    \"boot_total\": %" PRIu64 ",\n    \"top\": [", sm->boot);
 		for (i = 0; i < shown; i++) {
-			const struct item *it = &sm->it[o[i]];
+			const struct item *it = &sm->it[order[i]];
 
 			fprintf(f, "%s\n      {\"item\": ", i ? "," : "");
-			json_str(f, item_text(sm, tl, o[i], key, sizeof(key)));
+			json_str(f, item_text(sm, tl, order[i], key, sizeof(key)));
 			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
 				it->total, pct(it->total, sm->boot), it->containers);
 		}
@@ -623,41 +678,73 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 			", \"blocked\": %" PRIu64 ", \"unknown\": %" PRIu64 "}", sm->by_state[CP_ST_RUNNING],
 			sm->by_state[CP_ST_RUNNABLE], sm->by_state[CP_ST_BLOCKED], sm->by_state[CP_ST_UNKNOWN]);
 	} else if (sm->paths) {
-		fprintf(f, "\ntop of the critical paths to %s across %zu container%s (%s of boot in all;"
-			" %% of that):\n", phase, sm->paths, sm->paths == 1 ? "" : "s",
-			units_format((int64_t)sm->boot, b));
+		fprintf(f, "\n");
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "top of the critical paths to %s across %zu container%s (%s of boot "
+			    "in all; %% of that):", phase, sm->paths, sm->paths == 1 ? "" : "s",
+			    units_format((int64_t)sm->boot, b));
+		wrap_fill(f, wrap_str(&o->b), o->width, LINE_INDENT);
 		for (i = 0; i < shown; i++) {
-			const struct item *it = &sm->it[o[i]];
+			const struct item *it = &sm->it[order[i]];
 
-			fprintf(f, "  %5.1f%% %9s  %s  (%zu container%s)\n", pct(it->total, sm->boot),
-				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
-				it->containers, it->containers == 1 ? "" : "s");
+			wrap_reset(&o->b);
+			wrap_printf(&o->b, "  %5.1f%% %9s  %s  (%zu container%s)",
+				    pct(it->total, sm->boot), units_format((int64_t)it->total, b),
+				    item_text(sm, tl, order[i], key, sizeof(key)), it->containers,
+				    it->containers == 1 ? "" : "s");
+			wrap_fill(f, wrap_str(&o->b), o->width, ITEM_INDENT);
 		}
 		if (sm->by_state[CP_ST_UNKNOWN] < sm->boot) {
-			fprintf(f, "by state: ");
-			state_print(f, sm->by_state, sm->boot);
-			fprintf(f, "\nrunning: on a CPU (cpu: in user space); runnable: woken, waiting for a CPU;"
-				" blocked: off CPU until woken; unknown: no scheduler rows\n");
+			wrap_reset(&o->b);
+			wrap_printf(&o->b, "by state: ");
+			state_print(&o->b, sm->by_state, sm->boot);
+			wrap_fill(f, wrap_str(&o->b), o->width, LINE_INDENT);
+			fprintf(f, "running: on a CPU (cpu: in user space); runnable: woken, waiting for a "
+				"CPU;\nblocked: off CPU until woken; unknown: no scheduler rows\n");
 		} else {
-			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
+			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU);\n"
 				"syscall: blocked or kernel CPU, a syscall-only trace cannot tell which\n");
 		}
 	}
-	free(o);
+	free(order);
+	if (o->b.failed) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return done(f);
 }
 
 int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt,
-		   struct profile *pr)
+		   struct profile *pr, size_t width)
 {
-	return critpath_print2(f, f, a, phase, fmt, pr);
+	return critpath_print2(f, f, a, phase, fmt, pr, width);
+}
+
+/* The containers that never reached the phase, up to 10, fitted to the width. */
+static void text_unreached(struct text_out *o, const struct timeline *tl, uint32_t phase)
+{
+	char *list = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&list, &n);
+
+	if (!m) {
+		o->b.failed = true;
+		return;
+	}
+	failures_list_unreached(m, tl, phase, 10);
+	if (fclose(m) != 0)
+		o->b.failed = true;
+	else
+		wrap_lines(o->f, list, n, o->width, LINE_INDENT);
+	free(list);
 }
 
 int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
-		    enum report_format fmt, struct profile *pr)
+		    enum report_format fmt, struct profile *pr, size_t width)
 {
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
+	struct text_out to = { .f = f, .width = width ? width : WRAP_WIDTH };
 	struct summary sm = { 0 };
 	struct cpu_share *cs = NULL;
 	size_t i, k, timed = 0;
@@ -715,22 +802,30 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		else if (fmt == FMT_JSON)
 			got = json_path(f, a, &p, sm.paths == 1, pr);
 		else
-			got = text_path(f, a, &p, pname, pr);
+			got = text_path(&to, a, &p, pname, pr);
 		critpath_release(&p);
 		if (got < 0)
 			goto out;
 	}
-	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(sf, &sm, tl, pname, fmt) < 0))
+	to.f = sf;
+	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(&to, &sm, tl, pname, fmt) < 0))
 		goto out;
 	if (fmt == FMT_JSON)
 		fprintf(sf, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
 	else if (fmt == FMT_TEXT && timed > sm.paths) {
-		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it):\n", pname,
-			timed - sm.paths, timed, timed == 1 ? "" : "s");
-		failures_list_unreached(sf, tl, phase, 10);
+		wrap_reset(&to.b);
+		wrap_printf(&to.b, "%s: %zu of %zu container%s without a path (never reached it):",
+			    pname, timed - sm.paths, timed, timed == 1 ? "" : "s");
+		wrap_fill(sf, wrap_str(&to.b), to.width, LINE_INDENT);
+		text_unreached(&to, tl, phase);
+		if (to.b.failed) {
+			errno = ENOMEM;
+			goto out;
+		}
 	}
 	rc = done(sf);
 out:
+	wrap_buf_free(&to.b);
 	cpu_share__free(cs);
 	strtab__free(sm.keys);
 	free(sm.it);
