@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-2-Clause
+# Every link and path in README.md and docs/*.md is valid, and the README
+# stays at 300 lines or fewer (tests/tools/doclinks.py says what it
+# checks: links and their #anchors as GitHub makes them, the repository's
+# paths in backquotes, in the text and in commands, other documents named,
+# tests named, collector(8) and analyze(1)). Then the checker on a copy of
+# the documents with one mistake planted at a time: each is found, named
+# by its file and line. Needs no root; 4 runs of the checker.
+. "$(dirname "$0")/lib.sh"
+have python3 "the documents' links" || exit 77
+check=tests/tools/doclinks.py
+
+python3 "$check" > "$TMP/out" 2> "$TMP/err" ||
+	fail "the documents have broken links or paths:
+$(cat "$TMP/out")"
+ok "$(cat "$TMP/err")"
+
+# a root of its own: the repository's files linked, README.md and docs/ copied
+root=$TMP/root
+mkdir "$root"
+for f in * .[!.]*; do
+	case $f in README.md|docs|.git|build) continue ;; esac
+	ln -s "$PWD/$f" "$root/$f"
+done
+fresh() { rm -rf "$root/README.md" "$root/docs" && cp README.md "$root/" && cp -r docs "$root/"; }
+# plant DOC TEXT WANT [K]: TEXT appended to DOC in the copy, to be found as
+# WANT at DOC:LINE, LINE the TEXT's Kth line (1); checked at once by check_planted
+planted=()
+plant() {
+	local doc=$1 text=$2 want=$3 k=${4:-1} line
+	line=$(( $(wc -l < "$root/$doc") + 1 + k ))
+	printf '\n%s\n' "$text" >> "$root/$doc"
+	planted+=("$doc:$line: $want")
+}
+fresh
+plant docs/testing.md 'A [broken link](nosuch.md).' 'link to nosuch.md: no such file'
+plant README.md 'The [format](docs/tsv-format.md#no-such-section).' \
+	'link to docs/tsv-format.md#no-such-section: no heading #no-such-section in docs/tsv-format.md'
+plant docs/profiles.md '![a picture](images/gone.png)' 'link to images/gone.png: no such file'
+plant docs/costs.md 'Measured by `bench/nosuch.sh`.' 'path bench/nosuch.sh: no such file in the repository'
+plant docs/fleet.md 'As collector/run/gone.c writes it.' 'path collector/run/gone.c: no such file in the repository'
+plant docs/runtimes.md '`test_runtime_nosuch` checks it.' \
+	'test test_runtime_nosuch: no tests/integration/test_runtime_nosuch.sh, tests/unit/test_runtime_nosuch.c'
+plant docs/marks.md 'See docs/nosuch.md.' 'path docs/nosuch.md: no such file in the repository'
+plant docs/analyze.md 'As analyze(3) says.' 'man page analyze(3): no man/analyze.3'
+plant docs/testing.md "$(printf '```\nsudo tests/integration/nosuch.sh\n```')" \
+	'path tests/integration/nosuch.sh: no such file in the repository' 2
+python3 "$check" --root "$root" > "$TMP/out" 2>&1 && fail "the planted mistakes passed"
+for want in "${planted[@]}"; do
+	grep -qxF "$want" "$TMP/out" || fail "planted, not found: '$want'; found: $(cat "$TMP/out")"
+done
+[ "$(grep -c '^[^ ]*:[0-9]*: ' "$TMP/out")" -eq "${#planted[@]}" ] || fail "more found than planted: $(cat "$TMP/out")"
+ok "a broken link, anchor, image, path (backquoted, in the text, in a command), test name and man page: each found at its line"
+# the same links well made pass: a heading's anchor, a glob, a placeholder, a program by its source
+fresh
+printf '\n%s\n' 'See [span rows](tsv-format.md#span-rows), `tests/integration/test_runtime_*`,
+`fuzz/corpus/TARGET/*`, `collector/run/spawn.c:42`, `tests/tools/burn`, `test_spans[ruby]` and analyze(1).' \
+	>> "$root/docs/testing.md"
+python3 "$check" --root "$root" > "$TMP/out" 2>&1 || fail "well-made links reported: $(cat "$TMP/out")"
+ok "well-made links, globs and placeholders pass"
+# the README at 301 lines
+seq 301 | sed 's/^/line /' > "$root/README.md"
+python3 "$check" --root "$root" > "$TMP/out" 2>&1 && fail "a README of 301 lines passed"
+grep -q '^README.md: 301 lines, more than 300' "$TMP/out" || fail "README of 301 lines: $(cat "$TMP/out")"
+ok "a README of 301 lines is refused"
