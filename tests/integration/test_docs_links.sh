@@ -4,14 +4,19 @@
 # stays at 300 lines or fewer (tests/tools/doclinks.py says what it
 # checks: links and their #anchors as GitHub makes them, the repository's
 # paths in backquotes, in the text and in commands, other documents named,
-# tests named, collector(8) and analyze(1)). Then the checker on a copy of
+# tests named, collector(8) and analyze(1), and each option of a collector
+# or analyze command line against that program's --help). Then the checker on a copy of
 # the documents with one mistake planted at a time: each is found, named
 # by its file and line. Needs no root; 4 runs of the checker.
 . "$(dirname "$0")/lib.sh"
 have python3 "the documents' links" || exit 77
-check=tests/tools/doclinks.py
+[ -x "$COLLECTOR" ] && [ -x "$ANALYZE" ] || fail "no $COLLECTOR or $ANALYZE: make all first"
+for p in collector analyze; do
+	"$OUTPUT/$p" --help 2>&1 | grep -o -- '--[a-z][a-z0-9-]*' | sort -u | sed "s/^/$p /"
+done > "$TMP/options"
+check() { python3 tests/tools/doclinks.py --options "$TMP/options" "$@"; }
 
-python3 "$check" > "$TMP/out" 2> "$TMP/err" ||
+check > "$TMP/out" 2> "$TMP/err" ||
 	fail "the documents have broken links or paths:
 $(cat "$TMP/out")"
 ok "$(cat "$TMP/err")"
@@ -46,21 +51,25 @@ plant docs/marks.md 'See docs/nosuch.md.' 'path docs/nosuch.md: no such file in 
 plant docs/analyze.md 'As analyze(3) says.' 'man page analyze(3): no man/analyze.3'
 plant docs/testing.md "$(printf '```\nsudo tests/integration/nosuch.sh\n```')" \
 	'path tests/integration/nosuch.sh: no such file in the repository' 2
-python3 "$check" --root "$root" > "$TMP/out" 2>&1 && fail "the planted mistakes passed"
+plant docs/profiles.md "$(printf '```\nsudo build/collector --profile=99 --nosuch -o x.tsv -- docker run --rm x\n```')" \
+	'collector --nosuch: no such option (collector --help)' 2
+plant docs/critical-path.md '`analyze --runs 3 boot.tsv` (a collector option)' \
+	'analyze --runs: no such option (analyze --help)'
+check --root "$root" > "$TMP/out" 2>&1 && fail "the planted mistakes passed"
 for want in "${planted[@]}"; do
 	grep -qxF "$want" "$TMP/out" || fail "planted, not found: '$want'; found: $(cat "$TMP/out")"
 done
 [ "$(grep -c '^[^ ]*:[0-9]*: ' "$TMP/out")" -eq "${#planted[@]}" ] || fail "more found than planted: $(cat "$TMP/out")"
-ok "a broken link, anchor, image, path (backquoted, in the text, in a command), test name and man page: each found at its line"
+ok "a broken link, anchor, image, path (backquoted, in the text, in a command), test name, man page and option: each found at its line"
 # the same links well made pass: a heading's anchor, a glob, a placeholder, a program by its source
 fresh
 printf '\n%s\n' 'See [span rows](tsv-format.md#span-rows), `tests/integration/test_runtime_*`,
 `fuzz/corpus/TARGET/*`, `collector/run/spawn.c:42`, `tests/tools/burn`, `test_spans[ruby]` and analyze(1).' \
 	>> "$root/docs/testing.md"
-python3 "$check" --root "$root" > "$TMP/out" 2>&1 || fail "well-made links reported: $(cat "$TMP/out")"
+check --root "$root" > "$TMP/out" 2>&1 || fail "well-made links reported: $(cat "$TMP/out")"
 ok "well-made links, globs and placeholders pass"
 # the README at 301 lines
 seq 301 | sed 's/^/line /' > "$root/README.md"
-python3 "$check" --root "$root" > "$TMP/out" 2>&1 && fail "a README of 301 lines passed"
+check --root "$root" > "$TMP/out" 2>&1 && fail "a README of 301 lines passed"
 grep -q '^README.md: 301 lines, more than 300' "$TMP/out" || fail "README of 301 lines: $(cat "$TMP/out")"
 ok "a README of 301 lines is refused"

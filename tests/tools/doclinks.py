@@ -28,6 +28,10 @@ unless said:
   an optional [mode]): a tests/integration/test_*.sh, tests/unit/test_*.c
   or fuzz target of that name;
 - the man pages of our programs, collector(8) and analyze(1): man/NAME.N;
+- with --options FILE (lines "PROGRAM --OPTION", collector's and analyze's
+  as their --help has them): each option of a collector or analyze command
+  line, in backquotes or in a fenced block (up to a ` -- `, after which the
+  command's own options come), is one of that program's;
 - README.md has at most --max-readme lines (300).
 """
 import argparse
@@ -93,9 +97,13 @@ def anchors_of(path, cache={}):
     return found
 
 
+CMD_RE = re.compile(r"^(?:sudo\s+)?(?:\S+\s+)?(?:[\w./-]*/)?(collector|analyze)\b(.*)$")
+
+
 class Checker:
-    def __init__(self, root):
+    def __init__(self, root, options=None):
         self.root = os.path.realpath(root)
+        self.options = options
         self.errors = []
         names = [n for n in os.listdir(self.root) if n not in TOP_SKIP and not n.startswith(".")]
         self.top_dirs = sorted(n for n in names if os.path.isdir(os.path.join(self.root, n)))
@@ -142,6 +150,19 @@ class Checker:
         if not any(self.exists_glob(p + x) for x in ("", ".c", ".sh", ".py")):
             self.err(doc, n, "path %s: no such file in the repository" % p)
 
+    def command(self, doc, n, text):
+        """The options of a collector or analyze command line in @text."""
+        if self.options is None:
+            return
+        for part in re.split(r"[|;&]|\$\(", text):
+            m = CMD_RE.match(part.strip())
+            if not m or (m.group(2) and not m.group(2)[:1].isspace()):
+                continue
+            args = m.group(2).split(" -- ")[0]
+            for o in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", args):
+                if o not in self.options.get(m.group(1), ()):
+                    self.err(doc, n, "%s %s: no such option (%s --help)" % (m.group(1), o, m.group(1)))
+
     def test_name(self, doc, n, name):
         name = re.sub(r"\[[^\]]*\]$", "", name)
         pats = ["tests/integration/%s.sh", "tests/unit/%s.c", "fuzz/%s.c", "tests/tools/%s.c"]
@@ -166,6 +187,7 @@ class Checker:
                 if m:
                     self.link(doc, i, m.group(1))
                 for s in spans:
+                    self.command(doc, i, s)
                     if re.fullmatch(r"test_[a-z0-9_*]+(\[[a-z,]+\])?", s):
                         self.test_name(doc, i, s)
                     if s in self.top_files:
@@ -183,6 +205,7 @@ class Checker:
                         self.err(doc, i, "man page %s(%s): no man/%s.%s" % (m.group(1), m.group(2),
                                                                            m.group(1), m.group(2)))
             else:
+                self.command(doc, i, re.sub(r"\s+#.*$", "", ln))
                 code = re.sub(r"https?://\S+", " ", ln)
                 for m in self.path_re.finditer(code):
                     self.repo_path(doc, i, m.group(1))
@@ -201,9 +224,16 @@ def main():
     ap = argparse.ArgumentParser(description="check the documents' links and paths")
     ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     ap.add_argument("--max-readme", type=int, default=300)
+    ap.add_argument("--options", help="a file of the programs' options: PROGRAM --OPTION a line")
     ap.add_argument("docs", nargs="*")
     a = ap.parse_args()
-    c = Checker(a.root)
+    opts = None
+    if a.options:
+        opts = {}
+        for ln in open(a.options):
+            if len(ln.split()) == 2:
+                opts.setdefault(ln.split()[0], set()).add(ln.split()[1])
+    c = Checker(a.root, opts)
     docs = a.docs or [os.path.join(c.root, "README.md")] + sorted(glob.glob(os.path.join(c.root, "docs", "*.md")))
     for d in docs:
         c.check(os.path.realpath(d))
