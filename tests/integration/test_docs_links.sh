@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Every link and path in README.md and docs/*.md is valid, and the README
-# stays at 300 lines or fewer (tests/tools/doclinks.py says what it
-# checks: links and their #anchors as GitHub makes them, the repository's
-# paths in backquotes, in the text and in commands, other documents named,
-# tests named, collector(8) and analyze(1), and each option of a collector
-# or analyze command line against that program's --help). Then the checker on a copy of
-# the documents with one mistake planted at a time: each is found, named
-# by its file and line. Needs no root; 4 runs of the checker.
+# Every link and path in README.md, docs/*.md and the man pages is valid,
+# and the README stays at 300 lines or fewer (tests/tools/doclinks.py says
+# what it checks: links and their #anchors as GitHub makes them, the
+# repository's paths in backquotes, in the text and in commands, other
+# documents named, tests named, collector(8) and analyze(1), and each
+# option of a collector or analyze command line against that program's
+# --help). Then the checker on a copy of the documents with mistakes
+# planted, one of each kind: each is found, named by its file and line,
+# and nothing else; well-made links pass; a README of 301 lines does not.
+# Needs no root; 4 runs of the checker.
 . "$(dirname "$0")/lib.sh"
 have python3 "the documents' links" || exit 77
 [ -x "$COLLECTOR" ] && [ -x "$ANALYZE" ] || fail "no $COLLECTOR or $ANALYZE: make all first"
@@ -21,14 +23,14 @@ check > "$TMP/out" 2> "$TMP/err" ||
 $(cat "$TMP/out")"
 ok "$(cat "$TMP/err")"
 
-# a root of its own: the repository's files linked, README.md and docs/ copied
+# a root of its own: the repository's files linked, README.md, docs/ and man/ copied
 root=$TMP/root
 mkdir "$root"
 for f in * .[!.]*; do
-	case $f in README.md|docs|.git|build) continue ;; esac
+	case $f in README.md|docs|man|.git|build) continue ;; esac
 	ln -s "$PWD/$f" "$root/$f"
 done
-fresh() { rm -rf "$root/README.md" "$root/docs" && cp README.md "$root/" && cp -r docs "$root/"; }
+fresh() { rm -rf "$root/README.md" "$root/docs" "$root/man" && cp README.md "$root/" && cp -r docs man "$root/"; }
 # plant DOC TEXT WANT [K]: TEXT appended to DOC in the copy, to be found as
 # WANT at DOC:LINE, LINE the TEXT's Kth line (1); checked at once by check_planted
 planted=()
@@ -51,6 +53,7 @@ plant docs/marks.md 'See docs/nosuch.md.' 'path docs/nosuch.md: no such file in 
 plant docs/analyze.md 'As analyze(3) says.' 'man page analyze(3): no man/analyze.3'
 plant docs/testing.md "$(printf '```\nsudo tests/integration/nosuch.sh\n```')" \
 	'path tests/integration/nosuch.sh: no such file in the repository' 2
+plant man/collector.8 'the format: \fIdocs/nosuch.md\fR' 'path docs/nosuch.md: no such file in the repository'
 plant docs/profiles.md "$(printf '```\nsudo build/collector --profile=99 --nosuch -o x.tsv -- docker run --rm x\n```')" \
 	'collector --nosuch: no such option (collector --help)' 2
 plant docs/critical-path.md '`analyze --runs 3 boot.tsv` (a collector option)' \

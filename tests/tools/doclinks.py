@@ -4,8 +4,9 @@
 link and path in the documents is valid; say each one that is not, as
 FILE:LINE: what, and exit 1 (0 when all hold, 2 on a usage error).
 
-By default the documents are README.md and docs/*.md under the root (the
-repository: this file's ../..). What it checks, outside fenced code blocks
+By default the documents are README.md, docs/*.md and the man pages
+(man/*.[1-8], read as text: their font escapes dropped) under the root
+(the repository: this file's ../..). What it checks, outside fenced code blocks
 unless said:
 - links [text](target), images ![alt](target) and reference definitions
   [id]: target: a relative target is a file or directory (relative to the
@@ -176,6 +177,8 @@ class Checker:
             self.err(doc, 0, "cannot read: %s" % e.strerror)
             return
         lines = text.split("\n")
+        if re.search(r"\.[1-8]$", doc):    # a man page: its text without troff's escapes
+            lines = [re.sub(r"\\f[A-Z]|\\\(..|\\&", " ", ln).replace("\\-", "-") for ln in lines]
         fenced = fenced_blocks(lines)
         for i, (ln, f) in enumerate(zip(lines, fenced), 1):
             if not f:
@@ -234,7 +237,9 @@ def main():
             if len(ln.split()) == 2:
                 opts.setdefault(ln.split()[0], set()).add(ln.split()[1])
     c = Checker(a.root, opts)
-    docs = a.docs or [os.path.join(c.root, "README.md")] + sorted(glob.glob(os.path.join(c.root, "docs", "*.md")))
+    docs = a.docs or ([os.path.join(c.root, "README.md")] +
+                      sorted(glob.glob(os.path.join(c.root, "docs", "*.md"))) +
+                      sorted(glob.glob(os.path.join(c.root, "man", "*.[1-8]"))))
     for d in docs:
         c.check(os.path.realpath(d))
     readme = os.path.join(c.root, "README.md")
