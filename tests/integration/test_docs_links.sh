@@ -4,9 +4,9 @@
 # and the README stays at 300 lines or fewer (tests/tools/doclinks.py says
 # what it checks: links and their #anchors as GitHub makes them, the
 # repository's paths in backquotes, in the text and in commands, other
-# documents named, tests named, collector(8) and analyze(1), and each
-# option of a collector or analyze command line against that program's
-# --help). Then the checker on a copy of the documents with mistakes
+# documents named, tests named, collector(8) and analyze(1), each option
+# of a collector or analyze command line against that program's --help,
+# and the files collector/README.md and analyze/README.md list). Then the checker on a copy of the documents with mistakes
 # planted, one of each kind: each is found, named by its file and line,
 # and nothing else; well-made links pass; a README of 301 lines does not.
 # Needs no root; 4 runs of the checker.
@@ -27,10 +27,17 @@ ok "$(cat "$TMP/err")"
 root=$TMP/root
 mkdir "$root"
 for f in * .[!.]*; do
-	case $f in README.md|docs|man|.git|build) continue ;; esac
+	case $f in README.md|docs|man|collector|.git|build) continue ;; esac
 	ln -s "$PWD/$f" "$root/$f"
 done
-fresh() { rm -rf "$root/README.md" "$root/docs" "$root/man" && cp README.md "$root/" && cp -r docs man "$root/"; }
+mkdir "$root/collector"		# its files linked, its README copied
+for f in collector/*; do
+	[ "$f" = collector/README.md ] || ln -s "$PWD/$f" "$root/$f"
+done
+fresh() {
+	rm -rf "$root/README.md" "$root/docs" "$root/man" && cp README.md "$root/" && cp -r docs man "$root/"
+	cp collector/README.md "$root/collector/"
+}
 # plant DOC TEXT WANT [K]: TEXT appended to DOC in the copy, to be found as
 # WANT at DOC:LINE, LINE the TEXT's Kth line (1); checked at once by check_planted
 planted=()
@@ -53,6 +60,8 @@ plant docs/marks.md 'See docs/nosuch.md.' 'path docs/nosuch.md: no such file in 
 plant docs/analyze.md 'As analyze(3) says.' 'man page analyze(3): no man/analyze.3'
 plant docs/testing.md "$(printf '```\nsudo tests/integration/nosuch.sh\n```')" \
 	'path tests/integration/nosuch.sh: no such file in the repository' 2
+plant collector/README.md "$(printf '```\nmain.c  x\nrun/\n  gone.c  a file the wing lost\n```')" \
+	'run/gone.c: no such file in collector' 4
 plant man/collector.8 'the format: \fIdocs/nosuch.md\fR' 'path docs/nosuch.md: no such file in the repository'
 plant docs/profiles.md "$(printf '```\nsudo build/collector --profile=99 --nosuch -o x.tsv -- docker run --rm x\n```')" \
 	'collector --nosuch: no such option (collector --help)' 2

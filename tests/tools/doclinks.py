@@ -4,9 +4,10 @@
 link and path in the documents is valid; say each one that is not, as
 FILE:LINE: what, and exit 1 (0 when all hold, 2 on a usage error).
 
-By default the documents are README.md, docs/*.md and the man pages
-(man/*.[1-8], read as text: their font escapes dropped) under the root
-(the repository: this file's ../..). What it checks, outside fenced code blocks
+By default the documents are README.md, docs/*.md, the man pages
+(man/*.[1-8], read as text: their font escapes dropped) and the wings'
+READMEs (collector/README.md, analyze/README.md) under the root (the
+repository: this file's ../..). What it checks, outside fenced code blocks
 unless said:
 - links [text](target), images ![alt](target) and reference definitions
   [id]: target: a relative target is a file or directory (relative to the
@@ -33,6 +34,9 @@ unless said:
   as their --help has them): each option of a collector or analyze command
   line, in backquotes or in a fenced block (up to a ` -- `, after which the
   command's own options come), is one of that program's;
+- a README.md below the top (a wing's) lists its files in a fenced block,
+  "wing/" at the start of a line opening a wing and its files indented
+  under it, the others at the start of a line: each is there;
 - README.md has at most --max-readme lines (300).
 """
 import argparse
@@ -180,6 +184,7 @@ class Checker:
         if re.search(r"\.[1-8]$", doc):    # a man page: its text without troff's escapes
             lines = [re.sub(r"\\f[A-Z]|\\\(..|\\&", " ", ln).replace("\\-", "-") for ln in lines]
         fenced = fenced_blocks(lines)
+        self.wing_files(doc, lines, fenced)
         for i, (ln, f) in enumerate(zip(lines, fenced), 1):
             if not f:
                 spans = re.findall(r"`([^`]+)`", ln)
@@ -213,6 +218,30 @@ class Checker:
                 for m in self.path_re.finditer(code):
                     self.repo_path(doc, i, m.group(1))
 
+    def wing_files(self, doc, lines, fenced):
+        """A wing README's listing: "main.c", "kernel/", then "  setup.c"."""
+        d = os.path.dirname(doc)
+        if os.path.basename(doc) != "README.md" or os.path.realpath(d) == self.root:
+            return
+        wing = None
+        for i, (ln, f) in enumerate(zip(lines, fenced), 1):
+            if not f or ln.lstrip().startswith("```"):
+                continue
+            m = re.match(r"^([\w.-]+)/(\s|$)", ln)
+            if m:
+                wing = m.group(1)
+                if not os.path.isdir(os.path.join(d, wing)):
+                    self.err(doc, i, "wing %s/: no such directory in %s" % (wing, os.path.relpath(d, self.root)))
+                continue
+            m = re.match(r"^(\s*)([\w.-]+\.[ch])(\s|$)", ln)
+            if not m:
+                continue
+            if not m.group(1):
+                wing = None
+            rel = os.path.join(wing, m.group(2)) if m.group(1) and wing else m.group(2)
+            if not os.path.exists(os.path.join(d, rel)):
+                self.err(doc, i, "%s: no such file in %s" % (rel, os.path.relpath(d, self.root)))
+
     def md_name(self, doc, n, name):
         if "*" in name or name.startswith("/") or name.split("/")[0] in self.top_dirs:
             return  # a path of the repository: checked as one
@@ -239,7 +268,9 @@ def main():
     c = Checker(a.root, opts)
     docs = a.docs or ([os.path.join(c.root, "README.md")] +
                       sorted(glob.glob(os.path.join(c.root, "docs", "*.md"))) +
-                      sorted(glob.glob(os.path.join(c.root, "man", "*.[1-8]"))))
+                      sorted(glob.glob(os.path.join(c.root, "man", "*.[1-8]"))) +
+                      [p for p in (os.path.join(c.root, w, "README.md") for w in ("collector", "analyze"))
+                       if os.path.exists(p)])
     for d in docs:
         c.check(os.path.realpath(d))
     readme = os.path.join(c.root, "README.md")
