@@ -112,9 +112,15 @@ if rt_have docker || rt_have podman; then
 	rt_init "$(mktemp -d "${TMPDIR:-/tmp}/boottrace-demo.XXXXXX")"
 	trap rt_cleanup EXIT
 	if rt_have docker; then
-		rt=docker glob='/docker/*'
+		# its containers under a parent of the demo's own, not /docker: on
+		# a host where another dockerd runs containers, -c '/docker/*'
+		# would time theirs as the demo's boots (every dockerd with the
+		# cgroupfs driver uses /docker/<id>)
+		parent=/boottrace-demo.$$
+		rt=docker glob="$parent/*"
 		dockerd_start
-		client=("${DOCKER[@]}" run --rm --network host "$RT_IMAGE")
+		rt_own_cgroup "$parent"
+		client=("${DOCKER[@]}" run --rm --network host --cgroup-parent "$parent" "$RT_IMAGE")
 		echo "demo: dockerd $(/usr/sbin/dockerd --version | sed 's/^Docker version //') started with its own state in $RT_DIR (vfs, no bridge)"
 	else
 		rt=podman glob='/libpod_parent/*'
