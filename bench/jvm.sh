@@ -24,11 +24,16 @@
 # program runs on every CPU tick, for every task: what it costs the ticks
 # of other tasks is in both figures alike), and the walker's cost a sample,
 # the difference of that figure with the walker on and off.
+# UNWIND=fp|dwarf|auto: the collector's --profile-unwind (default: its
+# own, auto, which copies each sample's user stack unless the walker has
+# Java frames for it: fp isolates the walk's own cost).
 # Needs root, jetty9 and openjdk-17-jdk-headless.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-3}
+PU=()
+[ -n "${UNWIND:-}" ] && PU=(--profile-unwind="$UNWIND")
 COLLECTOR=$OUTPUT/collector
 JDK=/usr/lib/jvm/java-17-openjdk-amd64
 CLS=$(realpath -m "$OUTPUT/tests/java")
@@ -82,9 +87,9 @@ burn() {
 	*)
 		case $k in
 		coll) "$COLLECTOR" -o "$TMP/o.tsv" -- sh -c "$cmd" 2> /dev/null & ;;
-		off) BOOTTRACE_TEST_NO_HOTSPOT=1 "$COLLECTOR" --profile=999 -o "$TMP/o.tsv" -- sh -c "$cmd" \
-			2> /dev/null & ;;
-		on) "$COLLECTOR" --profile=999 -o "$TMP/o.tsv" -- sh -c "$cmd" 2> /dev/null & ;;
+		off) BOOTTRACE_TEST_NO_HOTSPOT=1 "$COLLECTOR" --profile=999 "${PU[@]}" -o "$TMP/o.tsv" -- \
+			sh -c "$cmd" 2> /dev/null & ;;
+		on) "$COLLECTOR" --profile=999 "${PU[@]}" -o "$TMP/o.tsv" -- sh -c "$cmd" 2> /dev/null & ;;
 		esac
 		cpid=$!
 		while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
@@ -118,10 +123,10 @@ jetty() {
 		case $k in
 		coll) "$COLLECTOR" --until listen+1s -d 120 -o "$TMP/o.tsv" -- "${cmd[@]}" \
 			> /dev/null 2> "$TMP/err" & ;;
-		off) BOOTTRACE_TEST_NO_HOTSPOT=1 "$COLLECTOR" --profile=999 --until listen+1s -d 120 \
-			-o "$TMP/o.tsv" -- "${cmd[@]}" > /dev/null 2> "$TMP/err" & ;;
-		on) "$COLLECTOR" --profile=999 --until listen+1s -d 120 -o "$TMP/o.tsv" -- "${cmd[@]}" \
-			> /dev/null 2> "$TMP/err" & ;;
+		off) BOOTTRACE_TEST_NO_HOTSPOT=1 "$COLLECTOR" --profile=999 "${PU[@]}" --until listen+1s \
+			-d 120 -o "$TMP/o.tsv" -- "${cmd[@]}" > /dev/null 2> "$TMP/err" & ;;
+		on) "$COLLECTOR" --profile=999 "${PU[@]}" --until listen+1s -d 120 -o "$TMP/o.tsv" -- \
+			"${cmd[@]}" > /dev/null 2> "$TMP/err" & ;;
 		esac
 		cpid=$!
 		until (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null || ! kill -0 "$cpid" 2> /dev/null; do
