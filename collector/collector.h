@@ -41,7 +41,9 @@ struct client_run {
 	struct child ch;		/* the client */
 	int have;			/* its container came */
 	pid_t pid1;			/* pidtree: the container's pid 1 */
-	char path[512];			/* its cgroup, relative to the cgroup2 mount */
+	char path[512];			/* its cgroup, relative to the cgroup2 mount; for a
+					 * pod, the pod's (client.c) */
+	int pod;			/* the container is a pod's: the run is the pod */
 };
 
 struct collector {
@@ -170,8 +172,9 @@ int spawn_run(struct collector *c);
 int client_run(struct collector *c);
 /*
  * client mode: container @k (cgroup @path; pidtree: its pid 1 @pid1) came
- * while a run is live: the run's (its client start row written), or
- * another one, said on stderr
+ * while a run is live: the run's (its client start row written), another
+ * container of the run's pod (k->run_member), or another one, said on
+ * stderr
  */
 void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1);
 /* watch mode: until a signal or --duration; exit status */

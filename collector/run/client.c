@@ -9,6 +9,17 @@
  * run is live. Its start rows: `client` at the client's spawn (the moment
  * the user pressed enter), then the usual `mkdir` (or `namespace`).
  *
+ * A pod is one run (cgroup mode): when the run's container is one of the
+ * kubelet's cgroup layout (kubepods/<qos>/pod<uid>/<id>, the systemd
+ * driver's slices; collector/rows/names.h), the run is its pod: every new
+ * container in the same pod cgroup while the run is live is the run's too
+ * (k->run_member: its start row is its cgroup's mkdir, the client's spawn
+ * is the sandbox's), --until's event is any of theirs (the app's listen),
+ * --until kills the pod cgroup's tasks, and the run is over when the pod
+ * cgroup is empty: a CRI client (crictl run, the tests' cri_client.py)
+ * boots one pod a run, its sandbox, init and app containers, through
+ * containerd.
+ *
  * A run ends when the client has exited and its container is over (its
  * cgroup empty or removed; pidtree: its last task gone). --until stops the
  * container by killing its tasks (cgroup.kill; pidtree: its pid 1, which
@@ -27,6 +38,7 @@
 #include <unistd.h>
 
 #include "collector/kernel/cgroup.h"
+#include "collector/rows/names.h"
 #include "collector/run/child.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
@@ -41,14 +53,36 @@ static void command_line(char **argv, char *out, size_t n)
 		len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", *argv);
 }
 
+/*
+ * Whether @path (relative to the cgroup2 mount) is a pod's container:
+ * then its pod's cgroup, the directory above it, into @pod (@n bytes).
+ */
+static int pod_of(const char *path, char *pod, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	struct kube_path kp;
+
+	if (!slash || slash == path || !cgroup_path_kube(path, strlen(path), &kp) ||
+	    !kp.pod_uid[0] || kp.conmon || (size_t)(slash - path) >= n)
+		return 0;
+	memcpy(pod, path, (size_t)(slash - path));
+	pod[slash - path] = '\0';
+	return 1;
+}
+
 void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1)
 {
 	struct client_run *run = &c->client;
+	size_t pl = strlen(run->path);
 	char cmd[1024];
 	const char *base;
 
 	if (!run->live)
 		return;
+	if (run->have && run->pod && strncmp(path, run->path, pl) == 0 && path[pl] == '/') {
+		k->run_member = 1;	/* the pod's next container */
+		return;
+	}
 	if (run->have) {
 		loop_status_clear(c);
 		fprintf(stderr, "collector: run %d: another new cgroup matched %s while it ran: %s (%s), "
@@ -58,6 +92,8 @@ void client_claim(struct collector *c, struct container *k, const char *path, pi
 	run->have = 1;
 	run->pid1 = pid1;
 	snprintf(run->path, sizeof(run->path), "%s", path);
+	if (c->mode == BT_MODE_CGROUP && pod_of(path, run->path, sizeof(run->path)))
+		run->pod = 1;
 	c->spawned = k;
 	base = strrchr(c->opt.command[0], '/');
 	command_line(c->opt.command, cmd, sizeof(cmd));
@@ -104,6 +140,32 @@ static int container_over(struct collector *c)
 		return c->spawned_gone;
 	snprintf(dir, sizeof(dir), "%s%s", c->cg2, run->path);
 	return cgroup_populated(dir) <= 0;
+}
+
+/*
+ * The pod's other containers still in the table when its run ends (their
+ * cgroups empty, not yet removed): their end rows now, in the run's file.
+ */
+static void end_members(struct collector *c)
+{
+	struct container_table *t = &c->containers;
+	int pass;
+	size_t i;
+
+	/* the cgroups nested in them first, then they (removal moves the last entry to i) */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->n;) {
+			struct container *k = t->v[i];
+
+			if (!k->top || !k->top->run_member || (pass == 0) == (k->top == k)) {
+				i++;
+				continue;
+			}
+			if (pass == 1)
+				lifecycle_write_end(c, k, mono_ns());
+			lifecycle_untrack(c, k->cgid);
+			containers_remove(t, k);
+		}
 }
 
 /*
@@ -195,6 +257,7 @@ static int client_one(struct collector *c, int n, int *status)
 		containers_remove(&c->containers, c->spawned);
 		c->spawned = NULL;
 	}
+	end_members(c);
 	output_flush(c->out);
 	*status = child_status(st);
 	if (err < 0)

@@ -42,6 +42,7 @@ struct container {
 	struct container *top;
 	struct candidate *cand;
 	int start_marked;	/* watch, --pid: the --start probe's start row is out */
+	int run_member;		/* client mode: another container of the run's pod (client.c) */
 	/*
 	 * Its init, for the end row's detail (common/end_detail.h): the
 	 * first exec flagged init (pid 1 of its own pid namespace), else its
