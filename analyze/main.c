@@ -432,8 +432,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			else
 				return usage_error("unknown --by key '%s' (syscall, container, "
 						   "comm, state, pod, image, namespace or span)", optarg);
-			if (ao.by == BY_STATE || ao.by == BY_SPAN)
-				ao.timeline = true; /* the tasks' off-CPU intervals */
+			/* the tasks' off-CPU intervals; a pod's steps in the runtime's rows */
+			if (ao.by == BY_STATE || ao.by == BY_SPAN || ao.by == BY_POD)
+				ao.timeline = true;
 			ro.by = ao.by;
 			break;
 		case OPT_CONTAINER:

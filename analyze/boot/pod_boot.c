@@ -231,13 +231,13 @@ static uint64_t none(uint64_t v)
 
 int pod_boot_steps(const struct timeline *tl, size_t ctr, const struct pod *d, struct pod_boot *b)
 {
-	const struct tl_container *c = &tl->ctrs[ctr];
+	const struct tl_container *c = tl ? &tl->ctrs[ctr] : NULL;
 	uint64_t first_create = TL_NONE, lo;
 	size_t i, k, apps = 0;
 
 	memset(b, 0, sizeof(*b));
 	b->ctr = ctr;
-	b->t0 = c->t_start;
+	b->t0 = c ? c->t_start : none(d->t0);
 	b->net_begin = b->net_end = b->started = TL_NONE;
 	b->ready = none(d->ready);
 	b->steps = calloc(d->n ? d->n : 1, sizeof(*b->steps));
@@ -265,7 +265,7 @@ int pod_boot_steps(const struct timeline *tl, size_t ctr, const struct pod *d, s
 		}
 	}
 	/* the runtime's processes (host rows): CNI plugins, shims, runc start */
-	for (i = 0; i < c->ntasks; i++) {
+	for (i = 0; c && i < c->ntasks; i++) {
 		const struct tl_task *t = &c->tasks[i];
 		const char *fn;
 		uint64_t x;

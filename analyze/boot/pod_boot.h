@@ -86,7 +86,9 @@ long pod_boot_find(const struct timeline *tl, const struct pod *d);
 
 /*
  * pod_boot_steps - the steps of pod @d, merged into tl->ctrs[@ctr]
- * (finished), into @b. 0, or -1 out of memory. Free with pod_boot_release().
+ * (finished), into @b; @tl NULL (no timeline): only what pods.h knows of
+ * its containers (no network, shim or runc start). 0, or -1 out of
+ * memory. Free with pod_boot_release().
  */
 int pod_boot_steps(const struct timeline *tl, size_t ctr, const struct pod *d, struct pod_boot *b);
 
