@@ -13,7 +13,8 @@
 #                    $RT_DIR/cri/gen. Stopped at exit (rt_cleanup), with
 #                    every pod and the kubepods cgroups it made.
 #   CRI_CLIENT       the client's command (array): cri/cri_client.py with the
-#                    socket and the generated code; add --times FILE --name
+#                    socket, the generated code and the file where it notes
+#                    each pod's cgroup (removed at exit); add --times FILE --name
 #                    NAME --app NAME=CMD --port N ... (cri_client.py's doc)
 #   cri_cni_sleep MS the bt-veth plugin sleeps MS ms in each pod's ADD from now
 #
@@ -101,8 +102,9 @@ cri_start() {
 	(cd "$(dirname "${BASH_SOURCE[0]}")/cri" &&
 		/usr/bin/python3 -m grpc_tools.protoc -I. --python_out="$d/gen" --grpc_python_out="$d/gen" cri.proto) ||
 		fail "protoc cri.proto"
+	: > "$d/cgroups"
 	CRI_CLIENT=(/usr/bin/python3 "$(realpath "$(dirname "${BASH_SOURCE[0]}")/cri/cri_client.py")"
-		--socket "$d/sock" --gen "$d/gen" --image "$CRI_IMAGE")
+		--socket "$d/sock" --gen "$d/gen" --image "$CRI_IMAGE" --cgroups "$d/cgroups")
 }
 
 # An OCI image layout (image-spec's image-layout.md) of the busybox rootfs:
@@ -170,6 +172,11 @@ cri_stop() {
 	for p in $(awk -v d="$CRI_DIR/" 'index($2, d) == 1 { print $2 }' /proc/self/mounts | sort -r); do
 		umount -l "$p" 2> /dev/null || rt_log "cannot unmount $p"
 	done
+	# the pods' cgroups, which the kubelet would remove (the kubepods
+	# parents go with rt_cleanup when this test made them)
+	while read -r p; do
+		[ -n "$p" ] && rt_remove_cgroup "$p"
+	done < "$CRI_DIR/cgroups"
 	cri_pid=
 	return 0
 }

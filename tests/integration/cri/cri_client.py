@@ -7,11 +7,17 @@ started -- waits until the app's port listens in the pod's network
 namespace, and removes the pod (StopContainer with no grace, then
 StopPodSandbox and RemovePodSandbox), as a pod's deletion does.
 
-  cri_client.py --socket SOCK --gen DIR --times FILE --name NAME
-                [--namespace NS] [--uid UID] [--qos burstable]
+  cri_client.py --socket SOCK --gen DIR --times FILE --cgroups FILE
+                --name NAME [--namespace NS] [--uid UID] [--qos burstable]
                 --image IMAGE [--init NAME=CMD]... --app NAME=CMD --port N
 
-CMD is run by /bin/sh -c. DIR holds cri_pb2*.py, generated from cri.proto.
+CMD is run by /bin/sh -c. The pod's cgroup parent is the kubelet's with
+its cgroupfs driver, /kubepods/<qos>/pod<uid> (/kubepods/pod<uid> for
+guaranteed), appended to the --cgroups FILE before the pod is asked for
+(runc never removes it: the kubelet does, here the test). Not the systemd
+driver's slices: containerd 1.6 turns a cgroup parent that ends in .slice
+into the systemd form <slice>:cri-containerd:<id>, which needs its
+SystemdCgroup driver, and that needs systemd as PID 1. DIR holds cri_pb2*.py, generated from cri.proto.
 The pod's name gets a suffix of its uid's first 8 hex digits: --runs N gives
 N pods, each its own. FILE gets one JSON line per pod: its names, its
 sandbox's and containers' ids and, for each call, [entry, return] in this
@@ -42,7 +48,7 @@ def main():
     ap.add_argument("--namespace", default="default")
     ap.add_argument("--uid")
     ap.add_argument("--qos", default="burstable")
-    ap.add_argument("--cgroup-root", default="/kubepods")
+    ap.add_argument("--cgroups", required=True)
     ap.add_argument("--image", required=True)
     ap.add_argument("--init", action="append", default=[])
     ap.add_argument("--app", action="append", default=[])
@@ -64,8 +70,9 @@ def main():
         rec["calls"].append(dict(call=what, t=[t0, now()], **kv))
         return r
 
-    parent = "%s/%s/pod%s" % (a.cgroup_root, a.qos, uid) if a.qos != "guaranteed" \
-        else "%s/pod%s" % (a.cgroup_root, uid)
+    parent = "/kubepods%s/pod%s" % ("" if a.qos == "guaranteed" else "/" + a.qos, uid)
+    with open(a.cgroups, "a") as f:
+        f.write(parent + "\n")
     meta = pb.PodSandboxMetadata(name=name, uid=uid, namespace=a.namespace)
     # the kubelet's namespaces: network and ipc of the pod, pid of each container
     ns = pb.NamespaceOption(network=pb.POD, pid=pb.CONTAINER, ipc=pb.POD)
