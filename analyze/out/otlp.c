@@ -205,15 +205,17 @@ static void cri_span(FILE *f, const struct ids *t, uint64_t *idx, uint64_t paren
  * The kubelet's CRI calls over pod @d's steps (pod_boot.h), children of
  * the root: RunPodSandbox (the start to the sandbox's process running;
  * under it `network`, the CNI plugins), then for each container
- * CreateContainer (from the step before's end to its shim start, else its
- * cgroup: containerd's create and the kubelet's turn between the calls)
- * and StartContainer (from there to its entrypoint's exec). -1 out of memory.
+ * CreateContainer (from the step before's end, an init container's end or
+ * an app's exec, to its shim start, else its cgroup: containerd's create
+ * and the kubelet's turn between the calls; from the one before's start
+ * when they overlap) and StartContainer (from there to its entrypoint's
+ * exec). -1 out of memory.
  */
 static int pod_spans(FILE *f, struct analysis *a, size_t ci, const struct pod *d,
 		     const struct ids *t, uint64_t *idx, const struct res_file *rf)
 {
 	struct pod_boot b;
-	uint64_t prev, mid, rps = UINT64_MAX;
+	uint64_t prev, mid, prev_mid = TL_NONE, rps = UINT64_MAX;
 	size_t k;
 
 	if (pod_boot_steps(a->tl, ci, d, &b) < 0)
@@ -242,12 +244,16 @@ static int pod_spans(FILE *f, struct analysis *a, size_t ci, const struct pod *d
 		if (s->c->role == ROLE_SANDBOX)
 			continue;
 		mid = s->shim != TL_NONE ? s->shim : s->create;
-		if (mid == TL_NONE || prev == TL_NONE || mid < prev)
+		if (mid == TL_NONE || prev == TL_NONE)
 			continue;
+		/* a container started before the one before it ran: from that one's start */
+		if (mid < prev)
+			prev = prev_mid != TL_NONE && prev_mid <= mid ? prev_mid : mid;
 		cri_span(f, t, idx, 0, "CreateContainer", prev, mid, rf, d->names, s->c);
 		if (s->exec != TL_NONE && s->exec >= mid)
 			cri_span(f, t, idx, 0, "StartContainer", mid, s->exec, rf, d->names, s->c);
 		prev = s->c->role == ROLE_INIT ? s->end : s->exec;
+		prev_mid = mid;
 	}
 	pod_boot_release(&b);
 	return 0;

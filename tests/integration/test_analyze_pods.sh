@@ -60,21 +60,23 @@ U1=11111111-2222-3333-4444-555555555555 U2=66666666-2222-3333-4444-555555555555
 
 "$ANALYZE" --by pod --format tsv "$TMP/p.tsv" > "$TMP/pod.tsv" || fail "analyze --by pod --format tsv: $?"
 cat > "$TMP/want" <<EOF
-namespace	pod	pod_uid	container	role	start	exec	listen	end
-shop	web\\t\\xff-0	$U1	\\N	pod	0	\\N	700000000	\\N
-shop	web\\t\\xff-0	$U1	sb	sandbox	0	10000000	\\N	\\N
-shop	web\\t\\xff-0	$U1	migrate	init	50000000	60000000	\\N	100000000
-shop	web\\t\\xff-0	$U1	seed	init	110000000	130000000	\\N	200000000
-shop	web\\t\\xff-0	$U1	web	app	210000000	250000000	400000000	\\N
-shop	web\\t\\xff-0	$U1	side	app	215000000	290000000	700000000	\\N
-dev	other	$U2	\\N	pod	0	\\N	\\N	\\N
-dev	other	$U2	app	app	0	40000000	\\N	\\N
+namespace	pod	pod_uid	container	role	start	exec	listen	end	shim	create	runc_start
+shop	web\\t\\xff-0	$U1	\\N	pod	0	290000000	700000000	\\N	\\N	\\N	\\N
+shop	web\\t\\xff-0	$U1	\\N	network	\\N	\\N	\\N	\\N	\\N	\\N	\\N
+shop	web\\t\\xff-0	$U1	sb	sandbox	0	10000000	\\N	\\N	\\N	0	\\N
+shop	web\\t\\xff-0	$U1	migrate	init	50000000	60000000	\\N	100000000	\\N	50000000	\\N
+shop	web\\t\\xff-0	$U1	seed	init	110000000	130000000	\\N	200000000	\\N	110000000	\\N
+shop	web\\t\\xff-0	$U1	web	app	210000000	250000000	400000000	\\N	\\N	210000000	\\N
+shop	web\\t\\xff-0	$U1	side	app	215000000	290000000	700000000	\\N	\\N	215000000	\\N
+dev	other	$U2	\\N	pod	0	40000000	\\N	\\N	\\N	\\N	\\N
+dev	other	$U2	\\N	network	\\N	\\N	\\N	\\N	\\N	\\N	\\N
+dev	other	$U2	app	app	0	40000000	\\N	\\N	\\N	0	\\N
 EOF
 diff "$TMP/want" "$TMP/pod.tsv" > "$TMP/diff" || fail "--by pod tsv differs: $(cat "$TMP/diff")"
-ok "--by pod: sandbox, two init containers in order, two apps; boot 700 ms; the other pod not ready"
+ok "--by pod: sandbox, two init containers in order, two apps; started 290 ms (the last app's exec), boot 700 ms; no network without host rows; the other pod not ready"
 
 "$ANALYZE" --by pod "$TMP/p.tsv" > "$TMP/pod.txt" || fail "analyze --by pod: $?"
-grep -qxF "pod shop/web\\t\\xff-0 (uid $U1): boot 700.0ms (sandbox start → every app's listen)" "$TMP/pod.txt" ||
+grep -qxF "pod shop/web\\t\\xff-0 (uid $U1): boot 700.0ms (start → every app's listen)" "$TMP/pod.txt" ||
 	fail "--by pod text: $(head -12 "$TMP/pod.txt")"
 grep -qF "pod dev/other (uid $U2): not ready (an app never listened)" "$TMP/pod.txt" ||
 	fail "--by pod text: the second pod: $(cat "$TMP/pod.txt")"
@@ -126,19 +128,29 @@ if have gnuplot "the pods chart"; then
 fi
 ok "--plot: pods.png, its bars the containers' times, the pod's boot at 700 ms, names sanitized"
 
-# --format otlp: the meta rows' names are the resource's attributes (k8s.*, container.image.name)
+# --format otlp: a pod is one trace (its containers merged: analyze/boot/pod_boot.h),
+# its resource the pod's names, its CRI spans each container's
 "$ANALYZE" --format otlp "$TMP/p.tsv" > "$TMP/otlp.jsonl" || fail "analyze --format otlp: $?"
-python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp resources: the meta rows' names"
+python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp: the pods' traces"
 import json, sys
-res = {}
+res, spans = {}, {}
 for line in open(sys.argv[1]):
-    a = {x["key"]: x["value"]["stringValue"]
-         for x in json.loads(line)["resourceSpans"][0]["resource"]["attributes"]}
+    d = json.loads(line)["resourceSpans"][0]
+    a = {x["key"]: x["value"]["stringValue"] for x in d["resource"]["attributes"]}
     res[a["boottrace.container"]] = a
+    spans[a["boottrace.container"]] = d["scopeSpans"][0]["spans"]
+pod = "shop/web\t\ufffd-0"
+assert sorted(res) == sorted([pod, "dev/other", "plain"]), sorted(res)
 want = {"k8s.pod.name": "web\t\ufffd-0", "k8s.namespace.name": "shop", "k8s.pod.uid": sys.argv[2],
-        "k8s.container.name": "migrate", "container.image.name": "img\\x:1"}
-got = {k: res["i1"].get(k) for k in want}
+        "service.name": "web\t\ufffd-0"}
+got = {k: res[pod].get(k) for k in want}
 assert got == want, got
 assert "k8s.pod.name" not in res["plain"], res["plain"]
+attrs = lambda s: {x["key"]: list(x["value"].values())[0] for x in s["attributes"]}
+cc = [attrs(s) for s in spans[pod] if s["name"] == "CreateContainer"]
+assert [c["k8s.container.name"] for c in cc] == ["migrate", "seed", "web", "side"], cc
+assert cc[0]["container.image.name"] == "img\\x:1" and cc[0]["k8s.pod.uid"] == sys.argv[2], cc[0]
+rps = [s for s in spans[pod] if s["name"] == "RunPodSandbox"]
+assert len(rps) == 1 and int(rps[0]["endTimeUnixNano"]) - int(rps[0]["startTimeUnixNano"]) == 10000000, rps
 EOF
-ok "--format otlp: k8s.pod.name, k8s.namespace.name, k8s.pod.uid, k8s.container.name, container.image.name from the meta rows"
+ok "--format otlp: a trace a pod, k8s.pod.name, k8s.namespace.name, k8s.pod.uid its resource; RunPodSandbox 10 ms (to the sandbox's exec), CreateContainer of each container with k8s.container.name, container.image.name"
