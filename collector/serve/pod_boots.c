@@ -16,6 +16,7 @@ struct pod {
 	uint64_t ran_ns;	/* the time its ended containers ran (init containers) */
 	unsigned members;	/* containers of it not yet ended */
 	int done;		/* its values are observed */
+	int sandbox;		/* it has had a sandbox */
 };
 
 struct pctr {
@@ -101,6 +102,7 @@ static void on_meta(struct pod_boots *p, struct pctr *k, const struct row *r)
 	}
 	k->pod = d;
 	k->sandbox = meta_is_sandbox(&m);
+	d->sandbox |= k->sandbox;
 	d->members++;
 	if (k->t_start < d->t0)
 		d->t0 = k->t_start;
@@ -139,7 +141,13 @@ static void on_end(struct pod_boots *p, struct pctr *k, uint64_t ts)
 		/* an init container's run (before the pod's first listen) */
 		if (!k->sandbox && !d->done && k->t_start != NONE && ts > k->t_start)
 			d->ran_ns += ts - k->t_start;
-		if (--d->members == 0) {
+		/*
+		 * Gone with its last container, once counted or its sandbox
+		 * ended (the pod is over); a pod without a sandbox (no CRI
+		 * annotations: a tree made by hand) waits for its next
+		 * container after an init container's end.
+		 */
+		if (--d->members == 0 && (d->done || d->sandbox)) {
 			idmap_del(&p->pods, d->key);
 			free(d);
 		}

@@ -19,7 +19,9 @@
  * Why at the listen: the CRI does not tell an init container from an
  * app, nor how many apps a pod has; a pod that never listens is not
  * counted (docs/metrics.md says so). A container's state goes at its end
- * row; a pod's when its last container ended.
+ * row; a pod's when its last container ended, once it was counted or had
+ * a sandbox (a pod without one, of no CRI, keeps its start while it has
+ * no container, for the next: a few dozen bytes).
  */
 #ifndef COLLECTOR_POD_BOOTS_H
 #define COLLECTOR_POD_BOOTS_H

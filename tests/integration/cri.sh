@@ -17,6 +17,8 @@
 #                    each pod's cgroup (removed at exit); add --times FILE --name
 #                    NAME --app NAME=CMD --port N ... (cri_client.py's doc)
 #   cri_cni_sleep MS the bt-veth plugin sleeps MS ms in each pod's ADD from now
+#   cri_cleanup_checked  all of it stopped and removed now, and checked: no
+#                    pod cgroup in any hierarchy, then cleanup_checked
 #
 # What containerd does outside its directories: /var/lib/cni/results (1.6
 # writes its CNI cache there whatever the config says), /run/containerd/s
@@ -151,6 +153,21 @@ cri_image() {
 
 cri_cni_sleep() { echo "$1" > "$CRI_DIR/cni-sleep-ms"; }
 
+# cri_cleanup_checked: containerd stopped and its pods' cgroups gone now,
+# each checked in every hierarchy; then runtimes.sh's cleanup_checked
+# (no daemon, mount, path or cgroup of ours left).
+cri_cleanup_checked() {
+	local pods p m
+	pods=$(cat "$CRI_DIR/cgroups" 2> /dev/null)
+	cri_stop
+	for p in $pods; do
+		for m in $(rt_cgroup_mounts); do
+			[ -d "$m$p" ] && fail "the pod's cgroup $m$p left behind"
+		done
+	done
+	cleanup_checked
+}
+
 # Every pod gone (what a test left running after a failure), containerd
 # stopped, its shims gone, then its mounts and netns under its state.
 cri_stop() {
@@ -174,9 +191,11 @@ cri_stop() {
 	done
 	# the pods' cgroups, which the kubelet would remove (the kubepods
 	# parents go with rt_cleanup when this test made them)
-	while read -r p; do
-		[ -n "$p" ] && rt_remove_cgroup "$p"
-	done < "$CRI_DIR/cgroups"
+	if [ -f "$CRI_DIR/cgroups" ]; then
+		while read -r p; do
+			[ -n "$p" ] && rt_remove_cgroup "$p"
+		done < "$CRI_DIR/cgroups"
+	fi
 	cri_pid=
 	return 0
 }

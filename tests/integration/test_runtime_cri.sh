@@ -9,9 +9,10 @@
 #    app (httpd); then one pod whose CNI plugin sleeps 400 ms. Truths:
 #    - 3 boots, each named by its pod (analyze --by pod, the paths'
 #      names), each starting no later than its RunPodSandbox call, ready
-#      (its listen) no later than the client saw the port listen in the
-#      pod's netns, and within 25 ms before it (the client polls every
-#      0.2 ms on a busy machine);
+#      (its listen) between the client's last look at the pod's netns
+#      that did not see the port listen and its first that did (a look
+#      every 0.2 ms: a few ms apart unless the busy machine held the
+#      client back; the figures are printed);
 #    - the init container's run, in order, before the app: it ended
 #      before the app's cgroup was made;
 #    - each pod's critical path runs from the client's spawn through
@@ -108,10 +109,15 @@ for name, n, slow in (('c', 2, False), ('s', 1, True)):
         if t0 > rps:
             bad.append('%s: pod %s starts %d ns after its RunPodSandbox call' % (name, pod, t0 - rps))
         ready = t0 + int(byrole['pod'][7])
-        seen = rec['listen_seen']
-        if not (0 <= seen - ready <= 25000000):
-            bad.append('%s: pod %s ready at %d, the client saw the listen at %d (%+.3f ms)' %
-                       (name, pod, ready, seen, (seen - ready) / 1e6))
+        miss, seen = rec['listen_seen']
+        if miss is None:
+            # its first look saw it: the app listened before StartContainer returned
+            miss = [c for c in rec['calls'] if c['call'] == 'StartContainer'][-1]['t'][0]
+        # between the client's last look without the listen and its first with
+        # it (1 ms of slack: the socket listens a moment before listen() returns)
+        if not (miss - 1000000 <= ready <= seen + 1000000):
+            bad.append('%s: pod %s ready at %d, not between the client\'s looks at %d and %d' %
+                       (name, pod, ready, miss, seen))
         # the init container ran to its end before the app's cgroup was made
         init, app = byrole.get('init'), byrole.get('app')
         if not init or not app or init[3] != 'migrate' or app[3] != 'web':
@@ -124,8 +130,9 @@ for name, n, slow in (('c', 2, False), ('s', 1, True)):
         if not segs:
             bad.append('%s: no critical path named %s (paths: %s)' % (name, key, sorted(paths))); continue
         comms = set(s[4] for s in segs)
-        for want in ('containerd', 'bt-veth', 'containerd-shim', 'runc', 'httpd'):
-            if want not in comms:
+        # (the CNI plugin: bt-veth, or as loopback; its own nsenter and ip)
+        for want in ('containerd', ('bt-veth', 'loopback'), 'containerd-shim', 'runc', 'httpd'):
+            if not (set(want) & comms if isinstance(want, tuple) else want in comms):
                 bad.append('%s: the path of %s has no %s (%s)' % (name, pod, want, sorted(comms)))
         total = sum(int(s[7]) for s in segs)
         if total != int(byrole['pod'][7]):
@@ -153,8 +160,9 @@ for name, n, slow in (('c', 2, False), ('s', 1, True)):
             uids = set(a['value']['stringValue'] for s in got for a in s['attributes'] if a['key'] == 'k8s.pod.uid')
             if len(got) != k or uids != {rec['uid']}:
                 bad.append('%s: pod %s: %d %s spans (uids %s), not %d' % (name, pod, len(got), want, uids, k))
-        print('pod %s: start %.1f ms before RunPodSandbox, ready %.3f ms before the client saw it listen, boot %.1f ms'
-              % (pod, (rps - t0) / 1e6, (seen - ready) / 1e6, int(byrole['pod'][7]) / 1e6))
+        print('pod %s: start %.1f ms before RunPodSandbox, ready %.3f ms before the client saw it listen '
+              '(its looks %.3f ms apart), boot %.1f ms'
+              % (pod, (rps - t0) / 1e6, (seen - ready) / 1e6, (seen - miss) / 1e6, int(byrole['pod'][7]) / 1e6))
 for b in bad:
     print('FAIL: ' + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
@@ -170,17 +178,20 @@ U2=5d4c3b2a-1111-2222-3333-$(printf '%012x' $$)
 slice=/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${U2//-/_}.slice
 echo "$slice" >> "$CRI_DIR/cgroups"	# (removed at exit with the pods')
 sd_port=$(rt_free_port) || fail "no free port"
-watch_start "$TMP/w.tsv" --metrics 0
+# (the kubelet's layouts alone, listen the only syscall: the host's other
+# containers, other tests', would fill the buffer)
+watch_start "$TMP/w.tsv" --metrics 0 -c '/kubepods*/*/*/*' -s listen
 addr=$(metrics_addr "$TMP/w.tsv.err")
 "${CRI_CLIENT[@]}" --times "$TMP/w.jsonl" --name wt --qos besteffort "${POD[@]}" > /dev/null ||
 	fail "the client (watch mode) failed"
-for x in a b; do
-	mkdir -p "$cg2$slice/cri-containerd-$(printf '%s%063x' $x $$).scope" || fail "mkdir $slice"
-done
-sh -c "echo \$\$ > $cg2$slice/cri-containerd-$(printf 'a%063x' $$).scope/cgroup.procs && exec sleep 0.5" &
-sh -c "echo \$\$ > $cg2$slice/cri-containerd-$(printf 'b%063x' $$).scope/cgroup.procs && exec busybox sh -c '$(httpd_cmd "$sd_port")'" ||
-	fail "the process in $slice failed"
-wait $!
+# an init container that ends (its scope removed, as systemd does), then the app
+a=$cg2$slice/cri-containerd-$(printf 'a%063x' $$).scope b=$cg2$slice/cri-containerd-$(printf 'b%063x' $$).scope
+mkdir -p "$a" || fail "mkdir $slice"
+sh -c "echo \$\$ > $a/cgroup.procs && exec sleep 0.2" || fail "the init in $slice failed"
+for _ in $(seq 50); do rmdir "$a" 2> /dev/null && break; sleep 0.1; done
+mkdir "$b" || fail "mkdir $b"
+sh -c "echo \$\$ > $b/cgroup.procs && exec busybox sh -c '$(httpd_cmd "$sd_port")'" ||
+	fail "the app in $slice failed"
 sleep 0.3
 metrics=$(scrape "$addr")
 watch_stop "$TMP/w.tsv"
@@ -196,7 +207,7 @@ start=$(awk -F'\t' -v u="$uid" '$3 == u && $5 == "sandbox" { print $6 }' "$TMP/w
 [ "$start" = 0 ] || miss "watch: the pod does not start at its sandbox's start ($start)"
 # the tree by hand: its two scopes one pod (pod_uid from the path), named pod<uid>
 got=$(awk -F'\t' -v u="$U2" '$3 == u { printf "%s ", $5 }' "$TMP/w.pods")
-[ "$got" = "pod network app app " ] || miss "watch, the systemd tree: '$got', not one pod of two apps"
+[ "$got" = "pod network init app " ] || miss "watch, the systemd tree: '$got', not one pod of an init and an app"
 grep -q "^pod$U2	listen	" "$TMP/w.cp" || miss "watch: no critical path named pod$U2"
 for k in boottrace_pod_startup_seconds_count boottrace_pod_listen_seconds_count; do
 	[ "$(sample "$metrics" "$k")" = 2 ] || miss "metrics: $k is '$(sample "$metrics" "$k")', not 2"
@@ -207,6 +218,6 @@ awk -v a="$lis" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.000001 && d > -0.0
 	miss "metrics: the pods' listen ${lis}s, analyze --by pod's ${want}s"
 [ "$misses" -eq 0 ] && ok "watch mode: the CRI pod a boot from its sandbox's cgroup, the systemd tree's two scopes one pod, each named by its pod; the pod histograms count them (listen $lis s in all, as analyze)"
 
-cleanup_checked
+cri_cleanup_checked
 misses_done
 echo "# $(($(date +%s) - t_begin)) s" >&2

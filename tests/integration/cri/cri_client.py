@@ -21,9 +21,13 @@ SystemdCgroup driver, and that needs systemd as PID 1. DIR holds cri_pb2*.py, ge
 The pod's name gets a suffix of its uid's first 8 hex digits: --runs N gives
 N pods, each its own. FILE gets one JSON line per pod: its names, its
 sandbox's and containers' ids and, for each call, [entry, return] in this
-process's CLOCK_MONOTONIC ns (time.monotonic_ns()), and "listen_seen": the
-first time the port was seen listening (/proc/PID/net/tcp and tcp6 of the
-sandbox's process: its netns), polled every 0.2 ms.
+process's CLOCK_MONOTONIC ns (time.monotonic_ns()), and "listen_seen":
+[t0, t1], where t0 is when the last look that did not see the port
+listening began (null when its first look saw it: the app may listen
+before StartContainer returns), t1 when the first that saw it ended
+(/proc/PID/net/tcp and tcp6 of the sandbox's process: its netns; a look
+every 0.2 ms): the listen happened in between, however late this process
+was scheduled.
 """
 import argparse
 import json
@@ -145,17 +149,20 @@ def wait_listen(parent, sb, port):
             procs = "%s%s/%s/cgroup.procs" % (f[1], parent, sb)
             break
     pid = open(procs).read().split()[0]
+    miss = None
     # (busybox httpd listens on IPv6's any address when it can)
     tcp = ["/proc/%s/net/tcp" % pid, "/proc/%s/net/tcp6" % pid]
     t_end = time.monotonic() + DEADLINE
     while time.monotonic() < t_end:
+        t0 = now()
         for path in tcp:
             with open(path) as f:
                 for line in f.readlines()[1:]:
                     x = line.split()
                     # local address ADDR:PORT, state 0A: LISTEN
                     if x[3] == "0A" and (x[1] + " ")[-6:] == want:
-                        return now()
+                        return [miss, now()]
+        miss = t0
         time.sleep(0.0002)
     sys.exit("cri_client: port %d never listened" % port)
 
