@@ -190,10 +190,13 @@ cri_stop() {
 		umount -l "$p" 2> /dev/null || rt_log "cannot unmount $p"
 	done
 	# the pods' cgroups, which the kubelet would remove (the kubepods
-	# parents go with rt_cleanup when this test made them)
+	# parents go with rt_cleanup when this test made them); first what a
+	# killed shim left running in them (its container's processes)
 	if [ -f "$CRI_DIR/cgroups" ]; then
 		while read -r p; do
-			[ -n "$p" ] && rt_remove_cgroup "$p"
+			[ -n "$p" ] || continue
+			[ -f "$(cgroup2_mount)$p/cgroup.kill" ] && echo 1 > "$(cgroup2_mount)$p/cgroup.kill"
+			rt_remove_cgroup "$p"
 		done < "$CRI_DIR/cgroups"
 	fi
 	cri_pid=
