@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analyze/array.h"
+#include "analyze/boot/analysis.h"
 #include "analyze/boot/pod_boot.h"
 #include "common/end_detail.h"
 #include "common/tsv.h"
@@ -136,7 +137,7 @@ static int set_ready(struct tl_container *c, uint64_t ready)
 {
 	size_t j;
 
-	for (j = 0; j < c->nphases && c->phases[j].phase != 1 /* PHASE_LISTEN */; j++)
+	for (j = 0; j < c->nphases && c->phases[j].phase != PHASE_LISTEN; j++)
 		;
 	if (ready == POD_NONE) {
 		if (j < c->nphases)
@@ -148,7 +149,7 @@ static int set_ready(struct tl_container *c, uint64_t ready)
 		return 0;
 	}
 	{
-		struct tl_phase ph = { .phase = 1, .ts = ready };
+		struct tl_phase ph = { .phase = PHASE_LISTEN, .ts = ready };
 
 		return append((void **)&c->phases, &c->nphases, &c->phases_cap, &ph, 1, sizeof(ph));
 	}
