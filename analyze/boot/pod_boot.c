@@ -5,6 +5,7 @@
 
 #include "analyze/array.h"
 #include "analyze/boot/analysis.h"
+#include "analyze/boot/host_tasks.h"
 #include "analyze/boot/pod_boot.h"
 #include "common/end_detail.h"
 #include "common/tsv.h"
@@ -155,6 +156,64 @@ static int set_ready(struct tl_container *c, uint64_t ready)
 	}
 }
 
+/* The task of thread @tid in @c (not finished: a linear search), or NULL. */
+static const struct tl_task *task_of(const struct tl_container *c, int64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < c->ntasks; i++)
+		if (c->tasks[i].tid == tid)
+			return &c->tasks[i];
+	return NULL;
+}
+
+/*
+ * Watch mode with host rows (--sched host): the pod's start goes back to
+ * its sandbox's shim start, when the host rows of its file show it: runc
+ * create (the task that made the sandbox's cgroup, @create_pid) was forked
+ * by the pod's shim, which `containerd-shim-runc-v2 start` forked before
+ * it exited. A start row `shim` at that exec, when it is earlier than the
+ * pod's start (client mode's client spawn is earlier still). 0, or -1 out
+ * of memory.
+ */
+static int shim_start(struct timeline *tl, struct tl_container *c, int64_t create_pid)
+{
+	const struct tl_container *h = NULL;
+	const struct tl_task *t, *shim, *q;
+	struct tl_start st = { 0 };
+	const char *fn, *slash;
+	size_t i;
+	long how;
+
+	for (i = 0; i < tl->nctrs && !h; i++)
+		if (tl->ctrs[i].file == c->file &&
+		    host_tasks_is_host_name(timeline_str(tl, tl->ctrs[i].name),
+					    strlen(timeline_str(tl, tl->ctrs[i].name))))
+			h = &tl->ctrs[i];
+	if (!h || create_pid <= 0 || !(t = task_of(h, create_pid)) || !t->has_fork ||
+	    !(shim = task_of(h, t->ppid)) || !shim->has_fork || !(q = task_of(h, shim->ppid)) ||
+	    !q->nexecs)
+		return 0;
+	for (i = 1; i < q->nexecs; i++)	/* (not sorted yet) its first exec */
+		if (q->execs[i].ts < q->execs[0].ts)
+			return 0;
+	fn = timeline_str(tl, q->execs[0].filename);
+	slash = strrchr(fn, '/');
+	if (strncmp(slash ? slash + 1 : fn, "containerd-shim", 15) != 0 || q->execs[0].ts >= c->t_start)
+		return 0;
+	if ((how = strtab_intern(tl->strs, "shim", 4, NULL)) < 0)
+		return -1;
+	st.ts = q->execs[0].ts;
+	st.how = (uint32_t)how;
+	st.comm = q->execs[0].comm;
+	st.detail = q->execs[0].filename;
+	st.pid = q->pid;
+	if (append((void **)&c->starts, &c->nstarts, &c->starts_cap, &st, 1, sizeof(st)) < 0)
+		return -1;
+	c->t_start = st.ts;
+	return 0;
+}
+
 int pod_boot_merge(struct timeline *tl, struct pods *p)
 {
 	struct pod *d = NULL;
@@ -185,7 +244,9 @@ int pod_boot_merge(struct timeline *tl, struct pods *p)
 		if (into < 0 || rc)
 			continue;
 		id = strtab_intern(tl->strs, name, len, NULL);
-		if (id < 0 || set_ready(&tl->ctrs[into], d[i].ready) < 0)
+		if (id < 0 || set_ready(&tl->ctrs[into], d[i].ready) < 0 ||
+		    (d[i].c[0]->role == ROLE_SANDBOX &&
+		     shim_start(tl, &tl->ctrs[into], d[i].c[0]->create_pid) < 0))
 			rc = -1;
 		else
 			tl->ctrs[into].name = (uint32_t)id;

@@ -9,7 +9,11 @@
  * container before the timeline is finished, named "<namespace>/<pod>"
  * (escaped as in the file): its start is the earliest start row of its
  * containers (client mode: the client's spawn; watch mode: the sandbox's
- * cgroup made by runc create), its tasks all of theirs, and, once
+ * cgroup made by runc create, or with the host rows of --sched host its
+ * shim's start: a start row `shim` added at the exec of the
+ * `containerd-shim-runc-v2 start` that forked the shim that forked that
+ * runc create; the CRI call and the network before it are containerd's,
+ * and no row says which pod they were for), its tasks all of theirs, and, once
  * timeline_finish() imports them (host_tasks.h), the runtime's tasks in
  * the pod's window. The critical path, --until, --by state, the profile,
  * the boot chart and the exports then take the pod as one boot, from

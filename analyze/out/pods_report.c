@@ -68,6 +68,8 @@ static const char *start_kind(const struct analysis *a, const struct pod_boot *b
 		return "the client's spawn";
 	if (strcmp(how, "mkdir") == 0)
 		return "runc create's mkdir of its sandbox's cgroup";
+	if (strcmp(how, "shim") == 0)
+		return "its sandbox's shim start (containerd-shim-runc-v2 start, host rows)";
 	return how;
 }
 

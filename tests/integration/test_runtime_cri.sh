@@ -209,7 +209,7 @@ for k in boottrace_pod_startup_seconds_count boottrace_pod_listen_seconds_count;
 	[ "$(sample "$metrics" "$k")" = 2 ] || miss "metrics: $k is '$(sample "$metrics" "$k")', not 2"
 done
 lis=$(sample "$metrics" boottrace_pod_listen_seconds_sum)
-want=$(awk -F'\t' -v u="$uid" -v u2="$U2" '($3 == u || $3 == u2) && $5 == "pod" { s += $8 } END { print s / 1e9 }' "$TMP/w.pods")
+want=$(awk -F'\t' -v u="$uid" -v u2="$U2" '($3 == u || $3 == u2) && $5 == "pod" { s += $8 } END { printf "%.9f\n", s / 1e9 }' "$TMP/w.pods")
 awk -v a="$lis" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.000001 && d > -0.000001) }' ||
 	miss "metrics: the pods' listen ${lis}s, analyze --by pod's ${want}s"
 [ "$misses" -eq 0 ] && ok "watch mode: the CRI pod a boot from its sandbox's cgroup, the systemd tree's two scopes one pod, each named by its pod; the pod histograms count them (listen $lis s in all, as analyze)"
