@@ -355,7 +355,8 @@ int pod_boot_steps(const struct timeline *tl, size_t ctr, const struct pod *d, s
 				struct pod_step *s = &b->steps[k];
 
 				lo = k ? b->steps[k - 1].create : b->t0;
-				if (s->create != TL_NONE && x <= s->create && (lo == TL_NONE || x > lo) &&
+				if (s->create != TL_NONE && x <= s->create &&
+				    (lo == TL_NONE || x > lo || (!k && x == lo)) &&
 				    (s->shim == TL_NONE || x > s->shim))
 					s->shim = x;
 			}
@@ -371,6 +372,11 @@ int pod_boot_steps(const struct timeline *tl, size_t ctr, const struct pod *d, s
 		if (x != TL_NONE && (b->net_end == TL_NONE || x > b->net_end))
 			b->net_end = x;
 	}
+	/* watch mode's start at the sandbox's shim (shim_start()): its shim step */
+	if (c && c->nstarts && strcmp(timeline_str(tl, c->starts[0].how), "shim") == 0)
+		for (k = 0; k < b->nsteps; k++)
+			if (b->steps[k].c->role == ROLE_SANDBOX && b->steps[k].shim == TL_NONE)
+				b->steps[k].shim = c->starts[0].ts;
 	return 0;
 }
 

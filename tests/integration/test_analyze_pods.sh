@@ -154,3 +154,80 @@ rps = [s for s in spans[pod] if s["name"] == "RunPodSandbox"]
 assert len(rps) == 1 and int(rps[0]["endTimeUnixNano"]) - int(rps[0]["startTimeUnixNano"]) == 10000000, rps
 EOF
 ok "--format otlp: a trace a pod, k8s.pod.name, k8s.namespace.name, k8s.pod.uid its resource; RunPodSandbox 10 ms (to the sandbox's exec), CreateContainer of each container with k8s.container.name, container.image.name"
+
+# A pod's steps from the runtime's host rows (written by hand as the
+# collector writes them in client mode: tests/integration/test_runtime_cri.sh
+# boots real ones): the client spawned at 0; containerd (pid 100) forks
+# its loopback plugin (200: 10..20 ms) and the pod's plugin (201: 30..530
+# ms, its sleep); forks `shim start` (300, exec at 540 ms), which forks the
+# shim (301), which runs runc create (302, the sandbox's cgroup at 600 ms)
+# and runc start (303, exec at 650 ms); the sandbox's entrypoint at 700 ms;
+# then the app's shim start (310, 800 ms), runc create (311, its cgroup at
+# 850 ms), runc start (312, 900 ms), its exec at 950 ms, its listen 1 s.
+# Truths: network 10 .. 530 ms (2 plugins), each container's shim, create,
+# runc start, exec; the start said to be the client's spawn; and without
+# the client's start row (watch mode, --sched host), the pod starts at its
+# sandbox's shim start (540 ms), said so.
+hrow() { # ts pid tid ppid comm event name ret detail
+	printf '%s\t\\N\t\\N\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\\N\t%s\n' "$@"
+}
+crow() { # ts container pid comm event name ret dur detail
+	printf '%s\t%s\t7\t%s\t%s\t1\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+}
+U3=77777777-2222-3333-4444-555555555555
+hostpod() { # CLIENT: with the client's start row (1) or not (0)
+	local T=20000000000
+	printf '# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n# host_rows=all\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	[ "$1" = 1 ] && crow $T sb 90 cri_client start client '\N' '\N' cri_client
+	# containerd, its thread's wake by the client (a sched row: 1 ms off CPU)
+	printf '%s\t\\N\t\\N\t100\t100\t1\tcontainerd\tsched\tS\t1000\t1000000\twake=task waker=90 holder=90 cpu=0\n' $((T + $(ms 4)))
+	hrow $((T + $(ms 9))) 200 200 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 10))) 200 200 100 loopback exec '\N' '\N' /opt/cni/bin/loopback
+	hrow $((T + $(ms 20))) 200 200 100 loopback exit '\N' 0 '\N'
+	hrow $((T + $(ms 29))) 201 201 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 30))) 201 201 100 bt-veth exec '\N' '\N' /opt/cni/bin/bt-veth
+	hrow $((T + $(ms 530))) 201 201 100 bt-veth exit '\N' 0 '\N'
+	hrow $((T + $(ms 539))) 300 300 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 540))) 300 300 100 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 545))) 301 301 300 containerd-shim fork process '\N' parent=300
+	hrow $((T + $(ms 546))) 301 301 300 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 547))) 300 300 100 containerd-shim exit '\N' 0 '\N'
+	hrow $((T + $(ms 580))) 302 302 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 581))) 302 302 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 600))) sb 302 runc start mkdir '\N' '\N' /kubepods/besteffort/pod$U3/s
+	meta sb $((T + $(ms 601))) pod_uid=$U3 pod=hp namespace=ns type=sandbox
+	hrow $((T + $(ms 640))) 302 302 301 runc exit '\N' 0 '\N'
+	hrow $((T + $(ms 649))) 303 303 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 650))) 303 303 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 700))) sb 305 pause exec init '\N' '\N' /pause
+	hrow $((T + $(ms 799))) 310 310 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 800))) 310 310 100 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 849))) 311 311 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 849))) 311 311 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 850))) ap 311 runc start mkdir '\N' '\N' /kubepods/besteffort/pod$U3/a
+	meta ap $((T + $(ms 851))) pod_uid=$U3 pod=hp namespace=ns container=web
+	hrow $((T + $(ms 899))) 312 312 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 900))) 312 312 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 950))) ap 315 web exec init '\N' '\N' /bin/web
+	crow $((T + $(ms 999))) ap 315 web syscall listen 0 $(ms 1) 0.0.0.0:80
+	printf '# lost=0 events=40\n'
+}
+hostpod 1 > "$TMP/h.tsv"
+"$ANALYZE" --by pod --format tsv "$TMP/h.tsv" > "$TMP/h.pods" || fail "analyze --by pod (host rows): $?"
+cat > "$TMP/want" <<EOF
+namespace	pod	pod_uid	container	role	start	exec	listen	end	shim	create	runc_start
+ns	hp	$U3	\\N	pod	0	950000000	1000000000	\\N	\\N	\\N	\\N
+ns	hp	$U3	\\N	network	10000000	\\N	\\N	530000000	\\N	\\N	\\N
+ns	hp	$U3	containerd-5f0000000000	sandbox	0	700000000	\\N	\\N	540000000	600000000	650000000
+ns	hp	$U3	web	app	850000000	950000000	1000000000	\\N	800000000	850000000	900000000
+EOF
+sed -i "s/containerd-5f0000000000/sb/" "$TMP/want"
+diff "$TMP/want" "$TMP/h.pods" > "$TMP/diff" || fail "--by pod, host rows: $(cat "$TMP/diff")"
+"$ANALYZE" --by pod "$TMP/h.tsv" | grep -qxF "  start: the client's spawn" || fail "--by pod: the start not the client's spawn"
+hostpod 0 > "$TMP/hw.tsv"
+"$ANALYZE" --by pod --format tsv "$TMP/hw.tsv" > "$TMP/hw.pods" || fail "analyze --by pod (watch): $?"
+[ "$(awk -F'\t' '$5 == "pod" { print $8 }' "$TMP/hw.pods")" = 460000000 ] ||
+	fail "watch, --sched host: the pod not from its sandbox's shim start: $(cat "$TMP/hw.pods")"
+"$ANALYZE" --by pod "$TMP/hw.tsv" | grep -qF "  start: its sandbox's shim start" || fail "--by pod: the start not the shim's"
+ok "--by pod, host rows: network 10..530 ms (2 CNI plugins), each container's shim start, create, runc start, exec; the start the client's spawn, else (watch mode, --sched host) the sandbox's shim start"
