@@ -236,10 +236,14 @@ int pod_boot_merge(struct timeline *tl, struct pods *p)
 			if (pc->file != d[i].c[0]->file ||
 			    (from = find_ctr(tl, pc->file, pc->name, pc->name_n)) < 0)
 				continue;
-			if (into < 0)
+			if (into < 0) {
 				into = from;
-			else if (absorb(&tl->ctrs[into], &tl->ctrs[from]) < 0)
+			} else if (absorb(&tl->ctrs[into], &tl->ctrs[from]) < 0) {
 				rc = -1;
+			} else {
+				tl->ctrs[from].merged = true;
+				tl->ctrs[from].into = (uint32_t)into;
+			}
 		}
 		if (into < 0 || rc)
 			continue;
@@ -248,8 +252,11 @@ int pod_boot_merge(struct timeline *tl, struct pods *p)
 		    (d[i].c[0]->role == ROLE_SANDBOX &&
 		     shim_start(tl, &tl->ctrs[into], d[i].c[0]->create_pid) < 0))
 			rc = -1;
-		else
+		else {
+			tl->ctrs[into].renamed = true;
+			tl->ctrs[into].file_name = tl->ctrs[into].name;
 			tl->ctrs[into].name = (uint32_t)id;
+		}
 	}
 	for (i = 0; i < n; i++)
 		free(d[i].c);
