@@ -160,7 +160,7 @@ static void on_sample(struct collector *c, struct container *k, const struct bt_
  */
 static struct progress *run_progress(const struct collector *c, const struct container *k)
 {
-	return c->progress && c->spawned && k && (k->top == c->spawned || k->top->run_member) ?
+	return c->progress && c->spawned && k && k->top && (k->top == c->spawned || k->top->run_member) ?
 	       c->progress : NULL;
 }
 

@@ -384,7 +384,7 @@ void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h)
 
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what)
 {
-	if (c->spawned && (c->spawned == k->top || k->top->run_member) && c->opt.until == what &&
+	if (c->spawned && (c->spawned == k->top || (k->top && k->top->run_member)) && c->opt.until == what &&
 	    !c->until_at)
 		c->until_at = mono_ns() + c->opt.until_delay_ns;
 }
