@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # shellcheck shell=bash
 # A private containerd with its CRI plugin, driven as the kubelet drives it
-# (sourced after lib.sh and runtimes.sh; shared/CRI.md has the facts of
-# this machine it is built on):
+# (sourced after lib.sh and runtimes.sh; docs/runtimes.md, Testing it):
 #
 #   cri_start        containerd with its root, state, sockets, CNI dirs and
 #                    runc root under $RT_DIR/cri; the tests' CNI plugin
@@ -76,7 +75,8 @@ cri_start() {
 	sub('sandbox_image', q(image))
 	sub('netns_mounts_under_state_dir', 'true')
 	# CRI gives the sandbox oom_score_adj -998, which root without
-	# CAP_SYS_RESOURCE cannot set: runc fails (shared/CRI.md)
+	# CAP_SYS_RESOURCE cannot set: runc fails ("can't get final child's
+	# PID from pipe: EOF"; its log: "failed to update /proc/self/oom_score_adj")
 	sub('restrict_oom_score_adj', 'true')
 	sub('bin_dir', q(d + '/cni/bin'))
 	sub('conf_dir', q(d + '/cni/conf'))
