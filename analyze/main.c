@@ -15,6 +15,7 @@
 
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/failures.h"
+#include "analyze/boot/pods.h"
 #include "analyze/boot/profile.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
@@ -115,8 +116,9 @@ static const char usage_text[] =
 "                          one with --until, --critical-path and --format\n"
 "                          trace-event (they keep the rows in memory: 32 bytes\n"
 "                          per syscall row); --plot reads a regular file a second\n"
-"                          time, keeping the rows of the charted containers only\n"
-"                          (a pipe: all of them, once)\n"
+"                          time, keeping the rows of the charted containers (and\n"
+"                          of their pods) only (a pipe: all of them, once); both\n"
+"                          times by one thread\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -277,9 +279,30 @@ struct charted {
 	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n;
 };
 
+/* The pods' container @name (@n bytes) of file @file, or NULL (a linear search: once a container). */
+static const struct pod_ctr *pod_ctr_of(const struct pods *p, uint32_t file, const char *name,
+					size_t n)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->n; i++)
+		if (p->c[i].file == file && p->c[i].name_n == n && memcmp(p->c[i].name, name, n) == 0)
+			return &p->c[i];
+	return NULL;
+}
+
+static bool same_uid(const struct pod_ctr *x, const struct pod_ctr *y)
+{
+	const struct sched_str *a = &x->m.v[META_POD_UID], *b = &y->m.v[META_POD_UID];
+
+	return a->s && b->s && a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* A charted container, or one of its pod (analyze/boot/pod_boot.h: charted as one). */
 static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
 {
 	const struct charted *ch = ctx;
+	const struct pod_ctr *mine = NULL, *pc;
 	size_t i, len;
 
 	for (i = 0; i < ch->n; i++) {
@@ -291,6 +314,10 @@ static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
 		c = &ch->a->ctrs[ch->idx[i]];
 		s = strtab_str(ch->a->ctr_names, c->name, &len);
 		if (c->file == file && len == n && memcmp(s, name, n) == 0)
+			return true;
+		if (!mine && !(mine = pod_ctr_of(ch->a->pods, file, name, n)))
+			continue;
+		if ((pc = pod_ctr_of(ch->a->pods, c->file, s, len)) && same_uid(mine, pc))
 			return true;
 	}
 	return false;
@@ -651,8 +678,10 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	 * timeline of every container's samples) */
 	twice = plot_dir && !critpath && !until && !profile && ro.format != FMT_TRACE_EVENT &&
 		all_regular(files, nfiles);
-	if (twice)
+	if (twice) {
 		ao.timeline = false;
+		ao.names = true;	/* a charted pod's containers, for the second reading */
+	}
 	a = read_all(&ao, files, nfiles, &rc);
 	if (!a)
 		goto cleanup;
