@@ -52,11 +52,9 @@ cri_cni_sleep 0
 check_tsv "$TMP/c.tsv"
 grep -q 'another new cgroup matched' "$TMP/c.err" && miss "a pod's containers were not one run: $(grep -m1 'another new' "$TMP/c.err")"
 
-for f in c; do
-	"$ANALYZE" --by pod --format tsv "$TMP/$f.tsv" > "$TMP/$f.pods" || fail "analyze --by pod $f.tsv"
-	"$ANALYZE" --critical-path --format tsv "$TMP/$f.tsv" > "$TMP/$f.cp" || fail "analyze --critical-path $f.tsv"
-	"$ANALYZE" --format otlp "$TMP/$f.tsv" > "$TMP/$f.otlp" || fail "analyze --format otlp $f.tsv"
-done
+"$ANALYZE" --by pod --format tsv "$TMP/c.tsv" > "$TMP/c.pods" || fail "analyze --by pod"
+"$ANALYZE" --critical-path --format tsv "$TMP/c.tsv" > "$TMP/c.cp" || fail "analyze --critical-path"
+"$ANALYZE" --format otlp "$TMP/c.tsv" > "$TMP/c.otlp" || fail "analyze --format otlp"
 
 # the truths, each pod against the client's own clock and the rows
 /usr/bin/python3 - "$TMP" <<'EOF' || miss "the pods' truths (above)"
@@ -82,83 +80,81 @@ def load(pods, cp, otlp, times):
         paths.setdefault(r[0], []).append(r)
     traces = [json.loads(l) for l in open(otlp)]
     return recs, P, paths, traces
-for name, n, slow in (('c', 2, True),):
-    recs, P, paths, traces = load('%s/%s.pods' % (tmp, name), '%s/%s.cp' % (tmp, name),
-                                  '%s/%s.otlp' % (tmp, name), '%s/%s.jsonl' % (tmp, 'times' if name == 'c' else 'slow'))
-    if len(recs) != n or len(P) != n:
-        bad.append('%s: %d pods by the client, %d by analyze --by pod, not %d' % (name, len(recs), len(P), n))
-        continue
-    R = rows('%s/%s.tsv' % (tmp, name))
-    for rec in recs:
-        pod = rec['pod']
-        pr = P.get(pod)
-        if not pr:
-            bad.append('%s: no pod %s in --by pod' % (name, pod)); continue
-        byrole = {r[4]: r for r in pr}
-        ctrs = {r[4]: r[3] for r in pr}
-        ids = [rec['sandbox_id']] + list(rec['containers'].values())
-        # the pod's start: the earliest start row of its containers (the client's spawn)
-        mine = 'pod_uid=%d:%s ' % (len(rec['uid']), rec['uid'])
-        members = set(r[1] for r in R if r[7] == 'meta' and mine in r[11] + ' ')
-        t0 = min(int(r[0]) for r in R if r[7] == 'start' and r[1] in members)
-        rps = [c for c in rec['calls'] if c['call'] == 'RunPodSandbox'][0]['t'][0]
-        if t0 > rps:
-            bad.append('%s: pod %s starts %d ns after its RunPodSandbox call' % (name, pod, t0 - rps))
-        ready = t0 + int(byrole['pod'][7])
-        miss, seen = rec['listen_seen']
-        if miss is None:
-            # its first look saw it: the app listened before StartContainer returned
-            miss = [c for c in rec['calls'] if c['call'] == 'StartContainer'][-1]['t'][0]
-        # between the client's last look without the listen and its first with
-        # it (1 ms of slack: the socket listens a moment before listen() returns)
-        if not (miss - 1000000 <= ready <= seen + 1000000):
-            bad.append('%s: pod %s ready at %d, not between the client\'s looks at %d and %d' %
-                       (name, pod, ready, miss, seen))
-        # the init container ran to its end before the app's cgroup was made
-        init, app = byrole.get('init'), byrole.get('app')
-        if not init or not app or init[3] != 'migrate' or app[3] != 'web':
-            bad.append('%s: pod %s roles %s' % (name, pod, sorted(ctrs.items())))
-        elif not (int(init[8]) <= int(app[10]) and int(init[6]) < int(app[6])):
-            bad.append('%s: pod %s init ends at %s, the app is made at %s' % (name, pod, init[8], app[10]))
-        # its path: named by the pod, from its start through the runtime into the app
-        key = 'shop/' + pod
-        segs = paths.get(key)
-        if not segs:
-            bad.append('%s: no critical path named %s (paths: %s)' % (name, key, sorted(paths))); continue
-        comms = set(s[4] for s in segs)
-        # (the CNI plugin: bt-veth, or as loopback; its own nsenter and ip)
-        for want in ('containerd', ('bt-veth', 'loopback'), 'containerd-shim', 'runc', 'httpd'):
-            if not (set(want) & comms if isinstance(want, tuple) else want in comms):
-                bad.append('%s: the path of %s has no %s (%s)' % (name, pod, want, sorted(comms)))
-        total = sum(int(s[7]) for s in segs)
-        if total != int(byrole['pod'][7]):
-            bad.append('%s: the path of %s is %d ns, its boot %s' % (name, pod, total, byrole['pod'][7]))
-        if slow:
-            net = byrole['network']
-            nb, ne = int(net[5]), int(net[8])
-            blocked = [int(s[7]) for s in segs if s[4] == 'sleep' and s[9] == 'blocked']
-            if ne - nb < 400000000:
-                bad.append('slow: network %d..%d ns: shorter than the plugin\'s sleep' % (nb, ne))
-            if not blocked or not (400000000 <= max(blocked) <= 450000000):
-                bad.append('slow: the plugin\'s sleep on the path: %s ns blocked, not 400..450 ms' % blocked)
-            else:
-                print('slow pod: network %.1f ms (CNI plugins from %.1f ms), its sleep blocked %.1f ms on the path'
-                      % ((ne - nb) / 1e6, nb / 1e6, max(blocked) / 1e6))
-        # OTLP: the pod's trace
-        tr = [t for t in traces if {a['key']: a['value']['stringValue'] for a in
-              t['resourceSpans'][0]['resource']['attributes']}.get('k8s.pod.uid') == rec['uid']]
-        if len(tr) != 1:
-            bad.append('%s: %d OTLP traces of pod %s, not 1' % (name, len(tr), pod)); continue
-        spans = tr[0]['resourceSpans'][0]['scopeSpans'][0]['spans']
-        names = [s['name'] for s in spans]
-        for want, k in (('RunPodSandbox', 1), ('CreateContainer', 2), ('StartContainer', 2)):
-            got = [s for s in spans if s['name'] == want]
-            uids = set(a['value']['stringValue'] for s in got for a in s['attributes'] if a['key'] == 'k8s.pod.uid')
-            if len(got) != k or uids != {rec['uid']}:
-                bad.append('%s: pod %s: %d %s spans (uids %s), not %d' % (name, pod, len(got), want, uids, k))
-        print('pod %s: start %.1f ms before RunPodSandbox, ready %.3f ms before the client saw it listen '
-              '(its looks %.3f ms apart), boot %.1f ms'
-              % (pod, (rps - t0) / 1e6, (seen - ready) / 1e6, (seen - miss) / 1e6, int(byrole['pod'][7]) / 1e6))
+name, n, slow = 'c', 2, True
+recs, P, paths, traces = load('%s/c.pods' % tmp, '%s/c.cp' % tmp, '%s/c.otlp' % tmp,
+                              '%s/times.jsonl' % tmp)
+if len(recs) != n or len(P) != n:
+    sys.exit('%d pods by the client, %d by analyze --by pod, not %d' % (len(recs), len(P), n))
+R = rows('%s/%s.tsv' % (tmp, name))
+for rec in recs:
+    pod = rec['pod']
+    pr = P.get(pod)
+    if not pr:
+        bad.append('%s: no pod %s in --by pod' % (name, pod)); continue
+    byrole = {r[4]: r for r in pr}
+    ctrs = {r[4]: r[3] for r in pr}
+    # the pod's start: the earliest start row of its containers (the client's spawn)
+    mine = 'pod_uid=%d:%s ' % (len(rec['uid']), rec['uid'])
+    members = set(r[1] for r in R if r[7] == 'meta' and mine in r[11] + ' ')
+    t0 = min(int(r[0]) for r in R if r[7] == 'start' and r[1] in members)
+    rps = [c for c in rec['calls'] if c['call'] == 'RunPodSandbox'][0]['t'][0]
+    if t0 > rps:
+        bad.append('%s: pod %s starts %d ns after its RunPodSandbox call' % (name, pod, t0 - rps))
+    ready = t0 + int(byrole['pod'][7])
+    miss, seen = rec['listen_seen']
+    if miss is None:
+        # its first look saw it: the app listened before StartContainer returned
+        miss = [c for c in rec['calls'] if c['call'] == 'StartContainer'][-1]['t'][0]
+    # between the client's last look without the listen and its first with
+    # it (1 ms of slack: the socket listens a moment before listen() returns)
+    if not (miss - 1000000 <= ready <= seen + 1000000):
+        bad.append('%s: pod %s ready at %d, not between the client\'s looks at %d and %d' %
+                   (name, pod, ready, miss, seen))
+    # the init container ran to its end before the app's cgroup was made
+    init, app = byrole.get('init'), byrole.get('app')
+    if not init or not app or init[3] != 'migrate' or app[3] != 'web':
+        bad.append('%s: pod %s roles %s' % (name, pod, sorted(ctrs.items())))
+    elif not (int(init[8]) <= int(app[10]) and int(init[6]) < int(app[6])):
+        bad.append('%s: pod %s init ends at %s, the app is made at %s' % (name, pod, init[8], app[10]))
+    # its path: named by the pod, from its start through the runtime into the app
+    key = 'shop/' + pod
+    segs = paths.get(key)
+    if not segs:
+        bad.append('%s: no critical path named %s (paths: %s)' % (name, key, sorted(paths))); continue
+    comms = set(s[4] for s in segs)
+    # (the CNI plugin: bt-veth, or as loopback; its own nsenter and ip)
+    for want in ('containerd', ('bt-veth', 'loopback'), 'containerd-shim', 'runc', 'httpd'):
+        if not (set(want) & comms if isinstance(want, tuple) else want in comms):
+            bad.append('%s: the path of %s has no %s (%s)' % (name, pod, want, sorted(comms)))
+    total = sum(int(s[7]) for s in segs)
+    if total != int(byrole['pod'][7]):
+        bad.append('%s: the path of %s is %d ns, its boot %s' % (name, pod, total, byrole['pod'][7]))
+    if slow:
+        net = byrole['network']
+        nb, ne = int(net[5]), int(net[8])
+        blocked = [int(s[7]) for s in segs if s[4] == 'sleep' and s[9] == 'blocked']
+        if ne - nb < 400000000:
+            bad.append('slow: network %d..%d ns: shorter than the plugin\'s sleep' % (nb, ne))
+        if not blocked or not (400000000 <= max(blocked) <= 450000000):
+            bad.append('slow: the plugin\'s sleep on the path: %s ns blocked, not 400..450 ms' % blocked)
+        else:
+            print('slow pod: network %.1f ms (CNI plugins from %.1f ms), its sleep blocked %.1f ms on the path'
+                  % ((ne - nb) / 1e6, nb / 1e6, max(blocked) / 1e6))
+    # OTLP: the pod's trace
+    tr = [t for t in traces if {a['key']: a['value']['stringValue'] for a in
+          t['resourceSpans'][0]['resource']['attributes']}.get('k8s.pod.uid') == rec['uid']]
+    if len(tr) != 1:
+        bad.append('%s: %d OTLP traces of pod %s, not 1' % (name, len(tr), pod)); continue
+    spans = tr[0]['resourceSpans'][0]['scopeSpans'][0]['spans']
+    names = [s['name'] for s in spans]
+    for want, k in (('RunPodSandbox', 1), ('CreateContainer', 2), ('StartContainer', 2)):
+        got = [s for s in spans if s['name'] == want]
+        uids = set(a['value']['stringValue'] for s in got for a in s['attributes'] if a['key'] == 'k8s.pod.uid')
+        if len(got) != k or uids != {rec['uid']}:
+            bad.append('%s: pod %s: %d %s spans (uids %s), not %d' % (name, pod, len(got), want, uids, k))
+    print('pod %s: start %.1f ms before RunPodSandbox, ready %.3f ms before the client saw it listen '
+          '(its looks %.3f ms apart), boot %.1f ms'
+          % (pod, (rps - t0) / 1e6, (seen - ready) / 1e6, (seen - miss) / 1e6, int(byrole['pod'][7]) / 1e6))
 for b in bad:
     print('FAIL: ' + b, file=sys.stderr)
 sys.exit(1 if bad else 0)
