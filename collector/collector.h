@@ -3,7 +3,7 @@
  * The collector's state, and the calls between its rooms. The rooms are
  * in wings (collector/README.md): main.c and options.c on top, then run/
  * (the three ways to run), rows/ (records to rows and files), profile/
- * (--profile's samples), serve/ (--metrics, the progress line) and
+ * (--profile's samples), serve/ (--metrics) and
  * kernel/ (the BPF objects and what the host offers: tracefs, /proc,
  * cgroups, ELF files).
  *

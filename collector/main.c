@@ -29,7 +29,7 @@
 #include "collector/kernel/marks.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 #include "collector/rows/rotate.h"
 #include "collector/profile/samples.h"
 

@@ -17,7 +17,7 @@
 #include "collector/collector.h"
 #include "collector/kernel/marks.h"
 #include "collector/rows/names.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 #include "collector/profile/samples.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"

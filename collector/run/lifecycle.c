@@ -25,7 +25,7 @@
 #include "collector/rows/names.h"
 #include "collector/kernel/proc.h"
 #include "collector/run/runtime_names.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 int lifecycle_track(struct collector *c, unsigned long long id)
 {

@@ -13,7 +13,7 @@
 #include "collector/collector.h"
 #include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 #include "collector/rows/rotate.h"
 
 /* the progress line's redraws: up to 4 a second, as hyperfine's */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/serve/progress.c: the --runs progress line. The running p50
+ * cmocka: collector/run/progress.c: the --runs progress line. The running p50
  * of known values (nearest rank), the ETA of k runs of a known mean, the
  * analyzer's exec rule (init, else not a runtime's), marks, phases a boot
  * did not reach, and the line itself, whole and cut to the terminal.
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 #define MS 1000000ULL
 #define S 1000000000ULL

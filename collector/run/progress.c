@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 #define NONE UINT64_MAX
 /* " · ": U+00B7 in UTF-8, one terminal column */
