@@ -22,7 +22,7 @@
 #include "common/end_detail.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 #include "collector/kernel/proc.h"
 #include "collector/run/runtime_names.h"
 #include "collector/run/progress.h"
