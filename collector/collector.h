@@ -131,7 +131,7 @@ void lifecycle_saw_exit(struct container *k, long pid, unsigned wstatus);
 /* container @k reached @what: spawn mode's --until may stop it */
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what);
 
-/* --- rows.c: records → TSV rows ------------------------------------------- */
+/* --- records.c: records → TSV rows ---------------------------------------- */
 
 /* the backend's callback: one record (bpf/boottrace.h) from the kernel */
 int rows_on_event(void *ctx, void *data, size_t size);

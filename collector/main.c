@@ -30,7 +30,7 @@
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
 #include "collector/run/progress.h"
-#include "collector/rows/rotate.h"
+#include "collector/run/rotate.h"
 #include "collector/profile/samples.h"
 
 static void on_signal(int sig)
@@ -319,7 +319,7 @@ int main(int argc, char **argv)
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
 	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
-	/* --spans: the host's interpreters now, an image's at its exec (rows.c) */
+	/* --spans: the host's interpreters now, an image's at its exec (run/records.c) */
 	if (setup_spans(&c) < 0)
 		goto cleanup;
 	loop_status_setup(&c);

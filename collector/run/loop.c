@@ -14,7 +14,7 @@
 #include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
 #include "collector/run/progress.h"
-#include "collector/rows/rotate.h"
+#include "collector/run/rotate.h"
 
 /* the progress line's redraws: up to 4 a second, as hyperfine's */
 #define PROGRESS_EVERY_NS 250000000ULL

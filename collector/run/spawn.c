@@ -141,7 +141,7 @@ static int register_child(struct collector *c, pid_t pid, void *arg)
  * The start row, then the child. The start row comes first: before the
  * container runs at all (in the output buffer: it goes out after the
  * exec, not as a write of the collector's between its time and the
- * fork). With --start it waits for the probe (rows.c), or the end of the
+ * fork). With --start it waits for the probe (records.c), or the end of the
  * boot. 0, or -1 after a message (fork failed).
  */
 static int spawn_fork(struct collector *c, struct boot *b)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "collector/collector.h"
-#include "collector/rows/rotate.h"
+#include "collector/run/rotate.h"
 #include "collector/profile/samples.h"
 
 volatile sig_atomic_t rotate_hup;

@@ -478,7 +478,7 @@ void rows_write_header(struct collector *c)
 				    c->opt.profile_unwind == PROFILE_UNWIND_DWARF ? "dwarf" : "auto");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
-	/* the run's files: analyze joins a container across them (collector/rows/rotate.h) */
+	/* the run's files: analyze joins a container across them (collector/run/rotate.h) */
 	output_meta(c->out, "run_id", c->run_id);
 	snprintf(buf, sizeof(buf), "%u", c->part);
 	output_meta(c->out, "part", buf);
