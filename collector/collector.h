@@ -134,9 +134,9 @@ void lifecycle_until_reached(struct collector *c, struct container *k, enum unti
 /* --- records.c: records → TSV rows ---------------------------------------- */
 
 /* the backend's callback: one record (bpf/boottrace.h) from the kernel */
-int rows_on_event(void *ctx, void *data, size_t size);
+int records_on_event(void *ctx, void *data, size_t size);
 /* the metadata lines and the header line */
-void rows_write_header(struct collector *c);
+void records_write_header(struct collector *c);
 
 /* --- loop.c --------------------------------------------------------------- */
 

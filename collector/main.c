@@ -341,7 +341,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_sigpipe;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGPIPE, &sa, NULL);
-	rows_write_header(&c);
+	records_write_header(&c);
 	/* --sched host: every task outside the containers, from now on */
 	if (c.opt.sched == SCHED_HOST && c.be->ops->host_rows)
 		c.be->ops->host_rows(c.be, true);

@@ -250,7 +250,7 @@ static bool exec_is_entrypoint(const struct bt_exec_event *e)
 	return (e->flags & BT_EXEC_NS_INIT) || !entrypoint_is_runtime(f.s, f.n);
 }
 
-int rows_on_event(void *ctx, void *data, size_t size)
+int records_on_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
 	const struct bt_event_hdr *h = data;
@@ -439,7 +439,7 @@ static const char *host_rows_meta(const struct collector *c)
 	return c->opt.command && c->opt.cgroup_glob ? "boots" : "off";
 }
 
-void rows_write_header(struct collector *c)
+void records_write_header(struct collector *c)
 {
 	struct utsname u;
 	struct timespec rt, mono;
