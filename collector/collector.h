@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The collector's state, and the calls between its rooms. The rooms are
- * in wings (collector/README.md): main.c and options.c on top, then run/
- * (the three ways to run), rows/ (records to rows and files), profile/
- * (--profile's samples), serve/ (--metrics) and
+ * in wings (collector/README.md), which include downwards only: main.c,
+ * options.c and setup.c on top, then serve/ (--metrics), run/ (the ways
+ * to run, what a container is, the records' dispatch: this header is
+ * theirs), rows/ (rows and files), profile/ (--profile's samples) and
  * kernel/ (the BPF objects and what the host offers: tracefs, /proc,
- * cgroups, ELF files).
- *
- * Dependencies point one way: main → options, setup, spawn, watch → loop,
- * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
- * below.
+ * cgroups, ELF files). tests/integration/test_include_order.sh checks it.
  */
 #ifndef COLLECTOR_COLLECTOR_H
 #define COLLECTOR_COLLECTOR_H
@@ -69,6 +66,12 @@ struct collector {
 	int start_written;		/* this boot's start row is out */
 	struct client_run client;	/* client mode */
 	struct exporter *exporter;	/* --metrics (exporter.c) */
+	/*
+	 * After each poll turn (loop.c), NULL: nothing. --metrics serves its
+	 * scrapers there: serve/ is above run/, whose loop calls it only
+	 * through this, as output.c calls serve/boots.c through on_row.
+	 */
+	void (*on_turn)(struct collector *c);
 	/* the run's files (rotate.c) */
 	char run_id[33];		/* in each file's metadata */
 	unsigned part;			/* this file's, from 1 */

@@ -11,7 +11,6 @@
 
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
 #include "collector/run/progress.h"
 #include "collector/run/rotate.h"
@@ -139,7 +138,8 @@ int loop_poll_once(struct collector *c, int timeout_ms)
 	}
 	if (output_flush(c->out) < 0)
 		return -c->out->err;
-	exporter_turn(c);
+	if (c->on_turn)
+		c->on_turn(c);
 	rotate_turn(c);
 	loop_show_status(c, 0);
 	return 0;
