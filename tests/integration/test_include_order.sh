@@ -7,10 +7,10 @@
 # line (and they its wing's), and the files of the lines below: nothing
 # above, nor beside (read/ and stats/ on one line do not include each
 # other); a file in no line, or an include of the other tree, fails too.
-# Well under a second. Then the same check
-# on a copy of the trees must fail where a back-edge is planted (so that it
-# cannot pass by finding nothing): kernel/ including collector.h, a sibling
-# edge read/ -> stats/, a new top-level file no line names.
+# Then the same check on a copy of the trees must fail where back-edges are
+# planted (so that it cannot pass by finding nothing): kernel/ including
+# collector.h, a sibling edge read/ -> stats/, analyze/ including
+# collector/, a new top-level file no line names. Well under a second.
 . "$(dirname "$0")/lib.sh"
 
 # order TREE DIR: the README's include-order lines of DIR/TREE, "RANK ENTRY" each
@@ -27,8 +27,8 @@ check_tree() {
 		order "$dir" "$tree" > "$TMP/order.$tree"
 		[ -s "$TMP/order.$tree" ] || { echo "$tree/README.md: no include-order block"; bad=1; continue; }
 		(cd "$dir" && find "$tree" -name '*.[ch]' | sort) > "$TMP/files.$tree"
-		(cd "$dir" && grep -HE '^#[[:space:]]*include[[:space:]]+"(collector|analyze)/' \
-			$(cat "$TMP/files.$tree")) > "$TMP/inc.$tree" || true
+		(cd "$dir" && xargs grep -HE '^#[[:space:]]*include[[:space:]]+"(collector|analyze)/') \
+			< "$TMP/files.$tree" > "$TMP/inc.$tree" || true
 		awk -v tree="$tree" -v orderf="$TMP/order.$tree" '
 			# unit_of(path): "RANK UNIT" of a file of the tree, "" when in no rank
 			function unit_of(p,   rest, w, f, k) {
