@@ -35,8 +35,7 @@
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	collector_exiting = 1;
+	collector_exiting = sig;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -373,5 +372,15 @@ cleanup:
 	free(c.opt.exec_path);
 	if (fd >= 0 && fd != STDOUT_FILENO)
 		close(fd);
+	if (collector_exiting && ret == 128 + collector_exiting) {
+		/*
+		 * Runs interrupted (spawn, client): die of the signal, as
+		 * the shell's convention asks of a program that caught it to
+		 * clean up (its status 130 or 143 either way), so that a
+		 * script's loop that runs the collector stops too.
+		 */
+		signal(collector_exiting, SIG_DFL);
+		raise(collector_exiting);
+	}
 	return ret;
 }

@@ -395,6 +395,17 @@ void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h)
 
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what)
 {
-	if (c->spawned && c->spawned == k->top && c->opt.until == what && !c->until_at)
-		c->until_at = mono_ns() + c->opt.until_delay_ns;
+	unsigned long long at;
+
+	if (!c->spawned || c->spawned != k->top || c->opt.until != what || c->until_reached)
+		return;
+	/*
+	 * Also when its record comes after the boot's stop was decided (its
+	 * command exited right after a listen the next poll delivers): the
+	 * file has the phase, and so does the exit status.
+	 */
+	c->until_reached = 1;
+	at = mono_ns() + c->opt.until_delay_ns;
+	if (!c->until_at || at < c->until_at)
+		c->until_at = at;
 }

@@ -470,9 +470,8 @@ void records_write_header(struct collector *c)
 	output_meta(c->out, "profile", c->samples ? buf : "off");
 	output_meta(c->out, "spans", c->spanrows ? "on" : "off");
 	/* the window each boot was stopped at, as analyze names the phase: its default --until */
-	if (c->opt.until != UNTIL_EXIT)
-		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :
-			    c->opt.until == UNTIL_LISTEN ? "listen" : c->opt.until_mark);
+	if (c->opt.until != UNTIL_END)
+		output_meta(c->out, "until", options_until_name(&c->opt));
 	if (c->samples)
 		output_meta(c->out, "profile_unwind", c->opt.profile_unwind == PROFILE_UNWIND_FP ? "fp" :
 				    c->opt.profile_unwind == PROFILE_UNWIND_DWARF ? "dwarf" : "auto");

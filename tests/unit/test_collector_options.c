@@ -81,7 +81,7 @@ static void test_until(void **state)
 	assert_int_equal(o.until, UNTIL_EXEC);
 	assert_int_equal(o.until_delay_ns, 0);
 	assert_int_equal(parse(&o, "-u", "exit+2", "--", "true", NULL), OPTIONS_OK);
-	assert_int_equal(o.until, UNTIL_EXIT);
+	assert_int_equal(o.until, UNTIL_END);
 	assert_int_equal(o.until_delay_ns, 2000000000ULL);
 	assert_int_equal(parse(&o, "-u", "never", "--", "true", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "-u", "listen+", "--", "true", NULL), OPTIONS_USAGE);
@@ -155,7 +155,7 @@ static void test_command_and_defaults(void **state)
 	assert_string_equal(o.object, "auto");
 	assert_string_equal(o.syscalls, "all");
 	assert_int_equal(o.runs, 1);
-	assert_int_equal(o.until, UNTIL_EXIT);
+	assert_int_equal(o.until, UNTIL_END);
 	/* options after the command are the command's ("+" in the getopt string) */
 	assert_int_equal(parse(&o, "true", "-d", "bogus", NULL), OPTIONS_OK);
 	assert_string_equal(o.command[1], "-d");
