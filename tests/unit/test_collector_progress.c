@@ -185,6 +185,12 @@ static void test_marks(void **state)
 	progress_format(p, 150 * MS, line, sizeof(line), 0);
 	assert_string_equal(line, "run 2/2 \xc2\xb7 ready 15.0 ms \xc2\xb7 p50 ready 15.0 ms "
 				  "\xc2\xb7 ETA 1 s");
+	/* the last run's line, as it ends: nothing left to wait for, no ETA */
+	progress_start(p, 100 * MS);
+	progress_reached(p, PROGRESS_MARK + 1, 125 * MS);
+	progress_run_end(p, 200 * MS);
+	progress_format(p, 200 * MS, line, sizeof(line), 0);
+	assert_string_equal(line, "run 2/2 \xc2\xb7 ready 25.0 ms \xc2\xb7 p50 ready 15.0 ms");
 	progress__free(p);
 }
 
