@@ -153,12 +153,16 @@ static int client_one(struct collector *c, int n, int *status, enum boot_end *ho
 			if (!run->have)
 				break;
 			/*
-			 * --until end+DURATION: the container may outlive its
-			 * client (docker run -d) that much; plain end: until
-			 * it ends by itself.
+			 * --until end+DURATION: the client's own exit is the
+			 * phase, and the container may outlive it (docker run
+			 * -d) that much; plain end: until the container ends
+			 * by itself.
 			 */
-			if (c->opt.until == UNTIL_END && c->opt.until_delay_ns && !c->until_at)
+			if (c->opt.until == UNTIL_END && c->opt.until_delay_ns && !stopped_early &&
+			    !collector_exiting && !c->until_at) {
+				c->until_reached = 1;
 				c->until_at = mono_ns() + c->opt.until_delay_ns;
+			}
 		}
 		now = mono_ns();
 		/* Ctrl-C, -d, --timeout: stop the container (or the client, before it) */
