@@ -37,7 +37,11 @@ where_the_time_went() {
 # "by task on the path" line): the client, the daemons, runc, the container
 by_process() {
 	echo "demo: each boot's path by process (the runtime's too: client mode records the host's tasks):"
-	awk '/^critical path of / { c = $4 } /^  by task on the path: / { sub(/^  by task on the path: /, ""); print "  " c ": " $0 }' "$1"
+	awk '/^critical path of / { c = $4 }
+		t != "" && /^            / { sub(/^ +/, " "); t = t $0; next }
+		t != "" { print "  " c ": " t; t = "" }
+		/^  by task on the path: / { sub(/^  by task on the path: /, ""); t = $0 }
+		END { if (t != "") print "  " c ": " t }' "$1"
 }
 
 echo "demo: booting samples/webapp $runs times as a container (until its worker listens)"
@@ -108,9 +112,15 @@ if rt_have docker || rt_have podman; then
 	rt_init "$(mktemp -d "${TMPDIR:-/tmp}/boottrace-demo.XXXXXX")"
 	trap rt_cleanup EXIT
 	if rt_have docker; then
-		rt=docker glob='/docker/*'
+		# its containers under a parent of the demo's own, not /docker: on
+		# a host where another dockerd runs containers, -c '/docker/*'
+		# would time theirs as the demo's boots (every dockerd with the
+		# cgroupfs driver uses /docker/<id>)
+		parent=/boottrace-demo.$$
+		rt=docker glob="$parent/*"
 		dockerd_start
-		client=("${DOCKER[@]}" run --rm --network host "$RT_IMAGE")
+		rt_own_cgroup "$parent"
+		client=("${DOCKER[@]}" run --rm --network host --cgroup-parent "$parent" "$RT_IMAGE")
 		echo "demo: dockerd $(/usr/sbin/dockerd --version | sed 's/^Docker version //') started with its own state in $RT_DIR (vfs, no bridge)"
 	else
 		rt=podman glob='/libpod_parent/*'

@@ -10,12 +10,39 @@
 #include "analyze/boot/critpath.h"
 #include "analyze/boot/profile.h"
 #include "analyze/out/critpath_report.h"
+#include "analyze/out/critpath_seg.h"
 #include "analyze/out/failures_report.h"
+#include "analyze/out/wrap.h"
 #include "analyze/units.h"
 #include "common/tsv.h"
 
-#define BAR_WIDTH 40
-#define DETAIL_MAX 600
+/*
+ * The bar's columns: 20, so that a segment's columns (at, dur, share, the
+ * bar, state, what, tid, comm) end by column 113 and fit in 120 with
+ * their detail on a line of its own (40 made them 133).
+ */
+#define BAR_WIDTH 20
+
+/* Where the detail of a segment's line goes when it does not fit: under the bar. */
+#define DETAIL_INDENT 30
+
+/*
+ * The indent of the continuation of the path's other lines (by task, by
+ * span, by state, its title): 12, so that every continuation line of the
+ * text, these, the details (30) and the top items (19), starts with 12
+ * spaces and no line of its own does (a segment's "at" column ends by 12).
+ */
+#define LINE_INDENT 12
+
+/* The indent of a top item's continuation: under its text. */
+#define ITEM_INDENT 19
+
+/* The text output: its stream and width, and the line being built. */
+struct text_out {
+	FILE *f;
+	size_t width;
+	struct wrap_buf b;
+};
 
 /* An item of the summary: a what + detail, and its time on the paths. */
 struct item {
@@ -38,321 +65,25 @@ static int done(FILE *f)
 	return ferror(f) ? -1 : 0;
 }
 
-/* The task of segment @s, or NULL for the runtime's. */
-static const struct tl_task *seg_task(const struct tl_container *c, const struct cp_seg *s)
-{
-	return s->task == TL_NOTASK ? NULL : &c->tasks[s->task];
-}
-
-static const char *seg_comm(const struct timeline *tl, const struct tl_container *c,
-			    const struct cp_seg *s)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	if (t)
-		return timeline_str(tl, timeline_comm_at(t, s->ts));
-	return c->nstarts ? timeline_str(tl, c->starts[0].comm) : "";
-}
-
-static void seg_ids(const struct tl_container *c, const struct cp_seg *s, int64_t *pid,
-		    int64_t *tid)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	*pid = t ? t->pid : c->nstarts ? c->starts[0].pid : 0;
-	*tid = t ? t->tid : *pid;
-}
-
-/* "syscall:NAME", "cpu", ... into @buf. */
-static const char *seg_what(const struct timeline *tl, const struct cp_seg *s, char *buf,
-			    size_t n)
-{
-	if (s->kind == CP_SYSCALL)
-		snprintf(buf, n, "syscall:%s", timeline_str(tl, s->name));
-	else
-		snprintf(buf, n, "%s", critpath_kind_name((enum cp_kind)s->kind));
-	return buf;
-}
-
-static const char *match_name(enum cp_match m)
-{
-	switch (m) {
-	case CP_MATCH_PID: return "by pid";
-	case CP_MATCH_TIME: return "matched by time";
-	case CP_MATCH_PIPE: return "by pipe inode";
-	case CP_MATCH_CLONE: return "child of this call";
-	case CP_MATCH_WAKE: return "scheduler";
-	case CP_MATCH_WAKE_CUR: return "current at the wake: a guess";
-	default: return "";
-	}
-}
-
-/* --- interpreter spans (span rows): the innermost a segment is in ---------- */
-
-/* The innermost span of the segment's task that holds it, or NULL. */
-static const struct tl_span *seg_span(const struct tl_container *c, const struct cp_seg *s)
-{
-	const struct tl_task *t = seg_task(c, s);
-
-	return t && t->nspans ? timeline_span_over(t, s->ts, s->ts + s->dur) : NULL;
-}
-
-/*
- * The innermost span holding @s that is 1% of the path (@total) or more:
- * the short segments are folded in runs that do not cross one's edges,
- * so a slow initializer's stretch is a line of its own.
- */
-static const struct tl_span *seg_big_span(const struct tl_container *c, const struct cp_seg *s,
-					  uint64_t total)
-{
-	const struct tl_task *t = seg_task(c, s);
-	const struct tl_span *sp = seg_span(c, s);
-
-	while (sp && sp->dur < total / 100)
-		sp = sp->parent == TL_NOSPAN ? NULL : &t->spans[sp->parent];
-	return sp;
-}
-
-/* "load /app/slow.rb" (escaped, as in TSV) into @buf, or "" when @s is in no span. */
-static const char *seg_span_text(const struct timeline *tl, const struct tl_container *c,
-				 const struct cp_seg *s, char *buf, size_t n)
-{
-	const struct tl_span *sp = seg_span(c, s);
-
-	if (!sp)
-		return "";
-	snprintf(buf, n, "%s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
-	return buf;
-}
-
-/* The path's time by innermost span: its top SPAN_TOP, largest first. */
-#define SPAN_TOP 3
-struct span_sum {
-	const struct tl_span *sp;
-	uint64_t t;
-};
-
-/* Into @best (SPAN_TOP, zeroed here); how many there are. */
-static size_t span_top(const struct tl_container *c, const struct cp_path *p,
-		       struct span_sum best[SPAN_TOP])
-{
-	struct span_sum *v = NULL, *w;
-	size_t nv = 0, i, k, j;
-
-	memset(best, 0, SPAN_TOP * sizeof(*best));
-	for (i = 0; i < p->nsegs; i++) {
-		const struct tl_span *sp = seg_span(c, &p->segs[i]);
-
-		if (!sp)
-			continue;
-		for (k = 0; k < nv && v[k].sp != sp; k++)
-			;
-		if (k == nv) {
-			if (!(w = realloc(v, (nv + 1) * sizeof(*v))))
-				break;	/* out of memory: the spans so far */
-			v = w;
-			v[nv].sp = sp;
-			v[nv++].t = 0;
-		}
-		v[k].t += p->segs[i].dur;
-	}
-	for (i = 0; i < nv; i++) {
-		for (k = 0; k < SPAN_TOP && best[k].sp && best[k].t >= v[i].t; k++)
-			;
-		if (k == SPAN_TOP)
-			continue;
-		for (j = SPAN_TOP - 1; j > k; j--)
-			best[j] = best[j - 1];
-		best[k] = v[i];
-	}
-	free(v);
-	for (k = 0; k < SPAN_TOP && best[k].sp; k++)
-		;
-	return k;
-}
-
 static double pct(uint64_t part, uint64_t total);
 
 /* "  by span on the path: ..." (nothing when the path is in no span). */
-static void span_tally_print(FILE *f, const struct timeline *tl, const struct tl_container *c,
-			     const struct cp_path *p, uint64_t total)
+static void span_tally_print(struct text_out *o, const struct timeline *tl,
+			     const struct tl_container *c, const struct cp_path *p, uint64_t total)
 {
-	struct span_sum best[SPAN_TOP];
-	size_t n = span_top(c, p, best), k;
+	struct cpseg_span_sum best[CPSEG_SPAN_TOP];
+	size_t n = cpseg_span_top(c, p, best), k;
 	char b[UNITS_BUFSZ];
 
 	if (!n)
 		return;
-	fprintf(f, "  by span on the path: ");
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  by span on the path: ");
 	for (k = 0; k < n; k++)
-		fprintf(f, "%s%s %s %s (%.1f%%)", k ? ", " : "", timeline_str(tl, best[k].sp->kind),
-			timeline_str(tl, best[k].sp->what), units_format((int64_t)best[k].t, b),
-			pct(best[k].t, total));
-	fprintf(f, "\n");
-}
-
-/*
- * The detail of @s (escaped, as in TSV): the row's, then where the walk
- * went on; for the runtime, how the container started.
- */
-/* How many tasks a runnable segment's text names by their share of its CPU. */
-#define SHARE_TOP 3
-
-/* @part of @whole as "97%", "0.3%" (into @buf, 16 bytes). */
-static const char *share_pct(uint64_t part, uint64_t whole, char *buf)
-{
-	double x = whole ? 100.0 * (double)part / (double)whole : 0;
-
-	if (part && x < 0.05)
-		snprintf(buf, 16, "<0.1%%");
-	else
-		snprintf(buf, 16, x >= 9.95 ? "%.0f%%" : "%.1f%%", x);
-	return buf;
-}
-
-/*
- * Who held the CPU of runnable segment @s of @p (its shares filled), as
- * "CPU 1 held by bar-hog 97%, kworker/1:1H 0.3%, other 2.7%" at @buf + @k:
- * the SHARE_TOP tasks with the most time, then what is left. With host
- * rows that rest ran no task with rows (idle, the collector's threads);
- * without them the rest is unknown, said so. Returns the new length.
- */
-static int share_text(const struct timeline *tl, const struct tl_container *c,
-		      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n, int k)
-{
-	size_t ns, i;
-	const struct cp_share *sh = cpu_share_of(p, (size_t)(s - p->segs), &ns);
-	uint64_t named = 0;
-	char pc[16];
-
-	k += snprintf(buf + k, n - (size_t)k, "%sCPU %u held by", k ? " " : "", s->cpu);
-	for (i = 0; i < ns && (size_t)k < n; i++) {
-		named += sh[i].ns;
-		if (i < SHARE_TOP)
-			k += snprintf(buf + k, n - (size_t)k, "%s %s %s", i ? "," : "",
-				      timeline_str(tl, sh[i].comm), share_pct(sh[i].ns, s->dur, pc));
-	}
-	if (i > SHARE_TOP && (size_t)k < n) {
-		uint64_t rest = 0;
-
-		for (i = SHARE_TOP; i < ns; i++)
-			rest += sh[i].ns;
-		k += snprintf(buf + k, n - (size_t)k, ", %zu more %s", ns - SHARE_TOP,
-			      share_pct(rest, s->dur, pc));
-	}
-	if (named < s->dur && (size_t)k < n) {
-		if (c->host_rows)
-			k += snprintf(buf + k, n - (size_t)k, "%s idle or unrecorded %s", ns ? "," : "",
-				      share_pct(s->dur - named, s->dur, pc));
-		else
-			k += snprintf(buf + k, n - (size_t)k, "%s unknown %s (no host rows: tasks outside "
-				      "the containers are not in the file)", ns ? "," : "",
-				      share_pct(s->dur - named, s->dur, pc));
-	}
-	if (s->by && (size_t)k < n)
-		k += snprintf(buf + k, n - (size_t)k, "; last %" PRId32 " %s%s", s->by,
-			      timeline_str(tl, s->by_comm), s->off_state == 'R' ? " (preempted)" : "");
-	return k;
-}
-
-static const char *seg_detail(const struct timeline *tl, const struct tl_container *c,
-			      const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n)
-{
-	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
-			timeline_str(tl, s->detail);
-	int k = snprintf(buf, n, "%s", d);
-
-	if (k < 0 || (size_t)k >= n)
-		return buf;
-	if (s->match != CP_MATCH_NONE) {
-		const struct tl_task *o = &c->tasks[s->other];
-		const char *ev = s->event == CP_EV_WRITE ? "write by" :
-				 s->event == CP_EV_EXEC ? "exec of" :
-				 s->event == CP_EV_WAKE ? "woken by" : "exit of";
-
-		snprintf(buf + k, n - (size_t)k, "%s<- %s %" PRId64 " %s (%s)", k ? " " : "", ev,
-			 o->tid, timeline_str(tl, timeline_comm_at(o, s->ts)),
-			 match_name((enum cp_match)s->match));
-	} else if (s->state == CP_ST_BLOCKED) {
-		if (s->by && s->wake == TL_WAKE_UNKNOWN)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken while %" PRId32 " %s ran (by it or by an "
-				 "interrupt: the object cannot tell)", k ? " " : "", s->by,
-				 timeline_str(tl, s->by_comm));
-		else if (s->by)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
-				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
-		else
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
-				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
-				 s->wake == TL_WAKE_SOFTIRQ ? "a softirq" : "an unknown waker");
-	} else if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled) {
-		share_text(tl, c, p, s, buf, n, k);
-	} else if (s->state == CP_ST_RUNNABLE && s->by) {
-		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
-			 s->by, timeline_str(tl, s->by_comm),
-			 s->off_state == 'R' ? " (preempted)" : "");
-	}
-	/* the interpreter's require, load, import it happened in (span rows) */
-	k = (int)strlen(buf);
-	if (seg_span(c, s) && (size_t)k < n) {
-		char sp[DETAIL_MAX];
-
-		snprintf(buf + k, n - (size_t)k, "%sin %s", k ? " " : "",
-			 seg_span_text(tl, c, s, sp, sizeof(sp)));
-	}
-	return buf;
-}
-
-/* How many functions a segment's profile names, and how much of each name. */
-#define SEG_PROFILE_TOP 3
-#define SEG_PROFILE_NAME 64
-#define SEG_PROFILE_MAX (SEG_PROFILE_TOP * (TSV_ESCAPED_MAX(SEG_PROFILE_NAME) + 16) + 8)
-
-/*
- * The top functions of @s's task's samples during @s, when @s is on a CPU
- * (a cpu segment, or running with scheduler rows), as "[67% burn_long,
- * 33% burn_short]" (names TSV-escaped, cut to SEG_PROFILE_NAME bytes) in
- * @buf (SEG_PROFILE_MAX bytes); "" when it has no samples, or there is no
- * profile. NULL out of memory.
- */
-static const char *seg_profile(struct profile *prof, const struct tl_container *c,
-			       const struct cp_seg *s, char *buf)
-{
-	const struct tl_task *t = seg_task(c, s);
-	struct prof_count top[SEG_PROFILE_TOP];
-	uint64_t n;
-	size_t at = 0;
-	long k, i;
-
-	buf[0] = '\0';
-	if (!prof || !t || !(s->kind == CP_CPU || (c->has_sched && s->state == CP_ST_RUNNING)))
-		return buf;
-	k = profile_task_top(prof, t, s->ts, s->ts + s->dur, top, SEG_PROFILE_TOP, &n);
-	if (k < 0)
-		return NULL;
-	for (i = 0; i < k && top[i].self; i++) {
-		const char *name = profile_fn_name(prof, top[i].fn);
-		size_t len = strlen(name);
-
-		at += (size_t)snprintf(buf + at, SEG_PROFILE_MAX - at, "%s%.0f%% ", i ? ", " : "[",
-				       100.0 * (double)top[i].self / (double)n);
-		at += tsv_escape(name, len > SEG_PROFILE_NAME ? SEG_PROFILE_NAME : len, buf + at);
-	}
-	if (i)
-		snprintf(buf + at, SEG_PROFILE_MAX - at, "]");
-	else
-		buf[0] = '\0';
-	return buf;
-}
-
-/* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
-static const char *seg_state(const struct cp_seg *s, char *buf, size_t n)
-{
-	if (s->state == CP_ST_BLOCKED && s->off_state == 'D')
-		snprintf(buf, n, "blocked(D)");
-	else
-		snprintf(buf, n, "%s", critpath_state_name((enum cp_state)s->state));
-	return buf;
+		wrap_printf(&o->b, "%s%s %s %s (%.1f%%)", k ? ", " : "",
+			    timeline_str(tl, best[k].sp->kind), timeline_str(tl, best[k].sp->what),
+			    units_format((int64_t)best[k].t, b), pct(best[k].t, total));
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
 }
 
 /*
@@ -457,11 +188,12 @@ static double pct(uint64_t part, uint64_t total)
 }
 
 /* A bar of BAR_WIDTH columns with '#' over [@from, @to) of [@t0, @t1). */
-static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
+static void bar(struct wrap_buf *w, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 {
 	unsigned __int128 span = t1 > t0 ? t1 - t0 : 1;
 	size_t a = (size_t)((unsigned __int128)(from - t0) * BAR_WIDTH / span);
 	size_t b = (size_t)(((unsigned __int128)(to - t0) * BAR_WIDTH + span - 1) / span);
+	char line[BAR_WIDTH + 3];
 	size_t i;
 
 	if (b <= a)
@@ -470,10 +202,12 @@ static void bar(FILE *f, uint64_t t0, uint64_t t1, uint64_t from, uint64_t to)
 		b = BAR_WIDTH;
 	if (a >= b)
 		a = b - 1;
-	putc('|', f);
+	line[0] = '|';
 	for (i = 0; i < BAR_WIDTH; i++)
-		putc(i >= a && i < b ? '#' : ' ', f);
-	putc('|', f);
+		line[i + 1] = i >= a && i < b ? '#' : ' ';
+	line[BAR_WIDTH + 1] = '|';
+	line[BAR_WIDTH + 2] = '\0';
+	wrap_printf(w, "%s", line);
 }
 
 /*
@@ -524,7 +258,7 @@ static int cmp_tally(const void *x, const void *y)
 }
 
 /* "bash 26950 61.0%, python3 26953 30.2%, 3 more 8.8%" of @total. */
-static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
+static void tally_print(struct wrap_buf *w, struct tally *t, const struct timeline *tl,
 			const struct tl_container *c, uint64_t total)
 {
 	uint64_t more = t->rest;
@@ -540,50 +274,58 @@ static void tally_print(FILE *f, struct tally *t, const struct timeline *tl,
 			continue;
 		}
 		if (e->task == TL_NOTASK)
-			fprintf(f, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
+			wrap_printf(w, "%sruntime %.1f%%", i ? ", " : "", pct(e->dur, total));
 		else
-			fprintf(f, "%s%s %" PRId64 " %.1f%%", i ? ", " : "", timeline_str(tl, e->comm),
-				c->tasks[e->task].tid, pct(e->dur, total));
+			wrap_printf(w, "%s%s %" PRId64 " %.1f%%", i ? ", " : "",
+				    timeline_str(tl, e->comm), c->tasks[e->task].tid, pct(e->dur, total));
 	}
 	if (more)
-		fprintf(f, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
+		wrap_printf(w, ", %zu more %.1f%%", nmore + (t->rest ? 1 : 0), pct(more, total));
 }
 
 /* Consecutive segments under 1% of the boot, printed as one line. */
 struct fold {
 	size_t n;
 	const struct cp_seg *first;
-	const struct tl_span *big;	/* seg_big_span() of its segments */
+	const struct tl_span *big;	/* cpseg_big_span() of its segments */
 	uint64_t from, to, cpu, sys, other;
 	struct tally who;
 };
 
-static void seg_line(FILE *f, const struct timeline *tl, const struct tl_container *c,
+/*
+ * A segment's line: its columns, then its detail and profile on the same
+ * line when they fit in the width, else on lines of their own under the bar.
+ */
+static void seg_line(struct text_out *o, const struct timeline *tl, const struct tl_container *c,
 		     const struct cp_path *p, const struct cp_seg *s, struct profile *pr)
 {
-	char b[2][UNITS_BUFSZ], what[96], det[DETAIL_MAX], pb[SEG_PROFILE_MAX];
-	const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
-	const char *prof = seg_profile(pr, c, s, pb);
+	char b[2][UNITS_BUFSZ], what[96], det[CPSEG_DETAIL_MAX], pb[CPSEG_PROFILE_MAX];
+	char tail[CPSEG_DETAIL_MAX + CPSEG_PROFILE_MAX + 1];
+	const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+	const char *prof = cpseg_profile(pr, c, s, pb);
 	int64_t pid, tid;
 
 	if (!prof)
 		prof = "";	/* out of memory: the path without it */
 
-	seg_ids(c, s, &pid, &tid);
-	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
-		units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
-	bar(f, p->t0, p->t1, s->ts, s->ts + s->dur);
+	cpseg_ids(c, s, &pid, &tid);
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  %10s %9s %5.1f%% ", units_format((int64_t)(s->ts - p->t0), b[0]),
+		    units_format((int64_t)s->dur, b[1]), pct(s->dur, p->t1 - p->t0));
+	bar(&o->b, p->t0, p->t1, s->ts, s->ts + s->dur);
 	if (c->has_sched) {
 		char st[16];
 
-		fprintf(f, " %-10s", seg_state(s, st, sizeof(st)));
+		wrap_printf(&o->b, " %-10s", cpseg_state(s, st, sizeof(st)));
 	}
-	fprintf(f, " %-24s %7" PRId64 " %-*s%s%s%s%s\n", seg_what(tl, s, what, sizeof(what)), tid,
-		*d || *prof ? 16 : 0, seg_comm(tl, c, s), *d || *prof ? " " : "", d,
-		*d && *prof ? " " : "", prof);
+	wrap_printf(&o->b, " %-24s %7" PRId64 " %-*s", cpseg_what(tl, s, what, sizeof(what)), tid,
+		    *d || *prof ? 16 : 0, cpseg_comm(tl, c, s));
+	snprintf(tail, sizeof(tail), "%s%s%s", d, *d && *prof ? " " : "", prof);
+	wrap_line(o->f, wrap_str(&o->b), tail, o->width, DETAIL_INDENT);
 }
 
-static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
+/* The fold's line: its text after the bar, continued under the bar. */
+static void fold_flush(struct text_out *o, struct fold *fd, const struct timeline *tl,
 		       const struct tl_container *c, const struct cp_path *p, struct profile *pr)
 {
 	char b[4][UNITS_BUFSZ];
@@ -591,20 +333,22 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 	if (!fd->n)
 		return;
 	if (fd->n == 1) {
-		seg_line(f, tl, c, p, fd->first, pr);
+		seg_line(o, tl, c, p, fd->first, pr);
 		memset(fd, 0, sizeof(*fd));
 		return;
 	}
-	fprintf(f, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
-		units_format((int64_t)(fd->to - fd->from), b[1]), pct(fd->to - fd->from, p->t1 - p->t0));
-	bar(f, p->t0, p->t1, fd->from, fd->to);
-	fprintf(f, " (%zu segments under 1%%: cpu %s, syscalls %s", fd->n,
-		units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  %10s %9s %5.1f%% ", units_format((int64_t)(fd->from - p->t0), b[0]),
+		    units_format((int64_t)(fd->to - fd->from), b[1]),
+		    pct(fd->to - fd->from, p->t1 - p->t0));
+	bar(&o->b, p->t0, p->t1, fd->from, fd->to);
+	wrap_printf(&o->b, " (%zu segments under 1%%: cpu %s, syscalls %s", fd->n,
+		    units_format((int64_t)fd->cpu, b[2]), units_format((int64_t)fd->sys, b[3]));
 	if (fd->other)
-		fprintf(f, ", other %s", units_format((int64_t)fd->other, b[0]));
-	fprintf(f, "; ");
-	tally_print(f, &fd->who, tl, c, fd->to - fd->from);
-	fprintf(f, ")");
+		wrap_printf(&o->b, ", other %s", units_format((int64_t)fd->other, b[0]));
+	wrap_printf(&o->b, "; ");
+	tally_print(&o->b, &fd->who, tl, c, fd->to - fd->from);
+	wrap_printf(&o->b, ")");
 	{
 		/* the span the whole fold is in, of its first segment's task */
 		struct cp_seg all = *fd->first;
@@ -612,24 +356,25 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
 
 		all.ts = fd->from;
 		all.dur = fd->to - fd->from;
-		sp = seg_span(c, &all);
+		sp = cpseg_span(c, &all);
 		if (sp && sp->ts <= all.ts && all.ts + all.dur - sp->ts <= sp->dur)
-			fprintf(f, " in %s %s", timeline_str(tl, sp->kind), timeline_str(tl, sp->what));
+			wrap_printf(&o->b, " in %s %s", timeline_str(tl, sp->kind),
+				    timeline_str(tl, sp->what));
 	}
 	if (pr && fd->cpu) {
 		/* the first segment's task's samples over the fold */
 		struct cp_seg all = *fd->first;
-		char pb[SEG_PROFILE_MAX];
+		char pb[CPSEG_PROFILE_MAX];
 		const char *prof;
 
 		all.kind = CP_CPU;
 		all.ts = fd->from;
 		all.dur = fd->to - fd->from;
-		prof = seg_profile(pr, c, &all, pb);
+		prof = cpseg_profile(pr, c, &all, pb);
 		if (prof && *prof)
-			fprintf(f, " %s", prof);
+			wrap_printf(&o->b, " %s", prof);
 	}
-	fprintf(f, "\n");
+	wrap_fill(o->f, wrap_str(&o->b), o->width, DETAIL_INDENT);
 	memset(fd, 0, sizeof(*fd));
 }
 
@@ -637,26 +382,28 @@ static void fold_flush(FILE *f, struct fold *fd, const struct timeline *tl,
  * The execs of @s's task during @s (ending it or inside it), as lines of
  * their own after the fold so far: where a shim hands over to the program.
  */
-static void exec_lines(FILE *f, const struct timeline *tl, const struct tl_container *c,
-		       const struct cp_path *p, const struct cp_seg *s, struct fold *fd,
-		       struct profile *pr)
+static void exec_lines(struct text_out *o, const struct timeline *tl,
+		       const struct tl_container *c, const struct cp_path *p, const struct cp_seg *s,
+		       struct fold *fd, struct profile *pr)
 {
-	const struct tl_task *t = seg_task(c, s);
+	const struct tl_task *t = cpseg_task(c, s);
 	char b[UNITS_BUFSZ];
 	size_t k;
 
 	for (k = 0; t && k < t->nexecs; k++) {
 		if (t->execs[k].ts <= s->ts || t->execs[k].ts > s->ts + s->dur)
 			continue;
-		fold_flush(f, fd, tl, c, p, pr);
-		fprintf(f, "  %10s %9s %6s  exec of %s by %" PRId64 "\n",
-			units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
-			timeline_str(tl, t->execs[k].filename), t->tid);
+		fold_flush(o, fd, tl, c, p, pr);
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "  %10s %9s %6s  exec of %s by %" PRId64,
+			    units_format((int64_t)(t->execs[k].ts - p->t0), b), "", "",
+			    timeline_str(tl, t->execs[k].filename), t->tid);
+		wrap_fill(o->f, wrap_str(&o->b), o->width, DETAIL_INDENT);
 	}
 }
 
 /* "running 40.1% (12.0ms), runnable 2.0% (...), blocked ..., unknown ..." of @total. */
-static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
+static void state_print(struct wrap_buf *w, const uint64_t st[CP_ST_MAX], uint64_t total)
 {
 	static const enum cp_state order[] = { CP_ST_RUNNING, CP_ST_RUNNABLE, CP_ST_BLOCKED,
 					       CP_ST_UNKNOWN };
@@ -664,11 +411,11 @@ static void state_print(FILE *f, const uint64_t st[CP_ST_MAX], uint64_t total)
 	size_t i;
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		fprintf(f, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
-			pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
+		wrap_printf(w, "%s%s %.1f%% (%s)", i ? ", " : "", critpath_state_name(order[i]),
+			    pct(st[order[i]], total), units_format((int64_t)st[order[i]], b));
 }
 
-static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
+static int text_path(struct text_out *o, const struct analysis *a, const struct cp_path *p,
 		     const char *phase, struct profile *pr)
 {
 	const struct timeline *tl = a->tl;
@@ -682,29 +429,34 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	memset(&fd, 0, sizeof(fd));
 	memset(&all, 0, sizeof(all));
 
-	fprintf(f, "\ncritical path of %s (file %u): start -> %s %s, %zu segment%s",
-		timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
-		p->nsegs, p->nsegs == 1 ? "" : "s");
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "critical path of %s (file %u): start -> %s %s, %zu segment%s",
+		    timeline_str(tl, c->name), c->file + 1, phase, units_format((int64_t)total, b),
+		    p->nsegs, p->nsegs == 1 ? "" : "s");
 	if (p->followed)
-		fprintf(f, ", %zu wake-up%s followed", p->followed, p->followed == 1 ? "" : "s");
+		wrap_printf(&o->b, ", %zu wake-up%s followed", p->followed,
+			    p->followed == 1 ? "" : "s");
 	if (p->guessed)
-		fprintf(f, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
-			p->guessed == 1 ? "" : "s");
+		wrap_printf(&o->b, ", %zu parent%s guessed from ppid (no fork row)", p->guessed,
+			    p->guessed == 1 ? "" : "s");
+	putc('\n', o->f);
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
+	/* 120 columns with the state, 109 without */
 	if (c->has_sched)
-		fprintf(f, "\n  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
+		fprintf(o->f, "  %10s %9s %6s  %-*s  %-10s %-24s %7s %-16s %s\n", "at", "dur", "share",
 			BAR_WIDTH, "", "state", "what", "tid", "comm", "detail");
 	else
-		fprintf(f, "\n  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
+		fprintf(o->f, "  %10s %9s %6s  %-*s  %-24s %7s %-16s %s\n", "at", "dur", "share",
 			BAR_WIDTH, "", "what", "tid", "comm", "detail");
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
 
 		tally_add(&all, c, s);
 		if (s->dur * 100 < total) {
-			const struct tl_span *big = seg_big_span(c, s, total);
+			const struct tl_span *big = cpseg_big_span(c, s, total);
 
 			if (fd.n && big != fd.big)
-				fold_flush(f, &fd, tl, c, p, pr);
+				fold_flush(o, &fd, tl, c, p, pr);
 			fd.big = big;
 			tally_add(&fd.who, c, s);
 			if (!fd.n) {
@@ -719,29 +471,35 @@ static int text_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 				fd.sys += s->dur;
 			else
 				fd.other += s->dur;
-			exec_lines(f, tl, c, p, s, &fd, pr);
+			exec_lines(o, tl, c, p, s, &fd, pr);
 			continue;
 		}
-		fold_flush(f, &fd, tl, c, p, pr);
-		seg_line(f, tl, c, p, s, pr);
-		exec_lines(f, tl, c, p, s, &fd, pr);
+		fold_flush(o, &fd, tl, c, p, pr);
+		seg_line(o, tl, c, p, s, pr);
+		exec_lines(o, tl, c, p, s, &fd, pr);
 		continue;
 	}
-	fold_flush(f, &fd, tl, c, p, pr);
-	fprintf(f, "  by task on the path: ");
-	tally_print(f, &all, tl, c, total);
-	fprintf(f, "\n");
-	span_tally_print(f, tl, c, p, total);
+	fold_flush(o, &fd, tl, c, p, pr);
+	wrap_reset(&o->b);
+	wrap_printf(&o->b, "  by task on the path: ");
+	tally_print(&o->b, &all, tl, c, total);
+	wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
+	span_tally_print(o, tl, c, p, total);
 	if (c->has_sched) {
 		uint64_t st[CP_ST_MAX] = { 0 };
 
 		for (i = 0; i < p->nsegs; i++)
 			st[p->segs[i].state < CP_ST_MAX ? p->segs[i].state : CP_ST_UNKNOWN] += p->segs[i].dur;
-		fprintf(f, "  by state on the path: ");
-		state_print(f, st, total);
-		fprintf(f, "\n");
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "  by state on the path: ");
+		state_print(&o->b, st, total);
+		wrap_fill(o->f, wrap_str(&o->b), o->width, LINE_INDENT);
 	}
-	return done(f);
+	if (o->b.failed) {
+		errno = ENOMEM;
+		return -1;
+	}
+	return done(o->f);
 }
 
 static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
@@ -749,25 +507,25 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	char what[96], det[DETAIL_MAX];
+	char what[96], det[CPSEG_DETAIL_MAX];
 	size_t i;
 
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		const char *d = seg_detail(tl, c, p, s, det, sizeof(det));
+		const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
 		int64_t pid, tid;
 
 		char st[16];
 
-		seg_ids(c, s, &pid, &tid);
+		cpseg_ids(c, s, &pid, &tid);
 		fprintf(f, "%s\t%s\t%" PRId64 "\t%" PRId64 "\t%s\t%s\t%" PRIu64 "\t%" PRIu64 "\t%s\t%s",
-			timeline_str(tl, c->name), phase, pid, tid, seg_comm(tl, c, s),
-			seg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
-			seg_state(s, st, sizeof(st)));
+			timeline_str(tl, c->name), phase, pid, tid, cpseg_comm(tl, c, s),
+			cpseg_what(tl, s, what, sizeof(what)), s->ts - p->t0, s->dur, *d ? d : TSV_NULL,
+			cpseg_state(s, st, sizeof(st)));
 		/* the column only when the input has profile rows: older outputs stay as they were */
 		if (pr && pr->any) {
-			char pb[SEG_PROFILE_MAX];
-			const char *prof = seg_profile(pr, c, s, pb);
+			char pb[CPSEG_PROFILE_MAX];
+			const char *prof = cpseg_profile(pr, c, s, pb);
 
 			if (!prof) {
 				errno = ENOMEM;
@@ -815,7 +573,7 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[p->ctr];
-	char what[96], det[DETAIL_MAX];
+	char what[96], det[CPSEG_DETAIL_MAX];
 	size_t i;
 
 	fprintf(f, "%s\n      {\"container\": ", first ? "" : ",");
@@ -826,21 +584,21 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		const struct cp_seg *s = &p->segs[i];
 		int64_t pid, tid;
 
-		seg_ids(c, s, &pid, &tid);
+		cpseg_ids(c, s, &pid, &tid);
 		fprintf(f, "%s\n        {\"offset\": %" PRIu64 ", \"dur\": %" PRIu64 ", \"pid\": %" PRId64
 			", \"tid\": %" PRId64 ", \"comm\": ", i ? "," : "", s->ts - p->t0, s->dur, pid, tid);
-		json_str(f, seg_comm(tl, c, s));
+		json_str(f, cpseg_comm(tl, c, s));
 		fprintf(f, ", \"what\": ");
-		json_str(f, seg_what(tl, s, what, sizeof(what)));
+		json_str(f, cpseg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
-		json_str(f, seg_detail(tl, c, p, s, det, sizeof(det)));
+		json_str(f, cpseg_detail(tl, c, p, s, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
-		if (seg_span(c, s)) {
-			char sp[DETAIL_MAX];
+		if (cpseg_span(c, s)) {
+			char sp[CPSEG_DETAIL_MAX];
 
 			fprintf(f, ", \"span\": ");
-			json_str(f, seg_span_text(tl, c, s, sp, sizeof(sp)));
+			json_str(f, cpseg_span_text(tl, c, s, sp, sizeof(sp)));
 		}
 		if (s->state == CP_ST_BLOCKED || s->state == CP_ST_RUNNABLE) {
 			fprintf(f, ", \"off_state\": \"%c\", \"wake\": ", s->off_state ? s->off_state : '?');
@@ -855,8 +613,8 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled)
 			json_shares(f, tl, c, p, s);
 		if (pr && pr->any) {
-			char pb[SEG_PROFILE_MAX];
-			const char *prof = seg_profile(pr, c, s, pb);
+			char pb[CPSEG_PROFILE_MAX];
+			const char *prof = cpseg_profile(pr, c, s, pb);
 
 			if (!prof) {
 				errno = ENOMEM;
@@ -873,9 +631,9 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	fprintf(f, "\n      ]");
 	{
 		/* the path's top spans, as its text summary names them */
-		struct span_sum best[SPAN_TOP];
-		size_t n = span_top(c, p, best), k;
-		char sp[DETAIL_MAX];
+		struct cpseg_span_sum best[CPSEG_SPAN_TOP];
+		size_t n = cpseg_span_top(c, p, best), k;
+		char sp[CPSEG_DETAIL_MAX];
 
 		if (n) {
 			fprintf(f, ", \"spans\": [");
@@ -893,15 +651,15 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 	return done(f);
 }
 
-static int print_summary(FILE *f, const struct summary *sm, const struct timeline *tl,
-			 const char *phase,
-			 enum report_format fmt)
+static int print_summary(struct text_out *o, const struct summary *sm,
+			 const struct timeline *tl, const char *phase, enum report_format fmt)
 {
+	FILE *f = o->f;
 	size_t n, i, shown;
-	uint32_t *o = summary_order(sm, &n);
-	char b[UNITS_BUFSZ], key[DETAIL_MAX];
+	uint32_t *order = summary_order(sm, &n);
+	char b[UNITS_BUFSZ], key[CPSEG_DETAIL_MAX];
 
-	if (!o) {
+	if (!order) {
 		errno = ENOMEM;
 		return -1;
 	}
@@ -909,10 +667,10 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 	if (fmt == FMT_JSON) {
 		fprintf(f, "\n    ],\n    \"boot_total\": %" PRIu64 ",\n    \"top\": [", sm->boot);
 		for (i = 0; i < shown; i++) {
-			const struct item *it = &sm->it[o[i]];
+			const struct item *it = &sm->it[order[i]];
 
 			fprintf(f, "%s\n      {\"item\": ", i ? "," : "");
-			json_str(f, item_text(sm, tl, o[i], key, sizeof(key)));
+			json_str(f, item_text(sm, tl, order[i], key, sizeof(key)));
 			fprintf(f, ", \"total\": %" PRIu64 ", \"pct_of_boot\": %.2f, \"containers\": %zu}",
 				it->total, pct(it->total, sm->boot), it->containers);
 		}
@@ -920,41 +678,73 @@ static int print_summary(FILE *f, const struct summary *sm, const struct timelin
 			", \"blocked\": %" PRIu64 ", \"unknown\": %" PRIu64 "}", sm->by_state[CP_ST_RUNNING],
 			sm->by_state[CP_ST_RUNNABLE], sm->by_state[CP_ST_BLOCKED], sm->by_state[CP_ST_UNKNOWN]);
 	} else if (sm->paths) {
-		fprintf(f, "\ntop of the critical paths to %s across %zu container%s (%s of boot in all;"
-			" %% of that):\n", phase, sm->paths, sm->paths == 1 ? "" : "s",
-			units_format((int64_t)sm->boot, b));
+		fprintf(f, "\n");
+		wrap_reset(&o->b);
+		wrap_printf(&o->b, "top of the critical paths to %s across %zu container%s (%s of boot "
+			    "in all; %% of that):", phase, sm->paths, sm->paths == 1 ? "" : "s",
+			    units_format((int64_t)sm->boot, b));
+		wrap_fill(f, wrap_str(&o->b), o->width, LINE_INDENT);
 		for (i = 0; i < shown; i++) {
-			const struct item *it = &sm->it[o[i]];
+			const struct item *it = &sm->it[order[i]];
 
-			fprintf(f, "  %5.1f%% %9s  %s  (%zu container%s)\n", pct(it->total, sm->boot),
-				units_format((int64_t)it->total, b), item_text(sm, tl, o[i], key, sizeof(key)),
-				it->containers, it->containers == 1 ? "" : "s");
+			wrap_reset(&o->b);
+			wrap_printf(&o->b, "  %5.1f%% %9s  %s  (%zu container%s)",
+				    pct(it->total, sm->boot), units_format((int64_t)it->total, b),
+				    item_text(sm, tl, order[i], key, sizeof(key)), it->containers,
+				    it->containers == 1 ? "" : "s");
+			wrap_fill(f, wrap_str(&o->b), o->width, ITEM_INDENT);
 		}
 		if (sm->by_state[CP_ST_UNKNOWN] < sm->boot) {
-			fprintf(f, "by state: ");
-			state_print(f, sm->by_state, sm->boot);
-			fprintf(f, "\nrunning: on a CPU (cpu: in user space); runnable: woken, waiting for a CPU;"
-				" blocked: off CPU until woken; unknown: no scheduler rows\n");
+			wrap_reset(&o->b);
+			wrap_printf(&o->b, "by state: ");
+			state_print(&o->b, sm->by_state, sm->boot);
+			wrap_fill(f, wrap_str(&o->b), o->width, LINE_INDENT);
+			fprintf(f, "running: on a CPU (cpu: in user space); runnable: woken, waiting for a "
+				"CPU;\nblocked: off CPU until woken; unknown: no scheduler rows\n");
 		} else {
-			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU); "
+			fprintf(f, "cpu: between syscalls (user code, page faults, waiting for a CPU);\n"
 				"syscall: blocked or kernel CPU, a syscall-only trace cannot tell which\n");
 		}
 	}
-	free(o);
+	free(order);
+	if (o->b.failed) {
+		errno = ENOMEM;
+		return -1;
+	}
 	return done(f);
 }
 
 int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt,
-		   struct profile *pr)
+		   struct profile *pr, size_t width)
 {
-	return critpath_print2(f, f, a, phase, fmt, pr);
+	return critpath_print2(f, f, a, phase, fmt, pr, width);
+}
+
+/* The containers that never reached the phase, up to 10, fitted to the width. */
+static void text_unreached(struct text_out *o, const struct timeline *tl, uint32_t phase)
+{
+	char *list = NULL;
+	size_t n = 0;
+	FILE *m = open_memstream(&list, &n);
+
+	if (!m) {
+		o->b.failed = true;
+		return;
+	}
+	failures_list_unreached(m, tl, phase, 10);
+	if (fclose(m) != 0)
+		o->b.failed = true;
+	else
+		wrap_lines(o->f, list, n, o->width, LINE_INDENT);
+	free(list);
 }
 
 int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
-		    enum report_format fmt, struct profile *pr)
+		    enum report_format fmt, struct profile *pr, size_t width)
 {
 	const struct timeline *tl = a->tl;
 	const char *pname = analysis_phase_name(a, phase);
+	struct text_out to = { .f = f, .width = width ? width : WRAP_WIDTH };
 	struct summary sm = { 0 };
 	struct cpu_share *cs = NULL;
 	size_t i, k, timed = 0;
@@ -1012,22 +802,30 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 		else if (fmt == FMT_JSON)
 			got = json_path(f, a, &p, sm.paths == 1, pr);
 		else
-			got = text_path(f, a, &p, pname, pr);
+			got = text_path(&to, a, &p, pname, pr);
 		critpath_release(&p);
 		if (got < 0)
 			goto out;
 	}
-	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(sf, &sm, tl, pname, fmt) < 0))
+	to.f = sf;
+	if (done(f) < 0 || (fmt != FMT_TSV && print_summary(&to, &sm, tl, pname, fmt) < 0))
 		goto out;
 	if (fmt == FMT_JSON)
 		fprintf(sf, ",\n    \"reached\": %zu, \"not_reached\": %zu\n  }", sm.paths, timed - sm.paths);
 	else if (fmt == FMT_TEXT && timed > sm.paths) {
-		fprintf(sf, "%s: %zu of %zu container%s without a path (never reached it):\n", pname,
-			timed - sm.paths, timed, timed == 1 ? "" : "s");
-		failures_list_unreached(sf, tl, phase, 10);
+		wrap_reset(&to.b);
+		wrap_printf(&to.b, "%s: %zu of %zu container%s without a path (never reached it):",
+			    pname, timed - sm.paths, timed, timed == 1 ? "" : "s");
+		wrap_fill(sf, wrap_str(&to.b), to.width, LINE_INDENT);
+		text_unreached(&to, tl, phase);
+		if (to.b.failed) {
+			errno = ENOMEM;
+			goto out;
+		}
 	}
 	rc = done(sf);
 out:
+	wrap_buf_free(&to.b);
 	cpu_share__free(cs);
 	strtab__free(sm.keys);
 	free(sm.it);

@@ -39,17 +39,22 @@ struct profile;
 /*
  * critpath_print - the critical paths to phase @phase (an id of the
  * analysis' phases) of every timed container of @a (which must have a
- * timeline) in format @fmt, annotated from profile @pr (NULL: none). Returns 0, or -1 when writing failed or out of
- * memory (errno says which).
+ * timeline) in format @fmt, annotated from profile @pr (NULL: none). Text
+ * fits in @width columns (0: WRAP_WIDTH, 120; see wrap.h): a segment's
+ * detail that does not fit beside its columns goes on lines of its own
+ * under the bar, other lines continue indented; a line that starts with
+ * 12 spaces continues the one above (no other does). tsv and json are the
+ * same at any width. Returns 0, or -1
+ * when writing failed or out of memory (errno says which).
  */
 int critpath_print(FILE *f, const struct analysis *a, uint32_t phase, enum report_format fmt,
-		   struct profile *pr);
+		   struct profile *pr, size_t width);
 
 /*
  * critpath_print2 - the same, each container's path to @f and the summary
  * across them (and, in text, the count of those without a path) to @sf.
  */
 int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
-		    enum report_format fmt, struct profile *pr);
+		    enum report_format fmt, struct profile *pr, size_t width);
 
 #endif /* ANALYZE_CRITPATH_REPORT_H */

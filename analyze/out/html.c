@@ -149,7 +149,7 @@ static void html_critical_path(FILE *f, const struct analysis *a, FILE *err, int
 			"(<code>analyze --plot DIR --critical-path</code>: of every container).</p>\n");
 	m = open_memstream(&paths, &plen);
 	t = open_memstream(&top, &tlen);
-	bad = !m || !t || critpath_print2(m, t, a, phase, FMT_TEXT, NULL) < 0;
+	bad = !m || !t || critpath_print2(m, t, a, phase, FMT_TEXT, NULL, 0) < 0;
 	if (m && fclose(m) != 0)
 		bad = 1;
 	if (t && fclose(t) != 0)

@@ -14,6 +14,7 @@
 #include "analyze/out/plot.h"
 #include "analyze/out/pods_chart.h"
 #include "analyze/out/profile_flame.h"
+#include "analyze/stats/axis.h"
 #include "analyze/stats/bins.h"
 #include "analyze/stats/stats.h"
 #include "analyze/units.h"
@@ -232,6 +233,36 @@ static void fig_hist(struct plot *p, const struct analysis *a, size_t i)
 	bins_release(&b);
 }
 
+/*
+ * @ax as the script's x axis: its scale, range and tics. A log axis of 3
+ * decades or fewer is labelled at 1, 2 and 5 of each (gnuplot labels the
+ * decades only: 1, 10, 100 for a boot's 1 to 63 ms).
+ */
+static void axis_script(FILE *f, const struct axis *ax)
+{
+	if (ax->log) {
+		fprintf(f, "set logscale x 10\n"
+			"set format x '%%g'\n"
+			"set xrange [%g:%g]\n", ax->lo, ax->hi);
+		if (ax->hi <= ax->lo * 1001) {
+			double d;
+			int k = 0;
+
+			fprintf(f, "set xtics (");
+			for (d = ax->lo; d <= ax->hi * 1.0001; d *= 10) {
+				fprintf(f, "%s%g", k++ ? ", " : "", d);
+				if (d * 2 <= ax->hi)
+					fprintf(f, ", %g", 2 * d);
+				if (d * 5 <= ax->hi)
+					fprintf(f, ", %g", 5 * d);
+			}
+			fprintf(f, ")\n");
+		}
+	} else
+		fprintf(f, "set xrange [%g:%g]\n"
+			"set xtics %g\n", ax->lo, ax->hi, ax->step);
+}
+
 static int64_t max_phase_value(const struct analysis *a)
 {
 	int64_t m = 1;
@@ -243,14 +274,39 @@ static int64_t max_phase_value(const struct analysis *a)
 	return m;
 }
 
+/* The smallest positive phase value, or 0. */
+static int64_t min_phase_value(const struct analysis *a)
+{
+	int64_t m = 0;
+	size_t i, k;
+
+	for (i = 0; i < analysis_nphases(a); i++)
+		for (k = 0; k < a->phases[i].n; k++)
+			if (a->phases[i].v[k] > 0) {
+				if (!m || a->phases[i].v[k] < m)
+					m = a->phases[i].v[k];
+				break;		/* sorted: the first positive is the phase's least */
+			}
+	return m;
+}
+
+/*
+ * The phase's CDFs on one axis, a log one when the phases span decades
+ * (axis.h: exec ~1 ms and listen ~900 ms); a value of 0 on a log axis is
+ * drawn at its start.
+ */
 static void fig_cdf(struct plot *p, const struct analysis *a)
 {
 	int64_t scale;
 	const char *unit = units_pick(max_phase_value(a), &scale);
 	char s1[NAME_MAX_PLOT + 1];
 	size_t i, k, nplots = 0;
-	FILE *f = create(p, "cdf.dat");
+	struct axis ax;
+	FILE *f;
 
+	axis_choose((double)min_phase_value(a) / (double)scale,
+		    (double)max_phase_value(a) / (double)scale, false, &ax);
+	f = create(p, "cdf.dat");
 	if (!f)
 		return;
 	/* one block per phase, separated by two blank lines (gnuplot "index") */
@@ -258,9 +314,12 @@ static void fig_cdf(struct plot *p, const struct analysis *a)
 		const struct phase *ph = &a->phases[i];
 
 		fprintf(f, "# phase %zu: value_%s\tfraction of containers\n", i, unit);
-		for (k = 0; k < ph->n; k++)
-			fprintf(f, "%.6f\t%.6f\n", (double)ph->v[k] / (double)scale,
+		for (k = 0; k < ph->n; k++) {
+			double v = (double)ph->v[k] / (double)scale;
+
+			fprintf(f, "%.6f\t%.6f\n", ax.log && v < ax.lo ? ax.lo : v,
 				(double)(k + 1) / (double)ph->n);
+		}
 		if (!ph->n)
 			fprintf(f, "-\t-\n");
 		fprintf(f, "\n\n");
@@ -270,10 +329,11 @@ static void fig_cdf(struct plot *p, const struct analysis *a)
 	if (!f)
 		return;
 	fprintf(f, "set title 'CDF of each phase across %zu containers'\n"
-		"set xlabel 'time from container start (%s)'\n"
+		"set xlabel 'time from container start (%s%s)'\n"
 		"set ylabel 'fraction of containers'\n"
 		"set yrange [0:1.05]\n"
-		"set key bottom right\n", a->ncontainers, unit);
+		"set key bottom right\n", a->ncontainers, unit, ax.log ? ", log scale" : "");
+	axis_script(f, &ax);
 	fprintf(f, "plot ");
 	for (i = 0; i < analysis_nphases(a); i++) {
 		if (!a->phases[i].n)
@@ -369,27 +429,18 @@ static void fig_timeline(struct plot *p, const struct analysis *a)
 	finish(p, f, "timeline.gp");
 }
 
-/* The power of ten at or below @v > 0 (at or above with @up). */
-static double decade(double v, bool up)
-{
-	double d = 1;
-
-	while (d > v)
-		d /= 10;
-	while (d * 10 <= v)
-		d *= 10;
-	return up && d < v ? d * 10 : d;
-}
-
 /*
- * Time per syscall: a horizontal bar per syscall, the largest on top, on a
- * log axis with each total and its calls printed at the end of the bar. A
+ * Time per syscall: a horizontal bar per syscall, the largest on top, each
+ * total and its calls printed on the right of the plot, beside its bar. A
  * boot's syscall times span six decades (800 ms in wait4, 6 us in rseq):
  * on a linear axis every bar but the first few is a hairline, and a sorted
- * linear chart only says which are small. On a log axis each bar is
- * visible and comparable, and the printed value is read without decoding
- * the axis. Syscalls without a duration (exit_group) get no bar, only
- * their label.
+ * linear chart only says which are small. So the axis is a log one when
+ * they span decades (axis.h), from the decade below the smallest to the
+ * one above the largest (the values printed beside the plot need no room
+ * on the axis: printed after their bars they asked two decades more, to
+ * 1e6 ms for a 7.7 s maximum); each bar is visible and comparable, and the
+ * printed value is read without decoding the axis. Syscalls without a
+ * duration (exit_group) get no bar, only their labels.
  */
 static void fig_syscalls(struct plot *p, const struct analysis *a)
 {
@@ -397,8 +448,9 @@ static void fig_syscalls(struct plot *p, const struct analysis *a)
 	size_t n = analysis_groups(&a->sys, &r), i, shown;
 	int64_t scale;
 	const char *unit;
-	double xmin = 0, xmax = 0;
+	double xmin = 0, xmax = 0, x0;
 	char s1[NAME_MAX_PLOT + 1], t[UNITS_BUFSZ];
+	struct axis ax;
 	FILE *f;
 
 	if (n == (size_t)-1) {
@@ -417,11 +469,8 @@ static void fig_syscalls(struct plot *p, const struct analysis *a)
 		if (v > xmax)
 			xmax = v;
 	}
-	if (xmax == 0)
-		xmin = xmax = 1;
-	/* a decade at each end; two more on the right for the printed values */
-	xmin = decade(xmin, false) / 10;
-	xmax = decade(xmax, true) * 100;
+	axis_choose(xmin, xmax, true, &ax);
+	x0 = ax.lo;		/* where the bars start: 0, or the log axis' start */
 	f = create(p, "syscalls.dat");
 	if (!f) {
 		free(r);
@@ -446,21 +495,21 @@ static void fig_syscalls(struct plot *p, const struct analysis *a)
 	if (!f)
 		return;
 	fprintf(f, "set title 'Time in syscalls, all containers: %s%zu of %zu syscalls, by total time'\n"
-		"set xlabel 'total time (%s, log scale)'\n"
-		"set logscale x 10\n"
-		"set format x '%%g'\n"
-		"set xrange [%g:%g]\n"
-		"set yrange [%zu.5:-0.5]\n"
+		"set xlabel 'total time (%s%s)'\n",
+		shown < n ? "top " : "", shown, n, unit, ax.log ? ", log scale" : "");
+	axis_script(f, &ax);
+	fprintf(f, "set yrange [%zu.5:-0.5]\n"
+		"set y2range [%zu.5:-0.5]\n"
 		"set ylabel 'syscall'\n"
-		"set ytics scale 0\n"
+		"set ytics scale 0 nomirror\n"
+		"set y2tics scale 0\n"
 		"set grid noytics\n"
 		"set style fill solid 0.8 border -1\n"
 		"set key off\n"
 		"plot 'syscalls.dat' using (%g):1:(%g):($3 > 0 ? $3 / %lld.0 : %g):"
 		"($1 - 0.35):($1 + 0.35):ytic(2) with boxxyerror lc rgb '#59a14f', \\\n"
-		"     '' using ($3 > 0 ? $3 / %lld.0 : %g):1:5 with labels left offset 0.5, 0\n",
-		shown < n ? "top " : "", shown, n, unit, xmin, xmax, shown ? shown - 1 : 0,
-		xmin, xmin, (long long)scale, xmin, (long long)scale, xmin);
+		"     '' using (%g):1:y2tic(5) axes x1y2 with points ps 0\n",
+		shown ? shown - 1 : 0, shown ? shown - 1 : 0, x0, x0, (long long)scale, x0, x0);
 	finish(p, f, "syscalls.gp");
 }
 

@@ -508,7 +508,7 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 	}
 	if (o->critpath) {
 		fprintf(f, ",\n  \"critical_path\": ");
-		if (critpath_print(f, a, o->critpath_phase, FMT_JSON, o->profile) < 0)
+		if (critpath_print(f, a, o->critpath_phase, FMT_JSON, o->profile, 0) < 0)
 			return -1;
 	}
 	fprintf(f, "\n}\n");
@@ -523,7 +523,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		return json_print(f, a, o);
 	if (o->format == FMT_TSV) {
 		if (o->critpath)
-			return critpath_print(f, a, o->critpath_phase, FMT_TSV, o->profile);
+			return critpath_print(f, a, o->critpath_phase, FMT_TSV, o->profile, 0);
 		if (o->by == BY_STATE)
 			return states_print(f, a, FMT_TSV);
 		if (o->by == BY_SPAN)
@@ -548,7 +548,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 				      by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;
 	}
-	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT, o->profile) < 0)
+	if (o->critpath && critpath_print(f, a, o->critpath_phase, FMT_TEXT, o->profile,
+				       o->width) < 0)
 		return -1;
 	return done(f);
 }

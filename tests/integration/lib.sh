@@ -129,6 +129,13 @@ hostile_names() {
 	)
 }
 
+# unwrap FILE: analyze --critical-path's text with each line's continuation
+# (a line that starts with 12 spaces: analyze(1)) joined to it by a space
+unwrap() {
+	awk '/^            / && NR > 1 { sub(/^ +/, ""); l = l " " $0; next }
+		NR > 1 { print l } { l = $0 } END { if (NR) print l }' "$1"
+}
+
 # rows FILE EVENT [NAME]: event rows of FILE with that event (and name)
 rows() {
 	awk -F'\t' -v e="$2" -v n="${3:-}" '!/^#/ && NR > 1 && $8 == e && (n == "" || $9 == n)' "$1"

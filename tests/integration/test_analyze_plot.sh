@@ -39,6 +39,7 @@ check_pngs "$tmp/report" cdf timeline
 # number of boots whose listen time (computed here, in awk) lies in it.
 # Syscall totals span six decades: the data file is sorted by total and
 # equals an awk sum, the axis is logarithmic, each bar has its value.
+# Then the axes' rule, on those and on phases that span decades.
 listen_us=(45000 45200 45300 45500 45700 45800 46000 46100 46300 46500)
 {
 	printf '# boottrace-tsv 1\n# mode=pidtree\n'
@@ -88,8 +89,45 @@ grep -v '^#' "$tmp/close/syscalls.dat" | cut -f3 | sort -c -n -r || { echo "FAIL
 grep -q $'^0\t"wait4"\t300000045\t10\t"300.0ms, 10 calls"$' "$tmp/close/syscalls.dat" \
 	|| { echo "FAIL: syscalls.dat: wait4's row or label"; cat "$tmp/close/syscalls.dat"; fail=1; }
 grep -q '"no duration, 10 calls"' "$tmp/close/syscalls.dat" || { echo "FAIL: exit_group's label"; fail=1; }
-grep -q '^set logscale x' "$tmp/close/syscalls.gp" && grep -q 'with labels' "$tmp/close/syscalls.gp" \
+# (six decades: 6 us of rseq to 300 ms of wait4) a log axis from the decade
+# below the least to the one above the most; the values printed beside
+# the plot (its right axis' labels), needing no room on the axis
+grep -q '^set logscale x' "$tmp/close/syscalls.gp" && grep -q 'y2tic(5)' "$tmp/close/syscalls.gp" \
 	|| { echo "FAIL: syscalls.gp: no log axis or no printed values"; fail=1; }
+grep -qx 'set xrange \[0.001:1000\]' "$tmp/close/syscalls.gp" \
+	|| { echo "FAIL: syscalls.gp: not 0.001 to 1000 ms for 0.006 to 300 ms"; grep xrange "$tmp/close/syscalls.gp"; fail=1; }
+
+# Axes from the data (analyze/stats/axis.h): a log one where the values
+# span decades (the largest 20 times the smallest or more), else linear.
+# close.tsv's phases, exec 10.0..10.3 ms and listen 45..46.5 ms: a linear
+# CDF from 10 to 50 by 5.
+grep -q 'logscale' "$tmp/close/cdf.gp" && { echo "FAIL: cdf.gp: a log axis for 10 to 46.5 ms"; fail=1; }
+grep -qx 'set xrange \[10:50\]' "$tmp/close/cdf.gp" && grep -qx 'set xtics 5' "$tmp/close/cdf.gp" \
+	|| { echo "FAIL: cdf.gp: not 10 to 50 ms by 5"; grep 'xrange\|xtics' "$tmp/close/cdf.gp"; fail=1; }
+# exec at 1.2 ms and listen at 900 ms (the issue's docker run): a log CDF from
+# 1 to 1000 ms labelled 1, 2, 5 of each decade; the syscalls, 0.8 s of
+# nanosleep and 0.3 s of listen a boot, a linear axis from 0 to 2.5 s
+{
+	printf '# boottrace-tsv 1\n# mode=pidtree\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	for i in 0 1 2; do
+		b=$(( (i + 1) * 10000000000 ))
+		printf '%d\td%d\t\\N\t%d\t%d\t1\tsh\tstart\tmkdir\t\\N\t\\N\t\\N\n' $b $i $((100 + i)) $((100 + i))
+		printf '%d\td%d\t\\N\t%d\t%d\t1\tsh\texec\t\\N\t\\N\t\\N\t/bin/sh\n' $((b + 1200000 + i * 100000)) $i $((100 + i)) $((100 + i))
+		printf '%d\td%d\t\\N\t%d\t%d\t1\tsh\tsyscall\tnanosleep\t0\t800000000\t\\N\n' $((b + 2000000)) $i $((100 + i)) $((100 + i))
+		printf '%d\td%d\t\\N\t%d\t%d\t1\tsh\tsyscall\tlisten\t0\t%d\t0.0.0.0:80\n' $((b + 900000000 + i * 1000000 - 300000000)) $i $((100 + i)) $((100 + i)) 300000000
+	done
+	printf '# lost=0 events=12\n'
+} > "$tmp/decades.tsv"
+"$A" "$tmp/decades.tsv" --plot "$tmp/decades" > /dev/null || { echo "FAIL: --plot decades.tsv exit $?"; fail=1; }
+check_pngs "$tmp/decades" cdf syscalls
+grep -qx 'set logscale x 10' "$tmp/decades/cdf.gp" && grep -qx 'set xrange \[1:1000\]' "$tmp/decades/cdf.gp" \
+	|| { echo "FAIL: cdf.gp: not a log axis from 1 to 1000 ms for 1.2 to 902 ms"; grep 'logscale\|xrange' "$tmp/decades/cdf.gp"; fail=1; }
+grep -qx 'set xtics (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)' "$tmp/decades/cdf.gp" \
+	|| { echo "FAIL: cdf.gp: its tics"; grep xtics "$tmp/decades/cdf.gp"; fail=1; }
+grep -q 'logscale' "$tmp/decades/syscalls.gp" && { echo "FAIL: syscalls.gp: a log axis for 0.9 to 2.4 s"; fail=1; }
+grep -qx 'set xrange \[0:2500\]' "$tmp/decades/syscalls.gp" \
+	|| { echo "FAIL: syscalls.gp: not 0 to 2500 ms for 0.9 to 2.4 s"; grep xrange "$tmp/decades/syscalls.gp"; fail=1; }
 
 # Hostile strings, as the collector would write them (escaped where the
 # contract says so: TAB, LF, backslash).

@@ -46,7 +46,8 @@ got=$(awk '{ n += $NF } END { print n }' "$TMP/folded")
 grep -q ';burn_all;burn_long [0-9]*$' "$TMP/folded" || fail "no burn_all;burn_long stack"
 
 # the critical path's cpu time of burn names burn_long first
-"$ANALYZE" --critical-path "$out" > "$TMP/path.txt" 2>/dev/null || fail "critical path exited $?"
+"$ANALYZE" --critical-path "$out" > "$TMP/path.wrapped" 2>/dev/null || fail "critical path exited $?"
+unwrap "$TMP/path.wrapped" > "$TMP/path.txt"
 grep -q '\[[0-9]*% burn_long' "$TMP/path.txt" || fail "the critical path names no burn_long: $(cat "$TMP/path.txt")"
 "$ANALYZE" --critical-path --format tsv "$out" 2>/dev/null | head -1 | grep -q $'\tprofile$' ||
 	fail "no profile column"

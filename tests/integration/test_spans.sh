@@ -108,7 +108,8 @@ d = json.load(sys.stdin)
 names = [s["what"] for c in d["by_span"] for s in c["spans"]]
 sys.exit(0 if any(n.endswith("we\tird\nname\\N.rb") for n in names) else 1)' ||
 		fail "--by span's JSON does not carry the hostile name"
-	"$ANALYZE" --critical-path "$out" > "$TMP/cp.txt" || fail "analyze --critical-path exited $?"
+	"$ANALYZE" --critical-path "$out" > "$TMP/cp.wrapped" || fail "analyze --critical-path exited $?"
+	unwrap "$TMP/cp.wrapped" > "$TMP/cp.txt"
 	grep -E 'blocked +syscall:(ppoll|nanosleep|clock_nanosleep|select)' "$TMP/cp.txt" |
 		grep -qF "in load $S/sleepy.rb" || fail "the sleep is not 'in load sleepy.rb' on the path: $(grep -F sleepy "$TMP/cp.txt" | head -3)"
 	grep -F 'by span on the path:' "$TMP/cp.txt" | grep -qF "load $S/slow.rb" ||
@@ -143,7 +144,8 @@ if have puma "the Rails spans" && have rails "the Rails spans (ruby-railties)"; 
 	"$ANALYZE" --by span --until listen --format tsv "$out" | sed -n 2,3p | cut -f3 | sort |
 		tr '\n' ' ' | grep -qx "$ini/config_service.rb $ini/slow.rb " ||
 		fail "the initializers are not --by span's top 2: $("$ANALYZE" --by span --format tsv "$out" | sed -n 2,4p)"
-	"$ANALYZE" --critical-path "$out" > "$TMP/rcp.txt" || fail "analyze --critical-path exited $?"
+	"$ANALYZE" --critical-path "$out" > "$TMP/rcp.wrapped" || fail "analyze --critical-path exited $?"
+	unwrap "$TMP/rcp.wrapped" > "$TMP/rcp.txt"
 	grep -F "in load $ini/slow.rb" "$TMP/rcp.txt" | grep -q 'cpu' ||
 		fail "no cpu stretch 'in load slow.rb' on the path"
 	grep -F "in load $ini/config_service.rb" "$TMP/rcp.txt" | grep -q 'blocked' ||
