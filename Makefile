@@ -205,7 +205,9 @@ $(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS) $(TEST_LDFLAGS_$*) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
+# test_collector_lifecycle fails each allocation in turn: it wraps the allocator
+TEST_LDFLAGS_test_collector_lifecycle := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.

@@ -67,7 +67,8 @@ static const char usage_text[] =
 "                          container's shim, create, runc start, exec, listen\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
 "                          window [start, <phase>] (exec, listen, a mark label, or\n"
-"                          end: its last process's exit), clipping syscalls that\n"
+"                          end: its last process's exit, as collector --until end;\n"
+"                          exit is the same), clipping syscalls that\n"
 "                          straddle it; prints its wall time (default: the files'\n"
 "                          # until=, collector --until's phase; none: the whole\n"
 "                          trace)\n"
@@ -76,8 +77,8 @@ static const char usage_text[] =
 "                          grouped (connect ECONNREFUSED 127.0.0.1:5432 x 12), what\n"
 "                          the rows say of a signal's sender, a restart's back-off\n"
 "    --critical-path[=<phase>]\n"
-"                          what gated each boot (default: listen; end: its last\n"
-"                          process's exit): contiguous\n"
+"                          what gated each boot (default: listen; end, or exit:\n"
+"                          its last process's exit): contiguous\n"
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
@@ -238,8 +239,18 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 }
 
 /*
+ * Whether @name is the phase end: a container's last process's exit. The
+ * collector's --until takes the same word, and both take exit for it.
+ */
+static bool is_end(const char *name)
+{
+	return strcmp(name, "end") == 0 || strcmp(name, "exit") == 0;
+}
+
+/*
  * The id of phase @name (exec, listen or a mark label, as written in the
- * TSV) in *@id; -1 with a message naming @opt and the phases there are.
+ * TSV; end, or exit) in *@id; -1 with a message naming @opt and the phases
+ * there are.
  */
 static int phase_id(const struct analysis *a, const char *name, const char *opt, uint32_t *id)
 {
@@ -250,7 +261,7 @@ static int phase_id(const struct analysis *a, const char *name, const char *opt,
 		*id = (uint32_t)k;
 		return 0;
 	}
-	if (strcmp(name, "end") == 0) {
+	if (is_end(name)) {
 		*id = PHASE_END;	/* every container that ended has it */
 		return 0;
 	}
@@ -426,7 +437,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 
 	ao.threads = default_threads();
 
-	/* 1. options */
+	/* 1. options; getopt's own messages name the program, not the path it was run by */
+	argv[0] = (char *)"analyze";
 	while ((c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -512,8 +524,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			critpath = optarg ? optarg : "listen";
 			critpath_default = !optarg;
 			if (!*critpath)
-				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
-						   "or a mark label)");
+				return usage_error("%s", "--critical-path= needs a phase (exec, listen, "
+						   "end or a mark label)");
 			ao.timeline = true;
 			ro.critpath = true;
 			break;
@@ -694,7 +706,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	if (until) {
 		uint32_t ph = UINT32_MAX;
 
-		if (until == until_file && strcmp(until, "end") != 0 &&
+		if (until == until_file && !is_end(until) &&
 		    strtab_find(a->phase_names, until, strlen(until)) < 0) {
 			/* a mark that never fired: no boot reached the window's end */
 			fprintf(stderr, "analyze: the input's # until=%s is no phase of it: "

@@ -4,7 +4,7 @@
  * id and, the first time, its frames (docs/tsv-format.md, Profile rows).
  * It holds the kernel's symbols (ksyms.c), the processes' mappings and
  * perf maps (umaps.c), the CFI unwinder (unwind.c) and the stacks written to this file (stacks.c);
- * rows.c writes the rows.
+ * run/records.c writes the rows.
  */
 #ifndef COLLECTOR_SAMPLES_H
 #define COLLECTOR_SAMPLES_H

@@ -113,7 +113,7 @@ void containers_unique_name(struct container_table *t, const char *base, char *o
 
 /*
  * containers_forget_names - forget the names given but those of the
- * containers in the table (a new file of the run begins: collector/rows/rotate.c;
+ * containers in the table (a new file of the run begins: collector/run/rotate.c;
  * analyze joins a container across files by its name, a new boot in the
  * new file has a start row there). 0, or -1 out of memory (then names may
  * repeat within the new file).

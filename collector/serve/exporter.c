@@ -198,6 +198,13 @@ static int make_families(struct exporter *e)
 	return e->cpu && e->fds && e->max_fds && e->vsize && e->rss && e->start ? 0 : -1;
 }
 
+/* After each poll turn (c->on_turn): serve what scrapers ask, without waiting. */
+static void exporter_turn(struct collector *c)
+{
+	if (c->exporter)
+		http_turn(c->exporter->http, mono_ns());
+}
+
 int exporter_open(struct collector *c)
 {
 	struct boots_sink sink = { on_started, on_ended, on_phase, NULL };
@@ -235,14 +242,9 @@ int exporter_open(struct collector *c)
 	}
 	c->out->on_row = on_row;
 	c->out->on_row_ctx = e;
+	c->on_turn = exporter_turn;
 	fprintf(stderr, "collector: metrics on http://%s/metrics\n", http_addr(e->http));
 	return 0;
-}
-
-void exporter_turn(struct collector *c)
-{
-	if (c->exporter)
-		http_turn(c->exporter->http, mono_ns());
 }
 
 void exporter_free(struct exporter *e)
