@@ -19,7 +19,8 @@ driver's slices: containerd 1.6 turns a cgroup parent that ends in .slice
 into the systemd form <slice>:cri-containerd:<id>, which needs its
 SystemdCgroup driver, and that needs systemd as PID 1. DIR holds cri_pb2*.py, generated from cri.proto.
 The pod's name gets a suffix of its uid's first 8 hex digits: --runs N gives
-N pods, each its own. FILE gets one JSON line per pod: its names, its
+N pods, each its own. FILE gets one JSON line per pod, written as soon as
+the listen is seen (before the pod's removal): its names, its
 sandbox's and containers' ids and, for each call, [entry, return] in this
 process's CLOCK_MONOTONIC ns (time.monotonic_ns()), and "listen_seen":
 [t0, t1], where t0 is when the last look that did not see the port
@@ -126,6 +127,9 @@ def main():
         for spec in a.app:
             boot(spec)
         rec["listen_seen"] = wait_listen(parent, sb, a.port)
+        # now: a collector's --until listen may kill the pod, and then this
+        # process if its removal takes longer than the collector's grace
+        save(a.times, rec)
     finally:
         for cid in ids:
             try:
@@ -133,10 +137,15 @@ def main():
                 rt.RemoveContainer(pb.RemoveContainerRequest(container_id=cid), timeout=DEADLINE)
             except grpc.RpcError as e:
                 print("cri_client: removing %s: %s" % (cid, e.details()), file=sys.stderr)
+        if "listen_seen" not in rec:
+            save(a.times, rec)	# (what it did, for the failure's message)
         rt.StopPodSandbox(pb.StopPodSandboxRequest(pod_sandbox_id=sb), timeout=DEADLINE)
         rt.RemovePodSandbox(pb.RemovePodSandboxRequest(pod_sandbox_id=sb), timeout=DEADLINE)
-        with open(a.times, "a") as f:
-            f.write(json.dumps(rec) + "\n")
+
+
+def save(path, rec):
+    with open(path, "a") as f:
+        f.write(json.dumps(rec) + "\n")
 
 
 def wait_listen(parent, sb, port):
