@@ -146,6 +146,8 @@ for rec in recs:
             bad.append('slow: network %d..%d ns: shorter than the plugin\'s sleep' % (nb, ne))
         if blocked and 395000000 <= max(blocked) <= 450000000:
             on_path += 1
+            print('slow pod: network %.1f ms (CNI plugins from %.1f ms), its sleep blocked %.1f ms on the path'
+                  % ((ne - nb) / 1e6, nb / 1e6, max(blocked) / 1e6))
         else:
             # (seen once in 8 to 15 pods on the busy test VM: the walk goes back
             # through a containerd thread's wait that no row ties to the
@@ -154,9 +156,6 @@ for rec in recs:
                   'the network phase: %s' % (pod, blocked, '; '.join(
                       '%s %s %s %s %s %s %s' % (s[4], s[3], s[5], s[6], s[7], s[9], s[8])
                       for s in segs if nb <= int(s[6]) <= ne)[:4000]))
-        else:
-            print('slow pod: network %.1f ms (CNI plugins from %.1f ms), its sleep blocked %.1f ms on the path'
-                  % ((ne - nb) / 1e6, nb / 1e6, max(blocked) / 1e6))
     # OTLP: the pod's trace
     tr = [t for t in traces if {a['key']: a['value']['stringValue'] for a in
           t['resourceSpans'][0]['resource']['attributes']}.get('k8s.pod.uid') == rec['uid']]
