@@ -205,7 +205,9 @@ $(OUTPUT)/analyze: $(OUTPUT)/obj/analyze/main.o $(OUTPUT)/libanalyze.a $(OUTPUT)
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPUT)/libanalyze.a $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(LDFLAGS) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(LDFLAGS) $(TEST_LDFLAGS_$*) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
+# test_collector_lifecycle fails each allocation in turn: it wraps the allocator
+TEST_LDFLAGS_test_collector_lifecycle := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
@@ -292,7 +294,10 @@ test: deps
 # runs the host rows' code), test_collector_prometheus (test_collector_metrics
 # runs the exporter's) and test_analyze_html (Chromium's screenshot of a page
 # test_analyze_plot writes under ASan too), test_collector_profile_kernel
-# (the matrix's: test_collector_profile runs the same user-space code).
+# (the matrix's: test_collector_profile runs the same user-space code),
+# test_runtime_cri (pods booted through containerd's CRI, a minute and
+# more: test_analyze_pods runs the pods' analysis on rows written by hand,
+# test_collector_pod_boots the pods' metrics).
 # A test with modes runs in two of them (TESTS_MODES): cgroup (the modern
 # backend, the cgroup lifecycle) and legacy (backend_perf.c, the pidtree
 # lifecycle) run every user-space path between them; compat is
@@ -312,7 +317,7 @@ test-asan:
 	$(Q)mkdir -p $(ASAN_OUTPUT)/sanitizer-reports $(ASAN_OUTPUT)/sanitizer-options
 	$(Q)for b in $(notdir $(TOOLS) $(SAMPLES)); do \
 		echo detect_leaks=0 > $(ASAN_OUTPUT)/sanitizer-options/$$b; done
-	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_collector_profile_kernel test_soak_containers test_dist test_dist_systemd test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo' \
+	$(Q)OUTPUT=$(ASAN_OUTPUT) TESTS_EXCLUDE='test_valgrind_* test_soak test_collector_profile_kernel test_soak_containers test_dist test_dist_systemd test_runtime_host_rows test_collector_prometheus test_analyze_html test_runtime_docker_many test_runtime_podman test_runtime_pidtree test_load_containers test_collector_postgres test_demo test_runtime_cri' \
 	TESTS_MODES='cgroup legacy' FAULT_ITERATIONS=3 \
 	SANITIZER_REPORTS=$(ASAN_OUTPUT)/sanitizer-reports \
 	ASAN_OPTIONS=log_path=$(ASAN_DIR)/sanitizer-reports/asan:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:include_if_exists=$(ASAN_DIR)/sanitizer-options/%b \

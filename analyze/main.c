@@ -15,6 +15,7 @@
 
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/failures.h"
+#include "analyze/boot/pods.h"
 #include "analyze/boot/profile.h"
 #include "analyze/boot/window.h"
 #include "analyze/out/bootchart.h"
@@ -61,11 +62,13 @@ static const char usage_text[] =
 "                          imports and class initializers by self and total time,\n"
 "                          like python -X importtime (the collector's span rows)\n"
 "                          image, namespace: the boot phases per value of the\n"
-"                          containers' meta rows; pod: each pod's boot (sandbox\n"
-"                          start to every app's listen), its init containers\n"
+"                          containers' meta rows; pod: each pod's boot (its start\n"
+"                          to every app's listen), its network and each\n"
+"                          container's shim, create, runc start, exec, listen\n"
 "    --until <phase>       limit --by and the plots to each container's boot\n"
 "                          window [start, <phase>] (exec, listen, a mark label, or\n"
-"                          end: its last process's exit), clipping syscalls that\n"
+"                          end: its last process's exit, as collector --until end;\n"
+"                          exit is the same), clipping syscalls that\n"
 "                          straddle it; prints its wall time (default: the files'\n"
 "                          # until=, collector --until's phase; none: the whole\n"
 "                          trace)\n"
@@ -74,8 +77,8 @@ static const char usage_text[] =
 "                          grouped (connect ECONNREFUSED 127.0.0.1:5432 x 12), what\n"
 "                          the rows say of a signal's sender, a restart's back-off\n"
 "    --critical-path[=<phase>]\n"
-"                          what gated each boot (default: listen; end: its last\n"
-"                          process's exit): contiguous\n"
+"                          what gated each boot (default: listen; end, or exit:\n"
+"                          its last process's exit): contiguous\n"
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
@@ -114,8 +117,9 @@ static const char usage_text[] =
 "                          one with --until, --critical-path and --format\n"
 "                          trace-event (they keep the rows in memory: 32 bytes\n"
 "                          per syscall row); --plot reads a regular file a second\n"
-"                          time, keeping the rows of the charted containers only\n"
-"                          (a pipe: all of them, once)\n"
+"                          time, keeping the rows of the charted containers (and\n"
+"                          of their pods) only (a pipe: all of them, once); both\n"
+"                          times by one thread\n"
 "    -h, --help            show this help and exit\n"
 "    -V, --version         show the version and exit\n"
 "\n"
@@ -235,8 +239,18 @@ static struct analysis *read_all(const struct analyze_opts *ao, char **files,
 }
 
 /*
+ * Whether @name is the phase end: a container's last process's exit. The
+ * collector's --until takes the same word, and both take exit for it.
+ */
+static bool is_end(const char *name)
+{
+	return strcmp(name, "end") == 0 || strcmp(name, "exit") == 0;
+}
+
+/*
  * The id of phase @name (exec, listen or a mark label, as written in the
- * TSV) in *@id; -1 with a message naming @opt and the phases there are.
+ * TSV; end, or exit) in *@id; -1 with a message naming @opt and the phases
+ * there are.
  */
 static int phase_id(const struct analysis *a, const char *name, const char *opt, uint32_t *id)
 {
@@ -247,7 +261,7 @@ static int phase_id(const struct analysis *a, const char *name, const char *opt,
 		*id = (uint32_t)k;
 		return 0;
 	}
-	if (strcmp(name, "end") == 0) {
+	if (is_end(name)) {
 		*id = PHASE_END;	/* every container that ended has it */
 		return 0;
 	}
@@ -276,9 +290,30 @@ struct charted {
 	size_t idx[BOOTCHART_MAX_CHOSEN + 1], n;
 };
 
+/* The pods' container @name (@n bytes) of file @file, or NULL (a linear search: once a container). */
+static const struct pod_ctr *pod_ctr_of(const struct pods *p, uint32_t file, const char *name,
+					size_t n)
+{
+	size_t i;
+
+	for (i = 0; p && i < p->n; i++)
+		if (p->c[i].file == file && p->c[i].name_n == n && memcmp(p->c[i].name, name, n) == 0)
+			return &p->c[i];
+	return NULL;
+}
+
+static bool same_uid(const struct pod_ctr *x, const struct pod_ctr *y)
+{
+	const struct sched_str *a = &x->m.v[META_POD_UID], *b = &y->m.v[META_POD_UID];
+
+	return a->s && b->s && a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* A charted container, or one of its pod (analyze/boot/pod_boot.h: charted as one). */
 static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
 {
 	const struct charted *ch = ctx;
+	const struct pod_ctr *mine = NULL, *pc;
 	size_t i, len;
 
 	for (i = 0; i < ch->n; i++) {
@@ -290,6 +325,10 @@ static bool keep_charted(void *ctx, uint32_t file, const char *name, size_t n)
 		c = &ch->a->ctrs[ch->idx[i]];
 		s = strtab_str(ch->a->ctr_names, c->name, &len);
 		if (c->file == file && len == n && memcmp(s, name, n) == 0)
+			return true;
+		if (!mine && !(mine = pod_ctr_of(ch->a->pods, file, name, n)))
+			continue;
+		if ((pc = pod_ctr_of(ch->a->pods, c->file, s, len)) && same_uid(mine, pc))
 			return true;
 	}
 	return false;
@@ -398,7 +437,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 
 	ao.threads = default_threads();
 
-	/* 1. options */
+	/* 1. options; getopt's own messages name the program, not the path it was run by */
+	argv[0] = (char *)"analyze";
 	while ((c = getopt_long(argc, argv, "hV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
@@ -449,8 +489,9 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			else
 				return usage_error("unknown --by key '%s' (syscall, container, "
 						   "comm, state, pod, image, namespace or span)", optarg);
-			if (ao.by == BY_STATE || ao.by == BY_SPAN)
-				ao.timeline = true; /* the tasks' off-CPU intervals */
+			/* the tasks' off-CPU intervals; a pod's steps in the runtime's rows */
+			if (ao.by == BY_STATE || ao.by == BY_SPAN || ao.by == BY_POD)
+				ao.timeline = true;
 			ro.by = ao.by;
 			break;
 		case OPT_CONTAINER:
@@ -483,8 +524,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			critpath = optarg ? optarg : "listen";
 			critpath_default = !optarg;
 			if (!*critpath)
-				return usage_error("%s", "--critical-path= needs a phase (exec, listen "
-						   "or a mark label)");
+				return usage_error("%s", "--critical-path= needs a phase (exec, listen, "
+						   "end or a mark label)");
 			ao.timeline = true;
 			ro.critpath = true;
 			break;
@@ -649,8 +690,10 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	 * timeline of every container's samples) */
 	twice = plot_dir && !critpath && !until && !profile && ro.format != FMT_TRACE_EVENT &&
 		all_regular(files, nfiles);
-	if (twice)
+	if (twice) {
 		ao.timeline = false;
+		ao.names = true;	/* a charted pod's containers, for the second reading */
+	}
 	a = read_all(&ao, files, nfiles, &rc);
 	if (!a)
 		goto cleanup;
@@ -663,7 +706,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	if (until) {
 		uint32_t ph = UINT32_MAX;
 
-		if (until == until_file && strcmp(until, "end") != 0 &&
+		if (until == until_file && !is_end(until) &&
 		    strtab_find(a->phase_names, until, strlen(until)) < 0) {
 			/* a mark that never fired: no boot reached the window's end */
 			fprintf(stderr, "analyze: the input's # until=%s is no phase of it: "

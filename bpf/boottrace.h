@@ -143,7 +143,7 @@ _Static_assert(__builtin_offsetof(struct bt_syscall_event, ino) % 8 == 0,
  * BT_BATCH_MAX of them go into the ring buffer (perf buffer, legacy) as
  * one record (one copy, instead of a reserve and a commit or a perf
  * output each). type sits where bt_event_hdr.type does, so a reader tells
- * a batch from a record; the collector unpacks it (collector/rows/batch.c), and
+ * a batch from a record; the collector unpacks it (collector/kernel/batch.c), and
  * on_event sees plain records only.
  */
 #define BT_BATCH_MAX 16

@@ -151,7 +151,7 @@ struct {
  * collector's flush thread (config.flush_tid) on that CPU: 4.15 has no
  * cheap task-switch hook (a classic sched_switch program would cost every
  * context switch of the host), so the collector goes to each CPU whose
- * records have waited and makes a syscall there (collector/rows/batch.c).
+ * records have waited and makes a syscall there (collector/kernel/batch.c).
  *
  * Only programs that cannot be preempted touch it: the tracepoints. The
  * uprobe programs of bpf/marks_legacy.bpf.h can be on recent kernels, and

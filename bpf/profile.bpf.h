@@ -3,7 +3,7 @@
  * Profile samples of the modern object (--profile, docs/tsv-format.md,
  * Profile rows). User space opens a CPU-clock perf event per CPU, firing
  * every period_ns of that CPU's time, and attaches bt_profile to each
- * (collector/profile/profile.c). The program takes the stacks of the task it
+ * (collector/kernel/profile_events.c). The program takes the stacks of the task it
  * interrupted when that task is traced (or a host task while host rows
  * are written, bpf/host.bpf.h), and writes one record: the kernel stack
  * as addresses, the user stack as build id + file offset where the kernel

@@ -3,7 +3,7 @@
  * Profile samples of the compat object (--profile): what bpf/profile.bpf.h
  * does in the modern object, on the helpers of 4.18. User space opens a
  * CPU-clock perf event per CPU and attaches bt_profile to each
- * (collector/profile/profile.c); the program takes the stacks of the task it
+ * (collector/kernel/profile_events.c); the program takes the stacks of the task it
  * interrupted when that task is traced (its cgroup is tracked, cgroup
  * mode; it is in `tasks`, pidtree mode), with bpf_get_stack (4.18): the
  * kernel stack as addresses, the user stack as build id + file offset

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The collector's state, and the calls between its rooms. The rooms are
- * in wings (collector/README.md): main.c and options.c on top, then run/
- * (the three ways to run), rows/ (records to rows and files), profile/
- * (--profile's samples), serve/ (--metrics, the progress line) and
+ * in wings (collector/README.md), which include downwards only: main.c,
+ * options.c and setup.c on top, then serve/ (--metrics), run/ (the ways
+ * to run, what a container is, the records' dispatch: this header is
+ * theirs), rows/ (rows and files), profile/ (--profile's samples) and
  * kernel/ (the BPF objects and what the host offers: tracefs, /proc,
- * cgroups, ELF files).
- *
- * Dependencies point one way: main → options, setup, spawn, watch → loop,
- * rows → lifecycle → containers; proc, cgroup, sockport, output, backend
- * below.
+ * cgroups, ELF files). tests/integration/test_include_order.sh checks it.
  */
 #ifndef COLLECTOR_COLLECTOR_H
 #define COLLECTOR_COLLECTOR_H
@@ -41,7 +38,9 @@ struct client_run {
 	struct child ch;		/* the client */
 	int have;			/* its container came */
 	pid_t pid1;			/* pidtree: the container's pid 1 */
-	char path[512];			/* its cgroup, relative to the cgroup2 mount */
+	char path[512];			/* its cgroup, relative to the cgroup2 mount; for a
+					 * pod, the pod's (client.c) */
+	int pod;			/* the container is a pod's: the run is the pod */
 };
 
 struct collector {
@@ -55,8 +54,9 @@ struct collector {
 	struct container_table containers;
 	unsigned long long stray;	/* events of cgroups user space dropped */
 	int stdout_is_tsv;		/* the TSV goes to stdout (no -o FILE) */
-	/* the live status line (stderr is a terminal) */
+	/* the status line (stderr is a terminal) */
 	int status_line;
+	int status_live;		/* redrawn each second (no command shares the terminal) */
 	int status_shown;		/* a line is on the terminal, no newline after it */
 	unsigned long long status_at, status_rows, started_ns;
 	struct progress *progress;	/* --runs: the progress line instead of the events' */
@@ -64,11 +64,19 @@ struct collector {
 	struct container *spawned;
 	int spawned_gone;		/* pidtree: its last task exited */
 	unsigned long long until_at;	/* when to stop it, 0: not yet */
+	int until_reached;		/* it reached --until's phase (lifecycle_until_reached()) */
+	unsigned long long run_deadline;	/* spawn, client: -d's end of the runs, 0: none */
 	/* --start: the spawn time, kept until the probe's start row replaces it */
 	unsigned long long spawn_ts;
 	int start_written;		/* this boot's start row is out */
 	struct client_run client;	/* client mode */
 	struct exporter *exporter;	/* --metrics (exporter.c) */
+	/*
+	 * After each poll turn (loop.c), NULL: nothing. --metrics serves its
+	 * scrapers there: serve/ is above run/, whose loop calls it only
+	 * through this, as output.c calls serve/boots.c through on_row.
+	 */
+	void (*on_turn)(struct collector *c);
 	/* the run's files (rotate.c) */
 	char run_id[33];		/* in each file's metadata */
 	unsigned part;			/* this file's, from 1 */
@@ -79,7 +87,7 @@ struct collector {
 	struct spanrows *spanrows;	/* and the pairer of its records; else both NULL */
 };
 
-/* loop.c: set by SIGINT and SIGTERM (the only global). */
+/* loop.c: the signal that stops the collector, SIGINT or SIGTERM; 0: none (the only global). */
 extern volatile sig_atomic_t collector_exiting;
 
 /* --- lifecycle.c: what a container is, its start and end rows ------------ */
@@ -128,17 +136,23 @@ void lifecycle_write_end(struct collector *c, struct container *k, unsigned long
 void lifecycle_saw_exec(struct container *k, long pid, int flagged_init);
 /* container @k (NULL: none) saw process @pid exit with wait(2) status @wstatus */
 void lifecycle_saw_exit(struct container *k, long pid, unsigned wstatus);
-/* container @k reached @what: spawn mode's --until may stop it */
+/*
+ * container @k reached @what: when it is the boot in progress (spawn and
+ * client mode) and @what is --until's, it reached its phase
+ * (c->until_reached), and is stopped --until's +DURATION later
+ */
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what);
 
-/* --- rows.c: records → TSV rows ------------------------------------------- */
+/* --- records.c: records → TSV rows ---------------------------------------- */
 
 /* the backend's callback: one record (bpf/boottrace.h) from the kernel */
-int rows_on_event(void *ctx, void *data, size_t size);
+int records_on_event(void *ctx, void *data, size_t size);
+/* the metadata lines and the header line */
+void records_write_header(struct collector *c);
 struct row;
 /* the columns of a row of @h (its task), of container @k (NULL: a host row, container \N) */
-void rows_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
-		   const struct container *k, const char *event);
+void records_row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
+			  const struct container *k, const char *event);
 
 /* --- jitrows.c: perf maps written late, as jit rows ------------------------ */
 
@@ -146,28 +160,24 @@ void rows_from_hdr(const struct collector *c, struct row *r, const struct bt_eve
 void jitrows_take(struct collector *c, struct container *k, const struct bt_event_hdr *h);
 /* the run ends: the jit rows of the processes still running */
 void jitrows_finish(struct collector *c);
-/* the metadata lines and the header line */
-void rows_write_header(struct collector *c);
 
 /* --- loop.c --------------------------------------------------------------- */
 
 /* deliver what the kernel has (waiting up to @timeout_ms), flush; 0 or -errno */
 int loop_poll_once(struct collector *c, int timeout_ms);
 /*
- * which line stderr shows: none unless it is a terminal (and not -v);
- * spawn and client mode with --runs > 1, the progress line (progress.h),
- * else the events' (c->progress NULL when it cannot be had)
+ * which lines stderr shows: none unless it is a terminal (and not -v);
+ * spawn and client mode with --runs > 1, a progress line as each run ends
+ * (progress.h), else the events' (watch, --pid: redrawn each second; a
+ * command shares the terminal: only at the end). c->progress NULL when it
+ * cannot be had.
  */
 void loop_status_setup(struct collector *c);
-/*
- * the line on a terminal: the events' each second (the @final one stays,
- * with a newline), the progress line up to 4 times a second (the @final
- * call erases it)
- */
+/* the events' line on a terminal: each second where live, the @final one stays */
 void loop_show_status(struct collector *c, int final);
-/* erase the line, if one is shown, before a message on stderr */
+/* erase the events' line, if one is shown, before a message on stderr */
 void loop_status_clear(struct collector *c);
-/* --runs: a run begins, ends (the line is erased, and redrawn at the next poll) */
+/* --runs: a run begins; one ends (its progress line, unless interrupted) */
 void loop_run_begin(struct collector *c);
 void loop_run_end(struct collector *c);
 /* when --duration ends (CLOCK_MONOTONIC ns), 0: never */
@@ -181,8 +191,9 @@ int spawn_run(struct collector *c);
 int client_run(struct collector *c);
 /*
  * client mode: container @k (cgroup @path; pidtree: its pid 1 @pid1) came
- * while a run is live: the run's (its client start row written), or
- * another one, said on stderr
+ * while a run is live: the run's (its client start row written), another
+ * container of the run's pod (k->run_member), or another one, said on
+ * stderr
  */
 void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1);
 /* watch mode: until a signal or --duration; exit status */

@@ -29,14 +29,13 @@
 #include "collector/kernel/marks.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
-#include "collector/serve/progress.h"
-#include "collector/rows/rotate.h"
+#include "collector/run/progress.h"
+#include "collector/run/rotate.h"
 #include "collector/profile/samples.h"
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	collector_exiting = 1;
+	collector_exiting = sig;
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -320,7 +319,7 @@ int main(int argc, char **argv)
 	/* 3. the marks: uprobes and USDT probes in the binaries they name */
 	if (marks_attach(c.be, c.opt.marks) < 0)
 		goto cleanup;
-	/* --spans: the host's interpreters now, an image's at its exec (rows.c) */
+	/* --spans: the host's interpreters now, an image's at its exec (run/records.c) */
 	if (setup_spans(&c) < 0)
 		goto cleanup;
 	loop_status_setup(&c);
@@ -342,7 +341,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_sigpipe;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGPIPE, &sa, NULL);
-	rows_write_header(&c);
+	records_write_header(&c);
 	/* --sched host: every task outside the containers, from now on */
 	if (c.opt.sched == SCHED_HOST && c.be->ops->host_rows)
 		c.be->ops->host_rows(c.be, true);
@@ -374,5 +373,15 @@ cleanup:
 	free(c.opt.exec_path);
 	if (fd >= 0 && fd != STDOUT_FILENO)
 		close(fd);
+	if (collector_exiting && ret == 128 + collector_exiting) {
+		/*
+		 * Runs interrupted (spawn, client): die of the signal, as
+		 * the shell's convention asks of a program that caught it to
+		 * clean up (its status 130 or 143 either way), so that a
+		 * script's loop that runs the collector stops too.
+		 */
+		signal(collector_exiting, SIG_DFL);
+		raise(collector_exiting);
+	}
 	return ret;
 }

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <sched.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,13 +38,21 @@ void options_usage(FILE *f)
 "    -o, --output <file>        write the TSV to <file> (a FIFO works); default stdout\n"
 "    -m, --mode <mode>          auto, cgroup or pidtree (default auto)\n"
 "    -s, --syscalls <list>      all, none, or a comma list of names (default all)\n"
-"    -d, --duration <time>      stop after <time>: seconds, or 500ms, 2s, 100us\n"
+"    -d, --duration <time>      stop after <time> (seconds, or 500ms, 2s, 100us), in\n"
+"                               every mode: the whole run's limit; spawn, client: the\n"
+"                               boot in progress is stopped (it never reached its\n"
+"                               phase: exit 124) and no more runs start\n"
 "    -c, --cgroup <glob>        only containers whose cgroup path (relative to the\n"
 "                               cgroup2 mount) matches <glob>: '/docker/*';\n"
 "                               with a command, client mode\n"
 "    -u, --until <when>         spawn, client: stop the container at exec, listen,\n"
-"                               exit or mark:<label> (the first --mark with that label),\n"
-"                               optionally +<duration> later (e.g. listen+500ms)\n"
+"                               end (default: its last process's exit, as analyze's\n"
+"                               phase end; exit is the same) or mark:<label> (the\n"
+"                               first --mark with that label), optionally +<duration>\n"
+"                               later (e.g. listen+500ms)\n"
+"        --timeout <time>       spawn, client: a boot that has not reached --until's\n"
+"                               phase <time> after its start is stopped, named on\n"
+"                               stderr and counted (exit 124); the next run goes on\n"
 "        --mark <probe>[=<label>]\n"
 "                               a milestone: a `mark` row named <label> each time\n"
 "                               <probe> fires in a traced container; <probe> is\n"
@@ -117,14 +126,17 @@ void options_usage(FILE *f)
 "    -h, --help                 this text\n"
 "    -V, --version              the version\n"
 "\n"
-"Exit status: 0 ok (spawn, client: the last command's status without --until);\n"
-"1 runtime failure; 2 usage error; 126, 127 the command cannot run.\n"
+"Exit status: 0 ok (spawn, client: with --until end, the last command's own);\n"
+"1 runtime failure; 2 usage error; 124 a boot never reached its --until phase\n"
+"(--timeout or -d ran out, or its command exited before it: timeout(1)'s 124);\n"
+"126, 127 the command cannot run; 130 spawn, client: interrupted by SIGINT (143:\n"
+"SIGTERM), the runs left not started (watch mode ends there with 0).\n"
 "\n"
 "EXAMPLES\n"
 "    sudo collector > boot.tsv                     # every container that starts\n"
 "    sudo collector -c '/system.slice/docker-*' -d 60 -o boot.tsv\n"
 "    sudo collector --metrics 9432 -o /var/lib/boottrace/boot.tsv   # a scrape target\n"
-"    sudo collector --runs 5 --until listen -o boot.tsv -- ./server\n"
+"    sudo collector --runs 5 --until listen --timeout 30 -o boot.tsv -- ./server\n"
 "    sudo collector -c '/docker/*' --runs 10 --until listen -o boot.tsv \\\n"
 "        -- docker run --rm --network host IMAGE httpd -f -p 8080\n"
 "    sudo collector --mark usdt:./bootsvc:bootsvc:config_loaded=config \\\n"
@@ -201,8 +213,8 @@ static int parse_until(const char *s, struct options *o)
 		return -1;
 	memcpy(kind, s, n);
 	kind[n] = '\0';
-	if (strcmp(kind, "exit") == 0)
-		o->until = UNTIL_EXIT;
+	if (strcmp(kind, "end") == 0 || strcmp(kind, "exit") == 0)
+		o->until = UNTIL_END;
 	else if (strcmp(kind, "exec") == 0)
 		o->until = UNTIL_EXEC;
 	else if (strcmp(kind, "listen") == 0)
@@ -213,6 +225,16 @@ static int parse_until(const char *s, struct options *o)
 	if (plus && parse_duration_ns(plus + 1, &o->until_delay_ns) < 0)
 		return -1;
 	return 0;
+}
+
+const char *options_until_name(const struct options *o)
+{
+	switch (o->until) {
+	case UNTIL_EXEC: return "exec";
+	case UNTIL_LISTEN: return "listen";
+	case UNTIL_MARK: return o->until_mark;
+	default: return "end";
+	}
 }
 
 static int parse_unshare(const char *s, int *flags)
@@ -238,6 +260,24 @@ static int parse_unshare(const char *s, int *flags)
 	return 0;
 }
 
+/*
+ * Whether -s @list (all, none, or a comma list of names) traces syscall
+ * @name: --until listen waits for a listen row, which none of the others
+ * would ever bring (exec, end and marks are other records).
+ */
+static bool syscalls_traced(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p;
+
+	if (strcmp(list, "all") == 0)
+		return true;
+	for (p = list; (p = strstr(p, name)); p += n)
+		if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+			return true;
+	return false;
+}
+
 /* One message on stderr, git style, and OPTIONS_USAGE for the caller to return. */
 __attribute__((format(printf, 1, 2)))
 static enum options_result usage_error(const char *fmt, ...)
@@ -259,6 +299,7 @@ static const struct option longopts[] = {
 	{ "duration", required_argument, NULL, 'd' },
 	{ "cgroup", required_argument, NULL, 'c' },
 	{ "until", required_argument, NULL, 'u' },
+	{ "timeout", required_argument, NULL, 't' },
 	{ "runs", required_argument, NULL, 'n' },
 	{ "name", required_argument, NULL, 'N' },
 	{ "unshare", required_argument, NULL, 'U' },
@@ -311,10 +352,14 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 		if (parse_duration_ns(arg, &o->duration_ns) < 0 || o->duration_ns == 0)
 			return usage_error("--duration takes a duration (60, 1.5s, 500ms), not '%s'", arg);
 		break;
+	case 't':
+		if (parse_duration_ns(arg, &o->timeout_ns) < 0 || o->timeout_ns == 0)
+			return usage_error("--timeout takes a duration (30, 1.5s, 500ms), not '%s'", arg);
+		break;
 	case 'c': o->cgroup_glob = arg; break;
 	case 'u':
 		if (parse_until(arg, o) < 0)
-			return usage_error("--until takes exec, listen, exit or mark:LABEL[+DURATION], not '%s'",
+			return usage_error("--until takes exec, listen, end (or exit) or mark:LABEL[+DURATION], not '%s'",
 					   arg);
 		break;
 	case 'n':
@@ -459,6 +504,7 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 enum options_result options_parse(int argc, char **argv, struct options *o)
 {
 	enum options_result r;
+	char *argv0;
 	int c;
 
 	o->mode = "auto";
@@ -470,9 +516,20 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->spans = 1;
 	o->profile_stack = PROFILE_STACK_DEFAULT;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */
-	while ((c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
-		if ((r = parse_one(c, optarg, o)) != OPTIONS_OK)
-			return r;
+	/*
+	 * getopt's own messages (an unknown option, a missing argument) begin
+	 * with argv[0], the path it was run by: the program's name instead,
+	 * as every other message has it.
+	 */
+	argv0 = argv[0];
+	argv[0] = (char *)"collector";
+	r = OPTIONS_OK;
+	while (r == OPTIONS_OK &&
+	       (c = getopt_long(argc, argv, "+o:m:s:d:c:u:n:p:vhV", longopts, NULL)) != -1)
+		r = parse_one(c, optarg, o);
+	argv[0] = argv0;
+	if (r != OPTIONS_OK)
+		return r;
 	if (optind < argc)
 		o->command = argv + optind;
 	if (!o->command && (o->runs != 1 || o->name || o->unshare_flags))
@@ -490,6 +547,12 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 		return usage_error("--metrics-label needs --metrics");
 	if (o->rotate_bytes && (!o->output || strcmp(o->output, "-") == 0))
 		return usage_error("--rotate needs -o <file>");
+	if (o->timeout_ns && !o->command)
+		return usage_error("--timeout is for spawn and client mode (a command after --); "
+				   "-d limits a watch");
+	if (o->until == UNTIL_LISTEN && !syscalls_traced(o->syscalls, "listen"))
+		return usage_error("--until listen waits for a listen row, and -s %s traces no "
+				   "listen: -s all, or a list with listen", o->syscalls);
 	if (o->until == UNTIL_MARK && !marks_find_label(o->marks, o->until_mark))
 		return usage_error("--until mark:%s: no --mark has the label '%s'",
 				   o->until_mark, o->until_mark);

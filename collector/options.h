@@ -11,7 +11,12 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-enum until_kind { UNTIL_EXIT, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
+/*
+ * --until: the container's end (its last process's exit, as analyze's
+ * phase `end`; `exit` is the same word), its entrypoint's exec, its first
+ * successful listen, a --mark label.
+ */
+enum until_kind { UNTIL_END, UNTIL_EXEC, UNTIL_LISTEN, UNTIL_MARK };
 
 /*
  * --sched: no scheduler rows; those of the traced tasks (and in client
@@ -41,6 +46,7 @@ struct options {
 	const char *cgroup_glob;
 	const char *name;
 	unsigned long long duration_ns;	/* --duration, 0: none */
+	unsigned long long timeout_ns;	/* --timeout: a boot's, from its start; 0: none */
 	enum until_kind until;
 	unsigned long long until_delay_ns;
 	int runs;
@@ -82,6 +88,12 @@ enum options_result {
  * o->marks may be set even on OPTIONS_USAGE: free it with marks__free().
  */
 enum options_result options_parse(int argc, char **argv, struct options *o);
+
+/*
+ * options_until_name - --until's phase as analyze names it: exec, listen,
+ * end, or the mark's label.
+ */
+const char *options_until_name(const struct options *o);
 
 /* options_usage - the --help text on @f. */
 void options_usage(FILE *f);

@@ -2,7 +2,7 @@
 /*
  * Which exec is a container's entrypoint (its exec phase), and which are a
  * container runtime's own: the analyzer's rule, which the collector's
- * progress line (collector/serve/progress.h) follows too. In order:
+ * progress line (collector/run/progress.h) follows too. In order:
  *   1. with analyze --exec PATTERN, the first exec whose filename matches;
  *   2. else the first exec the collector marked `init` (name column): after
  *      it the task is pid 1 of a pid namespace below the host's — runc's

@@ -5,7 +5,7 @@
  * class), `caller=LEN:BYTES line=N` (the caller's file and line, Ruby),
  * and the flags `found=0`, `raised=1`, `error=1`. LEN counts the bytes
  * after TSV unescaping, so a file name may hold anything. The collector
- * writes it (collector/rows/rows.c), the analyzer reads it. Pure.
+ * writes it (collector/run/records.c), the analyzer reads it. Pure.
  */
 #ifndef COMMON_SPAN_DETAIL_H
 #define COMMON_SPAN_DETAIL_H

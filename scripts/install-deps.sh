@@ -67,6 +67,10 @@ set -eu
 # openjdk-17) is the real Java server whose boot test_collector_profile_jetty
 # profiles, run from its start.jar with a base of the test's own on a
 # loopback port (its system service and timer are never started, below).
+# pods through the CRI (tests/integration/test_runtime_cri.sh): the tests'
+# CRI client is Python's gRPC (python3-grpcio), its messages compiled at
+# test time from tests/integration/cri/cri.proto (python3-grpc-tools'
+# protoc); containerd above has the CRI plugin.
 pkgs="make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev
 libcgroup-dev linux-libc-dev pkg-config libcmocka-dev util-linux procps
 gnuplot-nox chromium postgresql valgrind libclang-rt-dev time
@@ -76,7 +80,8 @@ prometheus systemd strace libdw-dev nodejs
 libdebuginfod-dev debuginfod
 python3.11 python3.11-dbg gdb golang-go
 ruby ruby-railties puma openjdk-17-jdk-headless jetty9
-clickhouse-server clickhouse-client systemd-container mmdebstrap $*"
+clickhouse-server clickhouse-client systemd-container mmdebstrap
+python3-grpcio python3-grpc-tools $*"
 
 command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 

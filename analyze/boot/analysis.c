@@ -11,6 +11,7 @@
 #include "analyze/boot/analysis.h"
 #include "analyze/boot/analysis_int.h"
 #include "analyze/boot/jitnames.h"
+#include "analyze/boot/pod_boot.h"
 #include "analyze/boot/pods.h"
 #include "analyze/read/keycache.h"
 #include "analyze/stats/stats.h"
@@ -127,7 +128,7 @@ struct analysis *analysis__new(const struct analyze_opts *opts)
 	    strtab_intern(a->phase_names, "listen", 6, NULL) != PHASE_LISTEN ||
 	    grow((void **)&a->phases, &a->phases_cap, 2, sizeof(*a->phases)) < 0 ||
 	    (opts->timeline && !(a->tl = timeline__new())) ||
-	    ((BY_META(opts->by) || opts->names) && !(a->pods = pods__new()))) {
+	    ((BY_META(opts->by) || opts->names || opts->timeline) && !(a->pods = pods__new()))) {
 		analysis__free(a);
 		return NULL;
 	}
@@ -762,6 +763,9 @@ int analysis_finish(struct analysis *a)
 		return -1;
 	for (i = 0; i < analysis_nphases(a); i++)
 		stats_sort(a->phases[i].v, a->phases[i].n);
+	/* a pod is one boot in the timeline (pod_boot.h) */
+	if (a->tl && a->pods && pod_boot_merge(a->tl, a->pods) < 0)
+		return -1;
 	if (a->tl && timeline_finish(a->tl) < 0)
 		return -1;
 	return a->tl ? jitnames_apply(a->jit, a->tl) : 0;

@@ -21,7 +21,7 @@
  * counted and reported once per file.
  *
  * The files of one run (the same `# run_id=` metadata: a collector that
- * rotates its output, collector/rows/rotate.h), read one after the other in
+ * rotates its output, collector/run/rotate.h), read one after the other in
  * the order of their `# part=` (read/runs.h orders them): a container
  * with a start row and no end row in one of them is carried to the next,
  * where its rows without a start row are its own (minima taken over all

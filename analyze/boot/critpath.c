@@ -636,7 +636,12 @@ static bool guess_plausible(const struct walk *w, uint32_t self, uint32_t x, uin
  * when none. Not a kernel thread (a kworker, rcu's, ksoftirqd): a service
  * of the whole host, woken by whichever task queued work first, seldom
  * the one that waits; the wake is left named on the blocked segment, as
- * an interrupt's. A guess (wake=unknown) only when guess_plausible.
+ * an interrupt's. Not a host task outside the runtime's processes
+ * (host_tasks.h) ending an uninterruptible sleep (D): it released a lock
+ * or an I/O the boot waited on (a stranger's npm holding ext4's, measured
+ * in a pod's boot on a busy host), it did no work for the boot, and its
+ * past is no part of the path. A guess (wake=unknown) only when
+ * guess_plausible.
  */
 static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_off *o,
 			   uint64_t at)
@@ -649,7 +654,8 @@ static uint32_t waker_task(const struct walk *w, uint32_t self, const struct tl_
 	    !wi->waker)
 		return TL_NOTASK;
 	x = timeline_find_task(c, wi->waker);
-	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]))
+	if (x == TL_NOTASK || x == self || c->tasks[x].begin >= at || kernel_thread(&c->tasks[x]) ||
+	    (o->state == 'D' && c->tasks[x].host && !c->tasks[x].runtime))
 		return TL_NOTASK;
 	if (wi->wake == TL_WAKE_UNKNOWN && !guess_plausible(w, self, x, at))
 		return TL_NOTASK;

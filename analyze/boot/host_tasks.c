@@ -271,8 +271,9 @@ int host_tasks_mark_runtime(const struct timeline *tl, struct tl_container *c, u
 				const struct tl_wakeinfo *wi = timeline_off_info(tl, o);
 				uint32_t w;
 
+				/* (ending a D sleep: a lock or an I/O released, critpath.c) */
 				if ((wi->wake != TL_WAKE_TASK && wi->wake != TL_WAKE_NEW) || !wi->waker ||
-				    timeline_off_wake(o) < c->t_start)
+				    o->state == 'D' || timeline_off_wake(o) < c->t_start)
 					continue;
 				w = timeline_find_task(c, wi->waker);
 				if (w != TL_NOTASK && !in_boot(c, w))

@@ -43,7 +43,9 @@ int host_tasks_import(struct tl_container *c, const struct tl_container *h);
  * TL_NOSTR), then, to a fixed point, the processes of the tasks that
  * woke a task of the boot (its own or one marked) after its start, made
  * one (its fork's parent), or were made by one: dockerd answering the
- * client, containerd, the shim, runc. Kernel threads (kthreadd and its
+ * client, containerd, the shim, runc. A wake out of an uninterruptible
+ * sleep (D) does not count: a lock or an I/O released, by whoever held
+ * it (a stranger writing to the same file system). Kernel threads (kthreadd and its
  * children: kworkers, ksoftirqd) are never marked: they work for every
  * task. A stranger busy on the host meanwhile is none of these. 0, or
  * -1 out of memory.

@@ -81,7 +81,10 @@ static struct pod_ctr *ctr_of(struct pods *p, uint32_t file, const char *run,
 		c = &p->c[p->n++];
 		memset(c, 0, sizeof(*c));
 		c->key = (uint32_t)id;
+		c->file = file;
 		c->t_start = c->t_exec = c->t_init = c->t_listen = c->t_end = POD_NONE;
+		c->t_create = POD_NONE;
+		c->create_pid = -1;
 		if (!(c->name = malloc(name->n ? name->n : 1)))
 			return NULL;
 		memcpy(c->name, name->p, name->n);
@@ -119,6 +122,10 @@ int pods_row(struct pods *p, uint32_t file, const char *run, const struct tsv_ro
 		return -1;
 	if (is(ev, "start")) {
 		min_to(&c->t_start, r->ts_ns);
+		if (!is(&r->f[TSV_NAME], "client") && r->ts_ns < c->t_create) {
+			c->t_create = r->ts_ns;
+			c->create_pid = r->null & (1u << TSV_PID) ? -1 : r->pid;
+		}
 	} else if (is(ev, "end")) {
 		min_to(&c->t_end, r->ts_ns);
 	} else if (is(ev, "syscall")) {

@@ -11,7 +11,9 @@
  * rows, as analysis.h's phases: t_start its start rows, exec its init
  * exec else its first exec that is no runtime's (--exec PATTERN is not
  * applied here), listen its first successful listen's completion; t_end
- * its end row.
+ * its end row; t_create its earliest start row that is not the client's
+ * spawn (client mode's `client`): when the runtime made its cgroup (runc
+ * create's mkdir), by task create_pid.
  *
  * A pod: the containers whose meta rows give the same pod_uid (in the
  * same run). Its sandbox: the one with type=sandbox. Its init containers:
@@ -38,7 +40,10 @@ enum pod_role { ROLE_SANDBOX, ROLE_INIT, ROLE_APP };
 
 struct pod_ctr {
 	uint32_t key;			/* its (run, name) in pods.keys */
+	uint32_t file;			/* the file of its first row (0-based) */
 	uint64_t t_start, t_exec, t_init, t_listen, t_end;
+	uint64_t t_create;		/* its first start row not the client's, or POD_NONE */
+	int64_t create_pid;		/* that row's pid (runc create), or -1 */
 	char *name;			/* the container column, escaped as in the file */
 	size_t name_n;
 	char *meta;			/* its meta row's detail, unescaped (NULL: none) */

@@ -152,6 +152,37 @@ static const char *meta_val(struct analysis *a, const struct pod_ctr *p, enum me
 	return a->res.metabuf[k];
 }
 
+size_t resource_pod_attrs(struct analysis *a, size_t ctr, const struct meta *m,
+			  struct res_attr *out)
+{
+	const struct timeline *tl = a->tl;
+	const struct tl_container *c = &tl->ctrs[ctr];
+	const struct res_file *f = resource_file(a, c->file);
+	const char *name = timeline_str(tl, c->name);
+	struct pod_ctr p = { .m = *m };
+	size_t n = 0, len;
+	const char *v;
+
+	/* the pod, named as the kubelet's spans' resource would (k8s.pod.*) */
+	if ((v = meta_val(a, &p, META_POD, &len)))
+		put_n(out, &n, "service.name", v, len);
+	else
+		put(out, &n, "service.name", name);
+	put(out, &n, "boottrace.container", name);
+	if ((v = meta_val(a, &p, META_POD, &len)))
+		put_n(out, &n, "k8s.pod.name", v, len);
+	if ((v = meta_val(a, &p, META_NAMESPACE, &len)))
+		put_n(out, &n, "k8s.namespace.name", v, len);
+	if ((v = meta_val(a, &p, META_POD_UID, &len)))
+		put_n(out, &n, "k8s.pod.uid", v, len);
+	put(out, &n, "host.name", f ? f->host : NULL);
+	put(out, &n, "k8s.node.name", f ? f->host : NULL);
+	put(out, &n, "os.type", "linux");
+	put(out, &n, "os.version", f ? f->kernel : NULL);
+	put(out, &n, "boottrace.run_id", f ? f->run_id : NULL);
+	return n;
+}
+
 size_t resource_attrs(struct analysis *a, size_t ctr, struct res_attr *out)
 {
 	const struct timeline *tl = a->tl;

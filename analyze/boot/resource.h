@@ -81,6 +81,18 @@ int resource_file_add(struct res_files *files, const struct tsv_reader *r);
 void resource_files_release(struct res_files *files);
 
 /*
+ * resource_pod_attrs - the attributes of pod boot @ctr (pod_boot.h: a
+ * pod's containers merged into one timeline container) whose names are
+ * meta @m (pods.h's pod names): service.name (the pod's name),
+ * boottrace.container, k8s.pod.name, k8s.namespace.name, k8s.pod.uid,
+ * host.name and k8s.node.name (the kubelet names its node after the
+ * host), os.type, os.version, boottrace.run_id; the values in the same
+ * buffers as resource_attrs()'s. Returns the count.
+ */
+size_t resource_pod_attrs(struct analysis *a, size_t ctr, const struct meta *m,
+			  struct res_attr *out);
+
+/*
  * resource_attrs - the resource attributes of container @ctr of @a's
  * timeline (a->tl must be set) into @out (RESOURCE_MAX_ATTRS of room), in
  * the order listed above. Returns the count. The values point into @a and

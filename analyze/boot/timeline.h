@@ -258,6 +258,11 @@ struct tl_container {
 	uint64_t t_end;		/* the phase end: its last process's exit, or TL_NONE */
 	uint32_t init;		/* its init task, or TL_NOTASK */
 	struct tl_tid *tids;	/* sorted by tid, for timeline_find_task() */
+	/* a pod's boot (pod_boot.h): the container merged into another (empty
+	 * now: into is that one's index), or renamed after its pod (file_name
+	 * is its name in the file); both false otherwise */
+	bool merged, renamed;
+	uint32_t into, file_name;
 };
 
 struct tl_index;

@@ -631,16 +631,23 @@ size_t bootchart_pick(const struct analysis *a, size_t *idx)
 	return n;
 }
 
-/* The timeline's container of a->ctrs[@i] (same file, same name), or -1. */
+/*
+ * The timeline's container of a->ctrs[@i] (same file, same name in the
+ * file), or -1: a pod's container, its pod's (pod_boot.h: the chart of the
+ * pod's boot).
+ */
 static long timeline_ctr(const struct analysis *a, size_t i)
 {
 	const char *name = strtab_str(a->ctr_names, a->ctrs[i].name, NULL);
+	const struct tl_container *c;
 	size_t k;
 
-	for (k = 0; k < a->tl->nctrs; k++)
-		if (a->tl->ctrs[k].file == a->ctrs[i].file &&
-		    strcmp(timeline_str(a->tl, a->tl->ctrs[k].name), name) == 0)
-			return (long)k;
+	for (k = 0; k < a->tl->nctrs; k++) {
+		c = &a->tl->ctrs[k];
+		if (c->file == a->ctrs[i].file &&
+		    strcmp(timeline_str(a->tl, c->renamed ? c->file_name : c->name), name) == 0)
+			return c->merged ? (long)c->into : (long)k;
+	}
 	return -1;
 }
 

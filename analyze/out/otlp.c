@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "analyze/boot/critpath.h"
+#include "analyze/boot/pod_boot.h"
 #include "analyze/boot/resource.h"
+#include "common/tsv.h"
 #include "analyze/out/otlp.h"
 #include "analyze/out/report.h"
 
@@ -166,14 +168,105 @@ static size_t trace_key(char *buf, size_t n, const struct res_file *rf, const ch
 	return k < 0 ? 0 : (size_t)k < n ? (size_t)k : n - 1;
 }
 
-/* Boot @ci as one TracesData object on @f (no newline). -1 out of memory. */
-static int boot_trace(FILE *f, struct analysis *a, size_t ci, uint32_t cp_phase)
+/* Meta value @v as an attribute @key, TSV-escaped as every value from the rows is. */
+static void attr_meta(FILE *f, bool *first, const char *key, const struct sched_str *v)
+{
+	char buf[4 * 256 + 1];
+	size_t n;
+
+	if (!v->s || v->n > 256)
+		return;
+	n = tsv_escape(v->s, v->n, buf);
+	buf[n] = '\0';
+	attr_str(f, first, key, buf);
+}
+
+/* A span named as the kubelet's CRI call @name, of pod @pm (and its container @pc, or NULL). */
+static void cri_span(FILE *f, const struct ids *t, uint64_t *idx, uint64_t parent, const char *name,
+		     uint64_t t0, uint64_t t1, const struct res_file *rf, const struct meta *pm,
+		     const struct pod_ctr *pc)
+{
+	static const char *const roles[] = { "sandbox", "init", "app" };
+	bool first = true;
+
+	span_begin(f, t, (*idx)++, parent, name, t0, t1, rf);
+	attr_meta(f, &first, "k8s.pod.uid", &pm->v[META_POD_UID]);
+	attr_meta(f, &first, "k8s.pod.name", &pm->v[META_POD]);
+	if (pc) {
+		attr_meta(f, &first, "k8s.container.name", &pc->m.v[META_CONTAINER]);
+		attr_meta(f, &first, "container.id", &pc->m.v[META_ID]);
+		attr_meta(f, &first, "container.image.name", &pc->m.v[META_IMAGE]);
+		attr_str(f, &first, "boottrace.pod.role", roles[pc->role]);
+	}
+	fputs("]}", f);
+}
+
+/*
+ * The kubelet's CRI calls over pod @d's steps (pod_boot.h), children of
+ * the root: RunPodSandbox (the start to the sandbox's process running;
+ * under it `network`, the CNI plugins), then for each container
+ * CreateContainer (from the step before's end, an init container's end or
+ * an app's exec, to its shim start, else its cgroup: containerd's create
+ * and the kubelet's turn between the calls; from the one before's start
+ * when they overlap) and StartContainer (from there to its entrypoint's
+ * exec). -1 out of memory.
+ */
+static int pod_spans(FILE *f, struct analysis *a, size_t ci, const struct pod *d,
+		     const struct ids *t, uint64_t *idx, const struct res_file *rf)
+{
+	struct pod_boot b;
+	uint64_t prev, mid, prev_mid = TL_NONE, rps = UINT64_MAX;
+	size_t k;
+
+	if (pod_boot_steps(a->tl, ci, d, &b) < 0)
+		return -1;
+	prev = b.t0;
+	for (k = 0; k < b.nsteps; k++)
+		if (b.steps[k].c->role == ROLE_SANDBOX && b.steps[k].exec != TL_NONE &&
+		    b.steps[k].exec >= b.t0) {
+			rps = *idx;
+			cri_span(f, t, idx, 0, "RunPodSandbox", b.t0, b.steps[k].exec, rf, d->names,
+				 b.steps[k].c);
+			prev = b.steps[k].exec;
+		}
+	if (rps != UINT64_MAX && b.net_begin != TL_NONE && b.net_end != TL_NONE &&
+	    b.net_end >= b.net_begin) {
+		bool first = true;
+
+		span_begin(f, t, (*idx)++, rps, "network", b.net_begin, b.net_end, rf);
+		attr_meta(f, &first, "k8s.pod.uid", &d->names->v[META_POD_UID]);
+		attr_int(f, &first, "boottrace.cni.plugins", (int64_t)b.plugins);
+		fputs("]}", f);
+	}
+	for (k = 0; k < b.nsteps; k++) {
+		const struct pod_step *s = &b.steps[k];
+
+		if (s->c->role == ROLE_SANDBOX)
+			continue;
+		mid = s->shim != TL_NONE ? s->shim : s->create;
+		if (mid == TL_NONE || prev == TL_NONE)
+			continue;
+		/* a container started before the one before it ran: from that one's start */
+		if (mid < prev)
+			prev = prev_mid != TL_NONE && prev_mid <= mid ? prev_mid : mid;
+		cri_span(f, t, idx, 0, "CreateContainer", prev, mid, rf, d->names, s->c);
+		if (s->exec != TL_NONE && s->exec >= mid)
+			cri_span(f, t, idx, 0, "StartContainer", mid, s->exec, rf, d->names, s->c);
+		prev = s->c->role == ROLE_INIT ? s->end : s->exec;
+		prev_mid = mid;
+	}
+	pod_boot_release(&b);
+	return 0;
+}
+
+/* Boot @ci (pod @d's, or NULL) as one TracesData object on @f (no newline). -1 out of memory. */
+static int boot_trace(FILE *f, struct analysis *a, size_t ci, const struct pod *d, uint32_t cp_phase)
 {
 	const struct timeline *tl = a->tl;
 	const struct tl_container *c = &tl->ctrs[ci];
 	const struct res_file *rf = resource_file(a, c->file);
 	struct res_attr attrs[RESOURCE_MAX_ATTRS];
-	size_t i, n = resource_attrs(a, ci, attrs);
+	size_t i, n = d ? resource_pod_attrs(a, ci, d->names, attrs) : resource_attrs(a, ci, attrs);
 	uint64_t end = c->t_start, idx = 0, cp_parent = UINT64_MAX;
 	char key[1024], name[128];
 	struct ids t;
@@ -218,6 +311,8 @@ static int boot_trace(FILE *f, struct analysis *a, size_t ci, uint32_t cp_phase)
 		attr_str(f, &first, "boottrace.phase", pn);
 		fputs("]}", f);
 	}
+	if (d && pod_spans(f, a, ci, d, &t, &idx, rf) < 0)
+		return -1;
 	if (cp_parent != UINT64_MAX && path_spans(f, a, ci, cp_phase, &t, &idx, cp_parent, rf) < 0)
 		return -1;
 	fputs("]}]}]}", f);
@@ -228,18 +323,33 @@ int otlp_export(struct analysis *a, const struct otlp_opts *o, FILE *err, size_t
 {
 	const struct timeline *tl = a->tl;
 	char *buf = NULL, why[512];
-	size_t len = 0, ci;
+	size_t len = 0, ci, np = 0, k;
+	struct pod *pods = NULL;
+	long *pod_of = calloc(tl->nctrs ? tl->nctrs : 1, sizeof(*pod_of)), pc;
 	FILE *m;
 	int rc = 0;
 
 	*sent = 0;
+	/* the pods' boots (pod_boot.h): which timeline container is which pod's */
+	if (a->pods && (np = pods_list(a->pods, &pods)) == (size_t)-1)
+		np = 0, rc = 1;
+	for (ci = 0; pod_of && ci < tl->nctrs; ci++)
+		pod_of[ci] = -1;
+	for (k = 0; pod_of && k < np; k++)
+		if ((pc = pod_boot_find(tl, &pods[k])) >= 0)
+			pod_of[pc] = (long)k;
+	if (!pod_of || rc) {
+		fprintf(err, "analyze: out of memory\n");
+		rc = 1;
+	}
 	for (ci = 0; ci < tl->nctrs && !rc; ci++) {
 		const struct tl_container *c = &tl->ctrs[ci];
 
 		if (c->t_start == TL_NONE || c->is_host)
 			continue;
 		m = open_memstream(&buf, &len);
-		if (!m || boot_trace(m, a, ci, o->cp_phase) < 0 || fflush(m) != 0 || ferror(m)) {
+		if (!m || boot_trace(m, a, ci, pod_of[ci] >= 0 ? &pods[pod_of[ci]] : NULL,
+				     o->cp_phase) < 0 || fflush(m) != 0 || ferror(m)) {
 			fprintf(err, "analyze: out of memory\n");
 			rc = 1;
 		}
@@ -260,5 +370,9 @@ int otlp_export(struct analysis *a, const struct otlp_opts *o, FILE *err, size_t
 		free(buf);
 		buf = NULL;
 	}
+	for (k = 0; k < np; k++)
+		free(pods[k].c);
+	free(pods);
+	free(pod_of);
 	return rc;
 }

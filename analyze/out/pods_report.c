@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/boot/pod_boot.h"
 #include "analyze/boot/pods.h"
 #include "analyze/out/pods_report.h"
 #include "analyze/stats/stats.h"
@@ -54,26 +55,75 @@ static void put_name(FILE *f, enum report_format fmt, const char *s, size_t n, i
 
 static const char *const role_names[] = { "sandbox", "init", "app" };
 
-static int pod_print(FILE *f, const struct pod *d, enum report_format fmt, bool first)
+/* What the pod's start row says it was: "the client's spawn", "its cgroup made" ... */
+static const char *start_kind(const struct analysis *a, const struct pod_boot *b)
+{
+	const struct tl_container *c;
+	const char *how;
+
+	if (!a->tl || b->ctr == SIZE_MAX || !(c = &a->tl->ctrs[b->ctr])->nstarts)
+		return "its sandbox's start row";
+	how = timeline_str(a->tl, c->starts[0].how);
+	if (strcmp(how, "client") == 0)
+		return "the client's spawn";
+	if (strcmp(how, "mkdir") == 0)
+		return "runc create's mkdir of its sandbox's cgroup";
+	if (strcmp(how, "shim") == 0)
+		return "its sandbox's shim start (containerd-shim-runc-v2 start, host rows)";
+	return how;
+}
+
+/* A step of a container relative to the pod's start, as put_time() does. */
+static uint64_t pt(uint64_t t)
+{
+	return t == TL_NONE ? POD_NONE : t;
+}
+
+#define NSTEPS 6
+static const char *const step_names[NSTEPS] = { "shim", "create", "runc start", "exec", "listen", "end" };
+/* (JSON: the TSV's column names) */
+static const char *const step_keys[NSTEPS] = { "shim", "create", "runc_start", "exec", "listen", "end" };
+
+static void steps_of(const struct pod_step *s, uint64_t t[NSTEPS])
+{
+	t[0] = pt(s->shim);
+	t[1] = pt(s->create);
+	t[2] = pt(s->start);
+	t[3] = pt(s->exec);
+	t[4] = pt(s->listen);
+	t[5] = pt(s->end);
+}
+
+static int pod_print(FILE *f, const struct analysis *a, const struct pod *d,
+		     const struct pod_boot *pb, enum report_format fmt, bool first)
 {
 	const enum meta_key keys[] = { META_NAMESPACE, META_POD, META_POD_UID };
+	uint64_t t0 = pt(pb->t0), t[NSTEPS];
 	char *v[3], *cn;
 	size_t n[3], cnn, i, k;
-	char b[UNITS_BUFSZ];
+	char b[UNITS_BUFSZ], b2[UNITS_BUFSZ];
 
 	for (k = 0; k < 3; k++)
 		v[k] = esc(&d->names->v[keys[k]], &n[k]);
 	if (fmt == FMT_TEXT) {
 		fprintf(f, "%spod %.*s/%.*s (uid %.*s): ", first ? "" : "\n", (int)n[0],
 			v[0] ? v[0] : "-", (int)n[1], v[1] ? v[1] : "-", (int)n[2], v[2] ? v[2] : "-");
-		if (d->ready == POD_NONE)
+		if (d->ready == POD_NONE || t0 == POD_NONE)
 			fprintf(f, "not ready (an app never listened)\n");
 		else
-			fprintf(f, "boot %s (%s start → every app's listen)\n",
-				units_format((int64_t)(d->ready - d->t0), b),
-				d->c[0]->role == ROLE_SANDBOX ? "sandbox" : "first container");
-		fprintf(f, "  %-8s %-24s %10s %10s %10s %10s\n", "role", "container", "start", "exec",
-			"listen", "end");
+			fprintf(f, "boot %s (start → every app's listen)\n",
+				units_format((int64_t)(d->ready - t0), b));
+		fprintf(f, "  start: %s\n", start_kind(a, pb));
+		if (pb->net_end != TL_NONE && pb->net_begin != TL_NONE && t0 != POD_NONE)
+			fprintf(f, "  network: %s (%zu CNI plugin%s, from %s)\n",
+				units_format((int64_t)(pb->net_end - t0), b), pb->plugins,
+				pb->plugins == 1 ? "" : "s", units_format((int64_t)(pb->net_begin - t0), b2));
+		else
+			fprintf(f, "  network: - (no CNI plugin seen: host network, or no host rows)\n");
+		fprintf(f, "  %-8s %-24s", "role", "container");
+		for (k = 0; k < NSTEPS; k++)
+			fprintf(f, " %10s", step_names[k]);
+		fputc('\n', f);
 	} else if (fmt == FMT_JSON) {
 		fprintf(f, "%s\n    {\"namespace\": ", first ? "" : ",");
 		put_name(f, fmt, v[0], n[0], 0);
@@ -81,45 +131,63 @@ static int pod_print(FILE *f, const struct pod *d, enum report_format fmt, bool 
 		put_name(f, fmt, v[1], n[1], 0);
 		fprintf(f, ", \"pod_uid\": ");
 		put_name(f, fmt, v[2], n[2], 0);
+		fprintf(f, ", \"start\": ");
+		report_json_string(f, start_kind(a, pb), strlen(start_kind(a, pb)));
 		fprintf(f, ", \"boot\": ");
-		put_time(f, fmt, d->ready, d->t0);
+		put_time(f, fmt, d->ready, t0);
+		fprintf(f, ", \"network_begin\": ");
+		put_time(f, fmt, pt(pb->net_begin), t0);
+		fprintf(f, ", \"network\": ");
+		put_time(f, fmt, pt(pb->net_end), t0);
+		fprintf(f, ", \"cni_plugins\": %zu, \"started\": ", pb->plugins);
+		put_time(f, fmt, pt(pb->started), t0);
 		fprintf(f, ", \"containers\": [");
 	} else {
+		/* the pod's row: started (every app's entrypoint) as its exec, ready as its listen */
 		for (k = 0; k < 3; k++) {
 			put_name(f, fmt, v[k], n[k], 0);
 			fputc('\t', f);
 		}
-		fprintf(f, "\\N\tpod\t0\t\\N\t");
-		put_time(f, fmt, d->ready, d->t0);
-		fprintf(f, "\t\\N\n");
+		fprintf(f, "\\N\tpod\t0\t");
+		put_time(f, fmt, pt(pb->started), t0);
+		fputc('\t', f);
+		put_time(f, fmt, d->ready, t0);
+		fprintf(f, "\t\\N\t\\N\t\\N\t\\N\n");
+		/* the network's: the CNI plugins, from the first's exec to the last's exit */
+		for (k = 0; k < 3; k++) {
+			put_name(f, fmt, v[k], n[k], 0);
+			fputc('\t', f);
+		}
+		fprintf(f, "\\N\tnetwork\t");
+		put_time(f, fmt, pt(pb->net_begin), t0);
+		fprintf(f, "\t\\N\t\\N\t");
+		put_time(f, fmt, pt(pb->net_end), t0);
+		fprintf(f, "\t\\N\t\\N\t\\N\n");
 	}
-	for (i = 0; i < d->n; i++) {
-		const struct pod_ctr *c = d->c[i];
+	for (i = 0; i < pb->nsteps; i++) {
+		const struct pod_ctr *c = pb->steps[i].c;
 		const struct sched_str *nm = c->m.v[META_CONTAINER].s ? &c->m.v[META_CONTAINER] :
 					     &c->m.v[META_NAME];
-		uint64_t t[4] = { c->t_start, pods_exec(c), c->t_listen, c->t_end };
-		static const char *const tkeys[4] = { "start", "exec", "listen", "end" };
 
+		steps_of(&pb->steps[i], t);
 		cn = esc(nm, &cnn);
 		if (fmt == FMT_TEXT) {
-			char tb[4][UNITS_BUFSZ];
-
-			for (k = 0; k < 4; k++)
-				snprintf(tb[k], sizeof(tb[k]), "%s",
-					 t[k] == POD_NONE || t[k] < d->t0 ? "-" :
-					 units_format((int64_t)(t[k] - d->t0), b));
 			fprintf(f, "  %-8s ", role_names[c->role]);
 			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 24);
-			fprintf(f, " %10s %10s %10s %10s\n", tb[0], tb[1], tb[2], tb[3]);
+			for (k = 0; k < NSTEPS; k++)
+				fprintf(f, " %10s", t[k] == POD_NONE || t0 == POD_NONE || t[k] < t0 ? "-" :
+					units_format((int64_t)(t[k] - t0), b));
+			fputc('\n', f);
 		} else if (fmt == FMT_JSON) {
 			fprintf(f, "%s{\"container\": ", i ? ", " : "");
 			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 0);
 			fprintf(f, ", \"tsv_container\": ");
 			put_name(f, fmt, c->name, c->name_n, 0);
-			fprintf(f, ", \"role\": \"%s\"", role_names[c->role]);
-			for (k = 0; k < 4; k++) {
-				fprintf(f, ", \"%s\": ", tkeys[k]);
-				put_time(f, fmt, t[k], d->t0);
+			fprintf(f, ", \"role\": \"%s\", \"start\": ", role_names[c->role]);
+			put_time(f, fmt, c->t_start, t0);
+			for (k = 0; k < NSTEPS; k++) {
+				fprintf(f, ", \"%s\": ", step_keys[k]);
+				put_time(f, fmt, t[k], t0);
 			}
 			fputc('}', f);
 		} else {
@@ -128,10 +196,18 @@ static int pod_print(FILE *f, const struct pod *d, enum report_format fmt, bool 
 				fputc('\t', f);
 			}
 			put_name(f, fmt, cn ? cn : c->name, cn ? cnn : c->name_n, 0);
-			fprintf(f, "\t%s", role_names[c->role]);
-			for (k = 0; k < 4; k++) {
+			fprintf(f, "\t%s\t", role_names[c->role]);
+			/* (the columns of before: start exec listen end, then shim create runc_start) */
+			put_time(f, fmt, c->t_start, t0);
+			fputc('\t', f);
+			put_time(f, fmt, t[3], t0);
+			fputc('\t', f);
+			put_time(f, fmt, t[4], t0);
+			fputc('\t', f);
+			put_time(f, fmt, t[5], t0);
+			for (k = 0; k < 3; k++) {
 				fputc('\t', f);
-				put_time(f, fmt, t[k], d->t0);
+				put_time(f, fmt, t[k], t0);
 			}
 			fputc('\n', f);
 		}
@@ -144,29 +220,75 @@ static int pod_print(FILE *f, const struct pod *d, enum report_format fmt, bool 
 	return 0;
 }
 
+/* The pods' phases across pods: network, sandbox, started, ready (from each pod's start). */
+enum { PP_NETWORK, PP_SANDBOX, PP_STARTED, PP_READY, PP_N };
+static const char *const pp_names[PP_N] = { "network", "sandbox", "started", "ready" };
+
+static void pod_phases(const struct pod_boot *b, int64_t *v[PP_N], size_t n[PP_N])
+{
+	uint64_t t[PP_N] = { b->net_end, TL_NONE, b->started, b->ready };
+	size_t i, k;
+
+	for (i = 0; i < b->nsteps; i++)
+		if (b->steps[i].c->role == ROLE_SANDBOX)
+			t[PP_SANDBOX] = b->steps[i].exec;
+	for (k = 0; k < PP_N; k++)
+		if (t[k] != TL_NONE && b->t0 != TL_NONE && t[k] >= b->t0)
+			v[k][n[k]++] = (int64_t)(t[k] - b->t0);
+}
+
+static void phase_line(FILE *f, enum report_format fmt, const char *key, size_t kn,
+		       const char *phase, int64_t *v, size_t n, bool first);
+
 static int by_pod(FILE *f, const struct analysis *a, enum report_format fmt)
 {
 	struct pod *d;
-	size_t n = pods_list(a->pods, &d), i;
+	size_t n = pods_list(a->pods, &d), i, k, pn[PP_N] = { 0 };
+	int64_t *pv[PP_N] = { NULL };
+	struct pod_boot pb;
+	int rc = 0;
+	long ci;
 
 	if (n == (size_t)-1) {
 		errno = ENOMEM;
 		return -1;
 	}
+	for (k = 0; k < PP_N; k++)
+		if (!(pv[k] = malloc((n ? n : 1) * sizeof(int64_t))))
+			rc = -1;
 	if (fmt == FMT_TSV)
-		fprintf(f, "namespace\tpod\tpod_uid\tcontainer\trole\tstart\texec\tlisten\tend\n");
+		fprintf(f, "namespace\tpod\tpod_uid\tcontainer\trole\tstart\texec\tlisten\tend\tshim\tcreate\trunc_start\n");
 	else if (fmt == FMT_JSON)
 		fprintf(f, "[");
 	else if (n == 0)
 		fprintf(f, "no pods: no container has a meta row with a pod_uid\n");
-	for (i = 0; i < n; i++)
-		pod_print(f, &d[i], fmt, i == 0);
+	for (i = 0; i < n && !rc; i++) {
+		ci = a->tl ? pod_boot_find(a->tl, &d[i]) : -1;
+		if (pod_boot_steps(ci >= 0 ? a->tl : NULL, ci >= 0 ? (size_t)ci : SIZE_MAX, &d[i], &pb) < 0) {
+			rc = -1;
+			break;
+		}
+		pod_print(f, a, &d[i], &pb, fmt, i == 0);
+		pod_phases(&pb, pv, pn);
+		pod_boot_release(&pb);
+	}
 	if (fmt == FMT_JSON)
 		fprintf(f, "\n  ]");
+	if (!rc && n && fmt == FMT_TEXT) {
+		fprintf(f, "\npod phases, from each pod's start (started: every app's entrypoint exec'd, "
+			"the kubelet's SLI's end; ready: every app listening)\n%-7s %6s %10s %10s %10s %10s %10s %10s\n",
+			"phase", "count", "min", "avg", "max", "p50", "p90", "p99");
+		for (k = 0; k < PP_N; k++)
+			phase_line(f, FMT_TEXT, NULL, 0, pp_names[k], pv[k], pn[k], false);
+	}
+	for (k = 0; k < PP_N; k++)
+		free(pv[k]);
 	for (i = 0; i < n; i++)
 		free(d[i].c);
 	free(d);
-	return 0;
+	if (rc)
+		errno = ENOMEM;
+	return rc;
 }
 
 /* A group of --by image|namespace: its value and its containers' phases. */
@@ -212,13 +334,13 @@ static void phase_line(FILE *f, enum report_format fmt, const char *key, size_t 
 	}
 	if (first)
 		put_name(f, fmt, key, kn, 32);
-	else
+	else if (key)
 		fprintf(f, "%-32s", "");
 	if (!n) {
-		fprintf(f, " %-7s %6zu\n", phase, n);
+		fprintf(f, "%s%-7s %6zu\n", key || first ? " " : "", phase, n);
 		return;
 	}
-	fprintf(f, " %-7s %6zu %10s %10s %10s %10s %10s %10s\n", phase, n,
+	fprintf(f, "%s%-7s %6zu %10s %10s %10s %10s %10s %10s\n", key || first ? " " : "", phase, n,
 		units_format(st.min, b[0]), units_format(st.avg, b[1]), units_format(st.max, b[2]),
 		units_format(st.p50, b[3]), units_format(st.p90, b[4]), units_format(st.p99, b[5]));
 }

@@ -46,8 +46,9 @@ struct tsv_reader {
 	char *meta[MAX_META];	/* "key\0value" */
 	size_t nmeta;
 	bool err_at_line;	/* err is "NAME:LINE: " + msg */
+	bool skippable;		/* and a row --lenient would skip: err says so */
 	char msg[400];
-	char err[512];
+	char err[640];		/* a path, msg and the hint */
 	char *scratch;		/* TSV_MAX_LINE bytes, for a stack row's frames */
 };
 
@@ -358,8 +359,10 @@ void tsv_reader__free(struct tsv_reader *r)
 
 static void format_err(struct tsv_reader *r)
 {
-	snprintf(r->err, sizeof(r->err), "%s:%llu: %s", r->name,
-		 (unsigned long long)r->lineno, r->msg);
+	/* the way out, where there is one (the rows of a collector cut short) */
+	snprintf(r->err, sizeof(r->err), "%s:%llu: %s%s", r->name,
+		 (unsigned long long)r->lineno, r->msg,
+		 r->skippable ? "; --lenient skips and counts such lines" : "");
 }
 
 static int rfail(struct tsv_reader *r, const char *fmt, ...)
@@ -640,6 +643,7 @@ static int profile_fail(struct tsv_reader *r, int rc)
 		return 1;
 	}
 	r->err_at_line = true;
+	r->skippable = true;
 	format_err(r);
 	return -1;
 }
@@ -700,6 +704,7 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 				continue;
 			}
 			r->err_at_line = true;
+			r->skippable = true;
 			format_err(r);
 			return -1;
 		}
@@ -713,6 +718,7 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 				r->skipped++;
 				continue;
 			}
+			r->skippable = true;
 			if (rc == LINE_LONG)
 				return rfail(r, "line longer than %u bytes", TSV_MAX_LINE);
 			return rfail(r, "truncated line (no newline at end of file)");
@@ -726,6 +732,7 @@ int tsv_reader_next(struct tsv_reader *r, struct tsv_row *row)
 			r->skipped++;
 			continue;
 		}
+		r->skippable = true;
 		return rfail(r, "empty line");
 	}
 }

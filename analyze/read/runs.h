@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /*
  * The files of one collector run: a collector that writes for days starts
- * a new file on SIGHUP or at --rotate's size (collector/rows/rotate.h), each
+ * a new file on SIGHUP or at --rotate's size (collector/run/rotate.h), each
  * with the run's `# run_id=` and its `# part=N`. analyze joins a container
  * whose rows straddle them (boot/analysis.h), which needs them in order:
  * this puts them in order whatever order they were given in (a shell's

@@ -19,8 +19,8 @@
 #include "bpf/boottrace.h"	/* the types in the skeleton */
 #include "boottrace.skel.h"
 #include "collector/kernel/backend.h"
-#include "collector/profile/profile.h"
-#include "collector/rows/batch.h"
+#include "collector/kernel/profile_events.h"
+#include "collector/kernel/batch.h"
 #include "collector/clock.h"
 #include "collector/kernel/bpfmap.h"
 

@@ -13,10 +13,10 @@
  * Marks go on uprobe events made in tracefs uprobe_events (the uprobe PMU
  * libbpf uses is 4.17), named after the collector's pid and removed at
  * destroy, or at the next start after a SIGKILL. Plain syscall records
- * come in per-CPU batches, as the modern object's (collector/rows/batch.c).
+ * come in per-CPU batches, as the modern object's (collector/kernel/batch.c).
  * The rings lose the order between CPUs that lifecycle.c needs: what records
  * are held back is decided here, when and in what order they go in
- * collector/rows/reorder.c.
+ * collector/kernel/reorder.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -36,15 +36,15 @@
 #include "bpf/boottrace.h"
 #include "bpf/boottrace_legacy.h"
 #include "collector/kernel/backend.h"
-#include "collector/rows/batch.h"
+#include "collector/kernel/batch.h"
 #include "collector/kernel/bpfmap.h"
 #include "collector/kernel/tracefs_layout.h"
 #include "collector/kernel/cgroups_compat.h"
 #include "collector/clock.h"
 #include "collector/keyset.h"
 #include "collector/kernel/proc.h"
-#include "collector/profile/profile.h"
-#include "collector/rows/reorder.h"
+#include "collector/kernel/profile_events.h"
+#include "collector/kernel/reorder.h"
 #include "collector/kernel/tracefs.h"
 
 _Static_assert(sizeof(((struct bt_legacy_config *)0)->syscall_mask) ==
@@ -75,7 +75,7 @@ struct perfobj {
 	struct bpf_program *profile_prog; /* bt_profile (compat), or NULL */
 	struct profile *profile;	/* --profile's perf events (compat) */
 	struct batch_gaps gaps;		/* lost batches */
-	struct reorder order;		/* the records held back (collector/rows/reorder.h) */
+	struct reorder order;		/* the records held back (collector/kernel/reorder.h) */
 	struct keyset roots;		/* pidtree: the kernel keys whose ROOT was delivered */
 	/* marks: their perf events, and the uprobe events to remove after them */
 	char tracefs[4096];

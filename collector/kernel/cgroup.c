@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "collector/kernel/cgroup.h"
-#include "collector/rows/names.h"
+#include "collector/kernel/proc.h"
 
 int cgroup2_mount(char *out, size_t n)
 {

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* /proc readers: see proc.h. */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,4 +290,19 @@ int proc_self_usage(struct proc_usage *u)
 	if (f)
 		fclose(f);
 	return 0;
+}
+
+bool name_of_dead_collector(const char *name, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, n) || !isdigit((unsigned char)name[n]))
+		return false;
+	errno = 0;
+	pid = strtol(name + n, &end, 10);
+	if (*end || errno || pid <= 0 || pid > INT_MAX)
+		return false;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH;
 }

@@ -3,6 +3,7 @@
 #ifndef COLLECTOR_PROC_H
 #define COLLECTOR_PROC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -77,5 +78,13 @@ int proc_stat_usage(const char *stat, struct proc_usage *u);
 
 /* proc_self_usage - all of struct proc_usage for this process; 0 or -1. */
 int proc_self_usage(struct proc_usage *u);
+
+/*
+ * name_of_dead_collector - whether @name is @prefix followed by the pid of
+ * a process that is gone: what a collector killed by SIGKILL left behind
+ * (its cgroup parent "boottrace.<pid>", its uprobe event group
+ * "boottrace_<pid>"). Digits only after the prefix.
+ */
+bool name_of_dead_collector(const char *name, const char *prefix);
 
 #endif /* COLLECTOR_PROC_H */

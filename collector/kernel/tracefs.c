@@ -23,7 +23,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collector/rows/names.h"
+#include "collector/kernel/proc.h"
 #include "collector/kernel/tracefs.h"
 
 static const char *skip_space(const char *s, const char *end)

@@ -5,7 +5,7 @@
  * It holds the kernel's symbols (ksyms.c), the processes' mappings and
  * perf maps (umaps.c; those written late, jitmaps.c), the CFI unwinder
  * (unwind.c) and the stacks written to this file (stacks.c);
- * rows.c writes the rows.
+ * run/records.c writes the rows.
  */
 #ifndef COLLECTOR_SAMPLES_H
 #define COLLECTOR_SAMPLES_H

@@ -3,7 +3,7 @@
  * The span records of bpf/spans.bpf.h (an interpreter's enter, return,
  * error and point probes, one thread's in order: one ring buffer) paired
  * into finished spans, per thread, with a stack each. Pure: no I/O; the
- * caller makes the rows (rows.c, docs/tsv-format.md, Span rows).
+ * caller makes the rows (run/records.c, docs/tsv-format.md, Span rows).
  *
  * A return is matched by kind and name, the innermost such entry: a
  * require that raised fired no return (Ruby), so the entries above the

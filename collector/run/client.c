@@ -9,6 +9,17 @@
  * run is live. Its start rows: `client` at the client's spawn (the moment
  * the user pressed enter), then the usual `mkdir` (or `namespace`).
  *
+ * A pod is one run (cgroup mode): when the run's container is one of the
+ * kubelet's cgroup layout (kubepods/<qos>/pod<uid>/<id>, the systemd
+ * driver's slices; collector/run/container_names.h), the run is its pod:
+ * every new container in the same pod cgroup while the run is live is the run's too
+ * (k->run_member: its start row is its cgroup's mkdir, the client's spawn
+ * is the sandbox's), --until's event is any of theirs (the app's listen),
+ * --until kills the pod cgroup's tasks, and the run is over when the pod
+ * cgroup is empty: a CRI client (crictl run, the tests' cri_client.py)
+ * boots one pod a run, its sandbox, init and app containers, through
+ * containerd.
+ *
  * A run ends when the client has exited and its container is over (its
  * cgroup empty or removed; pidtree: its last task gone). --until stops the
  * container by killing its tasks (cgroup.kill; pidtree: its pid 1, which
@@ -27,9 +38,11 @@
 #include <unistd.h>
 
 #include "collector/kernel/cgroup.h"
+#include "collector/run/container_names.h"
 #include "collector/run/child.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
+#include "collector/run/runs.h"
 
 /* The command line joined by spaces, for the client start row's detail. */
 static void command_line(char **argv, char *out, size_t n)
@@ -41,14 +54,36 @@ static void command_line(char **argv, char *out, size_t n)
 		len += (size_t)snprintf(out + len, n - len, "%s%s", len ? " " : "", *argv);
 }
 
+/*
+ * Whether @path (relative to the cgroup2 mount) is a pod's container:
+ * then its pod's cgroup, the directory above it, into @pod (@n bytes).
+ */
+static int pod_of(const char *path, char *pod, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	struct kube_path kp;
+
+	if (!slash || slash == path || !cgroup_path_kube(path, strlen(path), &kp) ||
+	    !kp.pod_uid[0] || kp.conmon || (size_t)(slash - path) >= n)
+		return 0;
+	memcpy(pod, path, (size_t)(slash - path));
+	pod[slash - path] = '\0';
+	return 1;
+}
+
 void client_claim(struct collector *c, struct container *k, const char *path, pid_t pid1)
 {
 	struct client_run *run = &c->client;
+	size_t pl = strlen(run->path);
 	char cmd[1024];
 	const char *base;
 
 	if (!run->live)
 		return;
+	if (run->have && run->pod && strncmp(path, run->path, pl) == 0 && path[pl] == '/') {
+		k->run_member = 1;	/* the pod's next container */
+		return;
+	}
 	if (run->have) {
 		loop_status_clear(c);
 		fprintf(stderr, "collector: run %d: another new cgroup matched %s while it ran: %s (%s), "
@@ -58,6 +93,8 @@ void client_claim(struct collector *c, struct container *k, const char *path, pi
 	run->have = 1;
 	run->pid1 = pid1;
 	snprintf(run->path, sizeof(run->path), "%s", path);
+	if (c->mode == BT_MODE_CGROUP && pod_of(path, run->path, sizeof(run->path)))
+		run->pod = 1;
 	c->spawned = k;
 	base = strrchr(c->opt.command[0], '/');
 	command_line(c->opt.command, cmd, sizeof(cmd));
@@ -107,22 +144,54 @@ static int container_over(struct collector *c)
 }
 
 /*
- * One run: the client, until it has exited and its container is over.
- * 0: it ran (*@status: the client's exit status); 1: it could not run
- * (126, 127); -1: a failure (printed).
+ * The pod's other containers still in the table when its run ends (their
+ * cgroups empty, not yet removed): their end rows now, in the run's file.
  */
-static int client_one(struct collector *c, int n, int *status)
+static void end_members(struct collector *c)
+{
+	struct container_table *t = &c->containers;
+	int pass;
+	size_t i;
+
+	/* the cgroups nested in them first, then they (removal moves the last entry to i) */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->n;) {
+			struct container *k = t->v[i];
+
+			if (!k->top || !k->top->run_member || (pass == 0) == (k->top == k)) {
+				i++;
+				continue;
+			}
+			if (pass == 1)
+				lifecycle_write_end(c, k, mono_ns());
+			lifecycle_untrack(c, k->cgid);
+			containers_remove(t, k);
+		}
+}
+
+/*
+ * One run: the client, until it has exited and its container is over.
+ * 0: it ran (*@status: the client's exit status, *@how: how the boot
+ * ended, its container's name in @name); 1: it could not run (126, 127);
+ * -1: a failure (printed).
+ */
+static int client_one(struct collector *c, int n, int *status, enum boot_end *how, char *name,
+		      size_t nname)
 {
 	struct client_run *run = &c->client;
 	unsigned long long now, kill_at = 0, client_kill_at = 0;
-	int st = 0, reaped = 0, err = 0, stopped = 0, host_on = 1;
+	int st = 0, reaped = 0, err = 0, stopped = 0, host_on = 1, stopped_early = 0;
+	enum boot_end why;
 
 	memset(run, 0, sizeof(*run));
 	run->n = n;
 	c->spawned = NULL;
 	c->spawned_gone = 0;
 	c->until_at = 0;
+	c->until_reached = 0;
 	c->start_written = 1;
+	*how = BOOT_EARLY;
+	snprintf(name, nname, "run %d", n);
 	boot_host_rows(c, true);
 	run->spawn_ts = mono_ns();
 	run->live = 1;
@@ -146,18 +215,29 @@ static int client_one(struct collector *c, int n, int *status)
 			if (!run->have)
 				break;
 			/*
-			 * --until exit+DURATION: the container may outlive its
-			 * client (docker run -d) that much; plain exit: until
-			 * it ends by itself.
+			 * --until end+DURATION: the client's own exit is the
+			 * phase, and the container may outlive it (docker run
+			 * -d) that much; plain end: until the container ends
+			 * by itself.
 			 */
-			if (c->opt.until == UNTIL_EXIT && c->opt.until_delay_ns && !c->until_at)
+			if (c->opt.until == UNTIL_END && c->opt.until_delay_ns && !stopped_early &&
+			    !collector_exiting && !c->until_at) {
+				c->until_reached = 1;
 				c->until_at = mono_ns() + c->opt.until_delay_ns;
+			}
 		}
 		now = mono_ns();
-		if (collector_exiting && !c->until_at)
-			c->until_at = now;
-		/* --until, or Ctrl-C: stop the container, then the client waits no longer */
-		if (c->until_at && now >= c->until_at && !stopped) {
+		/* Ctrl-C, -d, --timeout: stop the container (or the client, before it) */
+		if (!stopped && runs_stop_due(c, run->spawn_ts, now, &why)) {
+			if (!c->until_reached && !stopped_early) {
+				stopped_early = 1;
+				*how = why;
+			}
+			if (!c->until_at || c->until_at > now)
+				c->until_at = now;
+		}
+		/* --until, or a stop: the container, then the client waits no longer */
+		if (c->until_at && now >= c->until_at && !stopped && run->have) {
 			kill_container(c, SIGTERM);
 			stopped = 1;
 			kill_at = now + GRACE_NS / 10;	/* a pid 1 ignores SIGTERM */
@@ -167,7 +247,7 @@ static int client_one(struct collector *c, int n, int *status)
 			kill_at = 0;
 			client_kill_at = now + GRACE_NS;
 		}
-		if (!reaped && collector_exiting && !run->have && !stopped) {
+		if (!reaped && stopped_early && !run->have && !stopped) {
 			/* no container yet: stop the client itself */
 			kill(-run->ch.pid, SIGTERM);
 			stopped = 1;
@@ -177,8 +257,12 @@ static int client_one(struct collector *c, int n, int *status)
 			kill(-run->ch.pid, SIGKILL);
 			client_kill_at = 0;
 		}
-		if (reaped && container_over(c))
+		if (reaped && container_over(c)) {
+			/* --until end: the client and its container ended by themselves */
+			if (!stopped && c->opt.until == UNTIL_END && !collector_exiting)
+				c->until_reached = 1;
 			break;
+		}
 	}
 	if (host_on)
 		boot_host_rows(c, false);
@@ -190,12 +274,16 @@ static int client_one(struct collector *c, int n, int *status)
 	c->be->ops->drain(c->be);
 	run->live = 0;
 	if (c->spawned) {
+		snprintf(name, nname, "run %d (%s)", n, c->spawned->name);
 		lifecycle_write_end(c, c->spawned, mono_ns());
 		lifecycle_untrack(c, c->spawned->cgid);
 		containers_remove(&c->containers, c->spawned);
 		c->spawned = NULL;
 	}
+	end_members(c);
 	output_flush(c->out);
+	if (c->until_reached)
+		*how = BOOT_REACHED;
 	*status = child_status(st);
 	if (err < 0)
 		return -1;
@@ -204,30 +292,36 @@ static int client_one(struct collector *c, int n, int *status)
 
 int client_run(struct collector *c)
 {
+	char name[CONTAINER_NAME_MAX + 32];
+	const char *base = strrchr(c->opt.command[0], '/');
+	enum boot_end how;
+	struct runs runs;
 	int i, r = 0, status = 0;
 
+	base = base ? base + 1 : c->opt.command[0];
 	child_prepare();
-	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
+	runs_init(&runs, c->opt.runs);
+	c->run_deadline = loop_deadline(c);
+	for (i = 1; i <= c->opt.runs && !collector_exiting &&
+		    !(c->run_deadline && mono_ns() >= c->run_deadline); i++) {
 		loop_run_begin(c);
-		r = client_one(c, i, &status);
+		r = client_one(c, i, &status, &how, name, sizeof(name));
 		loop_run_end(c);
 		if (r != 0)
 			break;
-		if (!c->client.have) {
+		if (!c->client.have && how == BOOT_EARLY) {
 			fprintf(stderr, "collector: run %d: no new cgroup matched %s while %s ran "
 				"(it exited with status %d)\n", i, c->opt.cgroup_glob, c->opt.command[0],
 				status);
 			return 1;
 		}
-		if (c->opt.runs > 1 || status)
-			fprintf(stderr, "collector: run %d: %s exited with status %d\n", i,
-				c->opt.command[0], status);
+		runs_boot_end(c, &runs, name, how, status, base);
 		if (c->out->err)
-			break;
+			return 1;	/* finish_output() says why */
 	}
 	if (r < 0)
 		return 1;
 	if (r > 0)
 		return status;
-	return c->opt.until == UNTIL_EXIT ? status : 0;
+	return runs_exit_status(c, &runs);
 }

@@ -42,6 +42,7 @@ struct container {
 	struct container *top;
 	struct candidate *cand;
 	int start_marked;	/* watch, --pid: the --start probe's start row is out */
+	int run_member;		/* client mode: another container of the run's pod (client.c) */
 	/*
 	 * Its init, for the end row's detail (common/end_detail.h): the
 	 * first exec flagged init (pid 1 of its own pid namespace), else its
@@ -112,7 +113,7 @@ void containers_unique_name(struct container_table *t, const char *base, char *o
 
 /*
  * containers_forget_names - forget the names given but those of the
- * containers in the table (a new file of the run begins: collector/rows/rotate.c;
+ * containers in the table (a new file of the run begins: collector/run/rotate.c;
  * analyze joins a container across files by its name, a new boot in the
  * new file has a start row there). 0, or -1 out of memory (then names may
  * repeat within the new file).

@@ -22,10 +22,10 @@
 #include "common/end_detail.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 #include "collector/kernel/proc.h"
 #include "collector/run/runtime_names.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 int lifecycle_track(struct collector *c, unsigned long long id)
 {
@@ -200,7 +200,8 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	parent = containers_find(&c->containers, e->parent_id);
 	if (parent && !parent->cand) {
 		/* made inside a container (systemd, docker-in-docker): part of it */
-		containers_add(&c->containers, e->hdr.cgroup_id, parent->top, NULL);
+		if (!containers_add(&c->containers, e->hdr.cgroup_id, parent->top, NULL))
+			lifecycle_untrack(c, e->hdr.cgroup_id);	/* ENOMEM: its rows are lost */
 		return;
 	}
 	if (c->opt.command && !c->opt.cgroup_glob) {
@@ -219,9 +220,15 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	 * (/docker, /libpod_parent, kubepods-*.slice, a --cgroup-parent)
 	 * before the container's own cgroup, and puts no task in them.
 	 */
+	/*
+	 * Out of memory here or at the add: the kernel tracks it since its
+	 * mkdir, and nothing would ever untrack it (its rmdir finds no entry).
+	 */
 	cand = calloc(1, sizeof(*cand));
-	if (!cand)
+	if (!cand) {
+		lifecycle_untrack(c, e->hdr.cgroup_id);
 		return;
+	}
 	cand->parent = e->parent_id;
 	cand->ts = e->hdr.ts_ns;
 	cand->pid = e->hdr.pid;
@@ -230,7 +237,8 @@ void lifecycle_on_cgroup(struct collector *c, const struct bt_cgroup_event *e)
 	comm = field_strn(e->hdr.comm, sizeof(e->hdr.comm));
 	snprintf(cand->comm, sizeof(cand->comm), "%.*s", (int)comm.n, comm.s);
 	snprintf(cand->path, sizeof(cand->path), "%.*s", (int)sizeof(e->path), e->path);
-	containers_add_candidate(&c->containers, e->hdr.cgroup_id, cand);
+	if (!containers_add_candidate(&c->containers, e->hdr.cgroup_id, cand))
+		lifecycle_untrack(c, e->hdr.cgroup_id);
 }
 
 /* CRI-O's crio-conmon-<id>.scope holds conmon, the container's monitor, not the container. */
@@ -355,8 +363,11 @@ void lifecycle_on_root(struct collector *c, const struct bt_root_event *e)
 		snprintf(base, sizeof(base), "%.*s-%u", (int)comm.n, comm.s, e->hdr.pid);
 	containers_unique_name(&c->containers, base, name, sizeof(name));
 	k = containers_add(&c->containers, e->hdr.cgroup_id, NULL, name);
-	if (!k)
+	if (!k) {
+		/* out of memory: the kernel follows the root, and nothing would stop it */
+		c->be->ops->untrack_task(c->be, (pid_t)e->hdr.tid);
 		return;
+	}
 	client_claim(c, k, have_cg ? cg : "", (pid_t)e->hdr.pid);
 	snprintf(how, sizeof(how), "%s%s%s",
 		 e->ns_flags & CLONE_NEWPID ? "pid" : "",
@@ -384,6 +395,19 @@ void lifecycle_on_gone(struct collector *c, const struct bt_event_hdr *h)
 
 void lifecycle_until_reached(struct collector *c, struct container *k, enum until_kind what)
 {
-	if (c->spawned && c->spawned == k->top && c->opt.until == what && !c->until_at)
-		c->until_at = mono_ns() + c->opt.until_delay_ns;
+	unsigned long long at;
+
+	/* the run's container, or (client mode) another of its pod's */
+	if (!c->spawned || (c->spawned != k->top && !(k->top && k->top->run_member)) ||
+	    c->opt.until != what || c->until_reached)
+		return;
+	/*
+	 * Also when its record comes after the boot's stop was decided (its
+	 * command exited right after a listen the next poll delivers): the
+	 * file has the phase, and so does the exit status.
+	 */
+	c->until_reached = 1;
+	at = mono_ns() + c->opt.until_delay_ns;
+	if (!c->until_at || at < c->until_at)
+		c->until_at = at;
 }

@@ -11,13 +11,9 @@
 
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
-#include "collector/serve/progress.h"
-#include "collector/rows/rotate.h"
-
-/* the progress line's redraws: up to 4 a second, as hyperfine's */
-#define PROGRESS_EVERY_NS 250000000ULL
+#include "collector/run/progress.h"
+#include "collector/run/rotate.h"
 
 volatile sig_atomic_t collector_exiting;
 
@@ -51,7 +47,17 @@ static struct progress *progress_for(const struct collector *c)
 void loop_status_setup(struct collector *c)
 {
 	c->status_line = isatty(STDERR_FILENO) && !c->opt.verbose;
-	/* out of memory: the events' line, as without --runs */
+	/*
+	 * A command shares the terminal (spawn mode's, client mode's client):
+	 * whatever it writes would land in a line redrawn in place, and a
+	 * line redrawn after it would erase or split it (it writes to the
+	 * terminal itself, where the collector cannot see it). So, as
+	 * hyperfine draws no progress bar when the commands' output is
+	 * shown: --runs prints one whole line as each run ends, and the
+	 * events' line is drawn only at the end (watch and --pid: each
+	 * second, nothing else writes there). Out of memory: no --runs line.
+	 */
+	c->status_live = c->status_line && !c->opt.command;
 	if (c->status_line && c->opt.command && c->opt.runs > 1)
 		c->progress = progress_for(c);
 }
@@ -74,34 +80,13 @@ static unsigned terminal_columns(void)
 	return ws.ws_col;
 }
 
-static void show_progress(struct collector *c, int final)
-{
-	unsigned long long now = mono_ns();
-	char line[512];
-
-	if (final) {
-		loop_status_clear(c);
-		return;
-	}
-	if (c->status_at && now < c->status_at + PROGRESS_EVERY_NS)
-		return;
-	progress_format(c->progress, now, line, sizeof(line), terminal_columns());
-	fprintf(stderr, "\r%s\033[K", line);
-	c->status_shown = 1;
-	c->status_at = now;
-}
-
 /* One line on stderr, rewritten each second, like perf top's or dd's. */
 void loop_show_status(struct collector *c, int final)
 {
 	unsigned long long now = mono_ns(), rows = c->out->rows;
 
-	if (!c->status_line)
-		return;
-	if (c->progress) {
-		show_progress(c, final);
-		return;
-	}
+	if (!c->status_line || c->progress || (!final && !c->status_live))
+		return;	/* --runs: loop_run_end()'s lines instead */
 	if (!final && now < c->status_at + 1000000000ULL)
 		return;
 	fprintf(stderr, "\rcollector: %zu containers, %llu events, %.0f events/s, lost %llu\033[K%s",
@@ -121,12 +106,16 @@ void loop_run_begin(struct collector *c)
 
 void loop_run_end(struct collector *c)
 {
+	unsigned long long now = mono_ns();
+	char line[512];
+
 	if (!c->progress)
 		return;
-	progress_run_end(c->progress, mono_ns());
-	/* for the run's messages; the next poll draws the line at once */
-	loop_status_clear(c);
-	c->status_at = 0;
+	progress_run_end(c->progress, now);
+	if (collector_exiting)
+		return;	/* interrupted: the closing line says it */
+	progress_format(c->progress, now, line, sizeof(line), terminal_columns());
+	fprintf(stderr, "%s\n", line);
 }
 
 int loop_poll_once(struct collector *c, int timeout_ms)
@@ -139,7 +128,8 @@ int loop_poll_once(struct collector *c, int timeout_ms)
 	}
 	if (output_flush(c->out) < 0)
 		return -c->out->err;
-	exporter_turn(c);
+	if (c->on_turn)
+		c->on_turn(c);
 	rotate_turn(c);
 	loop_show_status(c, 0);
 	return 0;

@@ -9,7 +9,7 @@
 
 #include "collector/json.h"
 #include "collector/kernel/proc.h"
-#include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 #include "collector/run/runtime_names.h"
 
 /* A bundle's config.json is ~10-30 KiB; Docker's config.v2.json a few KiB. */

@@ -5,7 +5,7 @@
  * alone, with no API server and no runtime socket (FLEET.md):
  *
  *   the cgroup path   the runtime, the container id; under kubepods the
- *                     pod's uid and QoS class (collector/rows/names.h);
+ *                     pod's uid and QoS class (collector/run/container_names.h);
  *   the OCI bundle    its config.json's annotations: containerd's CRI
  *                     (io.kubernetes.cri.sandbox-name, -namespace, -uid,
  *                     container-name, image-name, container-type,
@@ -53,7 +53,7 @@ struct runtime_names {
 /*
  * runtime_names_from_path - @rn from cgroup path @path (relative to the
  * mount) alone: source "cgroup". Returns 1 when the path is a runtime's
- * container (names.h's container_runtime_id(), or under kubepods), else 0
+ * container (container_names.h's container_runtime_id(), or under kubepods), else 0
  * (then the container has no meta row).
  */
 int runtime_names_from_path(const char *path, struct runtime_names *rn);

@@ -22,6 +22,7 @@
 #include "collector/clock.h"
 #include "collector/collector.h"
 #include "collector/kernel/marks.h"
+#include "collector/run/runs.h"
 
 /* Signal the spawned container: its cgroup, or its process group without one. */
 static void signal_spawned(const char *cgdir, pid_t pid, int sig)
@@ -49,6 +50,8 @@ struct boot {
 	struct container *k;
 	struct child ch;		/* its first process */
 	int st, reaped;
+	int stopped;			/* the collector stopped it before its phase: why in how */
+	enum boot_end how;		/* how it ended (spawn_finish() decides) */
 };
 
 /*
@@ -120,6 +123,7 @@ static int spawn_prepare(struct collector *c, const char *parent, struct boot *b
 	c->spawned = b->k;
 	c->spawned_gone = 0;
 	c->until_at = 0;
+	c->until_reached = 0;
 	return 0;
 fail:
 	spawn_unprepare(c, b);
@@ -141,7 +145,7 @@ static int register_child(struct collector *c, pid_t pid, void *arg)
  * The start row, then the child. The start row comes first: before the
  * container runs at all (in the output buffer: it goes out after the
  * exec, not as a write of the collector's between its time and the
- * fork). With --start it waits for the probe (rows.c), or the end of the
+ * fork). With --start it waits for the probe (records.c), or the end of the
  * boot. 0, or -1 after a message (fork failed).
  */
 static int spawn_fork(struct collector *c, struct boot *b)
@@ -161,12 +165,14 @@ static int spawn_fork(struct collector *c, struct boot *b)
 
 /*
  * Until the container is over: its init reaped and its cgroup (or process
- * group) empty. --until, a signal or init's exit stop it: SIGTERM, then
- * SIGKILL after GRACE_NS. 0, or -errno when polling or writing failed.
+ * group) empty. --until, a signal, -d, --timeout or init's exit stop it:
+ * SIGTERM, then SIGKILL after GRACE_NS. 0, or -errno when polling or
+ * writing failed.
  */
 static int spawn_wait(struct collector *c, struct boot *b)
 {
 	unsigned long long deadline_kill = 0, now;
+	enum boot_end why;
 	int err, termed = 0;
 
 	for (;;) {
@@ -175,17 +181,27 @@ static int spawn_wait(struct collector *c, struct boot *b)
 		if (!b->reaped && waitpid(b->ch.pid, &b->st, WNOHANG) == b->ch.pid) {
 			/*
 			 * init is gone: the container ends with it, at once or,
-			 * with --until exit+DURATION, that much later (orphans
-			 * may finish their work meanwhile).
+			 * with --until end+DURATION, that much later (orphans
+			 * may finish their work meanwhile). It reached --until
+			 * end when it ended by itself: not by the collector's
+			 * SIGTERM, nor by a Ctrl-C that reached it too (a
+			 * terminal signals the whole process group).
 			 */
 			b->reaped = 1;
+			if (!termed && !collector_exiting)
+				lifecycle_until_reached(c, b->k, UNTIL_END);
 			if (!c->until_at)
-				c->until_at = mono_ns() + (c->opt.until == UNTIL_EXIT ?
-							  c->opt.until_delay_ns : 0);
+				c->until_at = mono_ns();
 		}
 		now = mono_ns();
-		if (collector_exiting && !c->until_at)
-			c->until_at = now;
+		if (!termed && runs_stop_due(c, c->spawn_ts, now, &why)) {
+			if (!c->until_reached && !b->stopped) {
+				b->stopped = 1;
+				b->how = why;
+			}
+			if (!c->until_at || c->until_at > now)
+				c->until_at = now;	/* a signal or -d cuts +DURATION short */
+		}
 		if (c->until_at && now >= c->until_at && !termed) {
 			/* the child itself too: it may not have joined its cgroup yet */
 			if (!b->reaped)
@@ -235,6 +251,11 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 		while (waitpid(b->ch.pid, &b->st, 0) < 0 && errno == EINTR)
 			;
 	}
+	/* after the drain: a phase whose record came last counts */
+	if (c->until_reached)
+		b->how = BOOT_REACHED;
+	else if (!b->stopped)
+		b->how = BOOT_EARLY;
 	spawn_unprepare(c, b);
 	*status = child_status(b->st);
 	if (b->ch.regfail)
@@ -244,11 +265,13 @@ static int spawn_finish(struct collector *c, struct boot *b, int *status)
 
 /*
  * One boot. Returns 0 when the command ran (*@status: its exit status, or
- * 128 + signal), 1 when it could not run (*@status: 126 or 127, the
- * message printed), -1 on a failure of the collector or of the container's
- * set-up (printed). Nothing of the boot is left behind in any case.
+ * 128 + signal; *@how: how the boot ended), 1 when it could not run
+ * (*@status: 126 or 127, the message printed), -1 on a failure of the
+ * collector or of the container's set-up (printed). Nothing of the boot is
+ * left behind in any case.
  */
-static int spawn_one(struct collector *c, const char *parent, const char *name, int *status)
+static int spawn_one(struct collector *c, const char *parent, const char *name, int *status,
+		     enum boot_end *how)
 {
 	struct boot b = { .name = name, .cgfd = -1 };
 	int err, r;
@@ -261,6 +284,7 @@ static int spawn_one(struct collector *c, const char *parent, const char *name, 
 	}
 	err = spawn_wait(c, &b);
 	r = spawn_finish(c, &b, status);
+	*how = b.how;
 	return err < 0 ? -1 : r;
 }
 /*
@@ -286,6 +310,8 @@ int spawn_run(struct collector *c)
 {
 	char parent[PATH_MAX + 64], name[CONTAINER_NAME_MAX], base[CONTAINER_NAME_MAX];
 	const char *slash;
+	enum boot_end how = BOOT_REACHED;
+	struct runs runs;
 	int i, r = 0, status = 0, err = 0;
 
 	parent[0] = '\0';
@@ -305,13 +331,16 @@ int spawn_run(struct collector *c)
 	}
 	runtime_client_hint(c->opt.command[0]);
 	child_prepare();
-	for (i = 1; i <= c->opt.runs && !collector_exiting; i++) {
+	runs_init(&runs, c->opt.runs);
+	c->run_deadline = loop_deadline(c);
+	for (i = 1; i <= c->opt.runs && !collector_exiting &&
+		    !(c->run_deadline && mono_ns() >= c->run_deadline); i++) {
 		if (c->opt.runs > 1)
 			snprintf(name, sizeof(name), "%s-%d", base, i);
 		else
 			snprintf(name, sizeof(name), "%s", base);
 		loop_run_begin(c);
-		r = spawn_one(c, parent, name, &status);
+		r = spawn_one(c, parent, name, &status, &how);
 		loop_run_end(c);
 		if (r < 0) {
 			err = 1;
@@ -319,10 +348,11 @@ int spawn_run(struct collector *c)
 		}
 		if (r > 0) /* the command cannot run: 126 or 127, whatever --until says */
 			break;
-		if (c->opt.runs > 1 || status)
-			fprintf(stderr, "collector: %s exited with status %d\n", name, status);
-		if (c->out->err)
+		runs_boot_end(c, &runs, name, how, status, NULL);
+		if (c->out->err) {
+			err = 1;	/* finish_output() says why */
 			break;
+		}
 	}
 	if (parent[0])
 		rmdir(parent);
@@ -330,6 +360,5 @@ int spawn_run(struct collector *c)
 		return 1;
 	if (r > 0)
 		return status;
-	/* Stopped by --until: that is the plan, not a failure. */
-	return c->opt.until == UNTIL_EXIT ? status : 0;
+	return runs_exit_status(c, &runs);
 }

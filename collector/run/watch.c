@@ -13,7 +13,7 @@
 #include "collector/kernel/cgroup.h"
 #include "collector/clock.h"
 #include "collector/collector.h"
-#include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 #include "collector/kernel/proc.h"
 
 int watch_run(struct collector *c)

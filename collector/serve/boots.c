@@ -6,7 +6,7 @@
 #include "collector/serve/boots.h"
 #include "collector/idmap.h"
 #include "collector/serve/metrics.h"
-#include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 #include "common/entrypoint.h"
 #include "common/meta.h"
 
@@ -70,7 +70,10 @@ static int field_starts(struct field f, const char *s)
 	return f.s && f.n >= n && memcmp(f.s, s, n) == 0;
 }
 
-/* @f is @prefix, 12 lowercase hex digits, and maybe "#N" (collector/rows/names.c's short ids). */
+/*
+ * @f is @prefix, 12 lowercase hex digits, and maybe "#N"
+ * (collector/run/container_names.c's short ids).
+ */
 static int runtime_named(struct field f, const char *prefix)
 {
 	size_t p = strlen(prefix), i;

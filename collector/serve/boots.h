@@ -92,7 +92,7 @@ const char *boots_runtime_name(enum boot_runtime rt);
  * attach, mark), by whom (@comm: the cgroup's maker, the runtime), @detail
  * (the cgroup path of mkdir and attach). In order: spawn mode or @how
  * spawn: spawn; a cgroup path under kubepods: kubernetes; a runtime's name
- * (collector/rows/names.h: docker-, podman-, containerd-, crio- and 12 hex
+ * (collector/run/container_names.h: docker-, podman-, containerd-, crio- and 12 hex
  * digits, maybe #N): that runtime; made by runc, crun or youki (@comm):
  * runc; else other.
  */

@@ -13,6 +13,7 @@
 #include "collector/serve/exporter.h"
 #include "collector/serve/http.h"
 #include "collector/serve/metrics.h"
+#include "collector/serve/pod_boots.h"
 #include "collector/kernel/proc.h"
 
 /* --metrics-label: this many values of each label, then "other" (docs/metrics.md) */
@@ -22,6 +23,8 @@ struct exporter {
 	struct collector *c;
 	struct metrics *m;
 	struct boots *boots;
+	struct pod_boots *pods;
+	struct metric_series *pod[2];	/* pod_boots.h's startup and listen */
 	struct http_server *http;
 	unsigned labels;		/* --metrics-label: a bit per enum boot_label */
 	struct metric_family *phase;
@@ -64,6 +67,22 @@ static void on_phase(void *ctx, enum boot_runtime rt, const char *phase,
 		metric_observe(s, ns);
 }
 
+static void on_pod(void *ctx, enum pod_value what, int64_t ns)
+{
+	struct exporter *e = ctx;
+
+	metric_observe(e->pod[what], ns);
+}
+
+/* Each row as written: the containers' boots, the pods'. */
+static void on_row(void *ctx, const struct row *r)
+{
+	struct exporter *e = ctx;
+
+	boots_row(e->boots, r);
+	pod_boots_row(e->pods, r);
+}
+
 /* The values read when scraped: counts kept elsewhere, the process' own. */
 static int render(void *ctx, struct mbuf *body)
 {
@@ -103,7 +122,7 @@ static int make_families(struct exporter *e)
 	size_t nphase = 2;
 	static const char *const runtime_label[] = { "runtime" };
 	static const char *const build_labels[] = { "version", "object", "mode", "kernel" };
-	struct metric_family *started, *running, *build;
+	struct metric_family *started, *running, *build, *pods[2];
 	struct utsname u;
 	int i;
 
@@ -123,6 +142,19 @@ static int make_families(struct exporter *e)
 				 NULL, 0);
 	if (!e->phase || !started || !running)
 		return -1;
+	/* pods (pod_boots.h), in the kubelet SLI's buckets (its edges are among these) */
+	pods[POD_STARTUP] = metrics_family(e->m, "boottrace_pod_startup_seconds",
+		"A pod's startup as the kubelet's SLI counts it: from the pod's start to its "
+		"containers' entrypoints exec'd, its init containers' run left out (no image pull "
+		"in it); observed at its first listen.", METRIC_HISTOGRAM, 0, NULL,
+		metrics_boot_bounds_ns, METRICS_BOOT_BOUNDS);
+	pods[POD_LISTEN] = metrics_family(e->m, "boottrace_pod_listen_seconds",
+		"From a pod's start (its CRI call's first work seen: the client's spawn, else its "
+		"sandbox's cgroup) to its first listen.", METRIC_HISTOGRAM, 0, NULL,
+		metrics_boot_bounds_ns, METRICS_BOOT_BOUNDS);
+	for (i = 0; i < 2; i++)
+		if (!pods[i] || !(e->pod[i] = metrics_series(pods[i], NULL)))
+			return -1;
 	/* every runtime from zero: a rate() needs the series before its first boot */
 	for (i = 0; i < RT_COUNT; i++) {
 		const char *v[1] = { boots_runtime_name((enum boot_runtime)i) };
@@ -166,6 +198,13 @@ static int make_families(struct exporter *e)
 	return e->cpu && e->fds && e->max_fds && e->vsize && e->rss && e->start ? 0 : -1;
 }
 
+/* After each poll turn (c->on_turn): serve what scrapers ask, without waiting. */
+static void exporter_turn(struct collector *c)
+{
+	if (c->exporter)
+		http_turn(c->exporter->http, mono_ns());
+}
+
 int exporter_open(struct collector *c)
 {
 	struct boots_sink sink = { on_started, on_ended, on_phase, NULL };
@@ -191,7 +230,8 @@ int exporter_open(struct collector *c)
 	sink.ctx = e;
 	e->m = metrics__new();
 	e->boots = boots__new(kind, &sink, caps);
-	if (!e->m || !e->boots || make_families(e) < 0) {
+	e->pods = pod_boots__new(on_pod, e);
+	if (!e->m || !e->boots || !e->pods || make_families(e) < 0) {
 		fprintf(stderr, "collector: --metrics: out of memory\n");
 		return -1;
 	}
@@ -200,26 +240,22 @@ int exporter_open(struct collector *c)
 		fprintf(stderr, "collector: %s\n", err);
 		return -1;
 	}
-	c->out->on_row = boots_row;
-	c->out->on_row_ctx = e->boots;
+	c->out->on_row = on_row;
+	c->out->on_row_ctx = e;
+	c->on_turn = exporter_turn;
 	fprintf(stderr, "collector: metrics on http://%s/metrics\n", http_addr(e->http));
 	return 0;
-}
-
-void exporter_turn(struct collector *c)
-{
-	if (c->exporter)
-		http_turn(c->exporter->http, mono_ns());
 }
 
 void exporter_free(struct exporter *e)
 {
 	if (!e)
 		return;
-	if (e->c && e->c->out && e->c->out->on_row_ctx == e->boots)
+	if (e->c && e->c->out && e->c->out->on_row_ctx == e)
 		e->c->out->on_row = NULL;
 	http__free(e->http);
 	boots__free(e->boots);
+	pod_boots__free(e->pods);
 	metrics__free(e->m);
 	free(e);
 }

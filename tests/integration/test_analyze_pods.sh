@@ -60,21 +60,23 @@ U1=11111111-2222-3333-4444-555555555555 U2=66666666-2222-3333-4444-555555555555
 
 "$ANALYZE" --by pod --format tsv "$TMP/p.tsv" > "$TMP/pod.tsv" || fail "analyze --by pod --format tsv: $?"
 cat > "$TMP/want" <<EOF
-namespace	pod	pod_uid	container	role	start	exec	listen	end
-shop	web\\t\\xff-0	$U1	\\N	pod	0	\\N	700000000	\\N
-shop	web\\t\\xff-0	$U1	sb	sandbox	0	10000000	\\N	\\N
-shop	web\\t\\xff-0	$U1	migrate	init	50000000	60000000	\\N	100000000
-shop	web\\t\\xff-0	$U1	seed	init	110000000	130000000	\\N	200000000
-shop	web\\t\\xff-0	$U1	web	app	210000000	250000000	400000000	\\N
-shop	web\\t\\xff-0	$U1	side	app	215000000	290000000	700000000	\\N
-dev	other	$U2	\\N	pod	0	\\N	\\N	\\N
-dev	other	$U2	app	app	0	40000000	\\N	\\N
+namespace	pod	pod_uid	container	role	start	exec	listen	end	shim	create	runc_start
+shop	web\\t\\xff-0	$U1	\\N	pod	0	290000000	700000000	\\N	\\N	\\N	\\N
+shop	web\\t\\xff-0	$U1	\\N	network	\\N	\\N	\\N	\\N	\\N	\\N	\\N
+shop	web\\t\\xff-0	$U1	sb	sandbox	0	10000000	\\N	\\N	\\N	0	\\N
+shop	web\\t\\xff-0	$U1	migrate	init	50000000	60000000	\\N	100000000	\\N	50000000	\\N
+shop	web\\t\\xff-0	$U1	seed	init	110000000	130000000	\\N	200000000	\\N	110000000	\\N
+shop	web\\t\\xff-0	$U1	web	app	210000000	250000000	400000000	\\N	\\N	210000000	\\N
+shop	web\\t\\xff-0	$U1	side	app	215000000	290000000	700000000	\\N	\\N	215000000	\\N
+dev	other	$U2	\\N	pod	0	40000000	\\N	\\N	\\N	\\N	\\N
+dev	other	$U2	\\N	network	\\N	\\N	\\N	\\N	\\N	\\N	\\N
+dev	other	$U2	app	app	0	40000000	\\N	\\N	\\N	0	\\N
 EOF
 diff "$TMP/want" "$TMP/pod.tsv" > "$TMP/diff" || fail "--by pod tsv differs: $(cat "$TMP/diff")"
-ok "--by pod: sandbox, two init containers in order, two apps; boot 700 ms; the other pod not ready"
+ok "--by pod: sandbox, two init containers in order, two apps; started 290 ms (the last app's exec), boot 700 ms; no network without host rows; the other pod not ready"
 
 "$ANALYZE" --by pod "$TMP/p.tsv" > "$TMP/pod.txt" || fail "analyze --by pod: $?"
-grep -qxF "pod shop/web\\t\\xff-0 (uid $U1): boot 700.0ms (sandbox start → every app's listen)" "$TMP/pod.txt" ||
+grep -qxF "pod shop/web\\t\\xff-0 (uid $U1): boot 700.0ms (start → every app's listen)" "$TMP/pod.txt" ||
 	fail "--by pod text: $(head -12 "$TMP/pod.txt")"
 grep -qF "pod dev/other (uid $U2): not ready (an app never listened)" "$TMP/pod.txt" ||
 	fail "--by pod text: the second pod: $(cat "$TMP/pod.txt")"
@@ -126,19 +128,106 @@ if have gnuplot "the pods chart"; then
 fi
 ok "--plot: pods.png, its bars the containers' times, the pod's boot at 700 ms, names sanitized"
 
-# --format otlp: the meta rows' names are the resource's attributes (k8s.*, container.image.name)
+# --format otlp: a pod is one trace (its containers merged: analyze/boot/pod_boot.h),
+# its resource the pod's names, its CRI spans each container's
 "$ANALYZE" --format otlp "$TMP/p.tsv" > "$TMP/otlp.jsonl" || fail "analyze --format otlp: $?"
-python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp resources: the meta rows' names"
+python3 - "$TMP/otlp.jsonl" "$U1" <<'EOF' || fail "otlp: the pods' traces"
 import json, sys
-res = {}
+res, spans = {}, {}
 for line in open(sys.argv[1]):
-    a = {x["key"]: x["value"]["stringValue"]
-         for x in json.loads(line)["resourceSpans"][0]["resource"]["attributes"]}
+    d = json.loads(line)["resourceSpans"][0]
+    a = {x["key"]: x["value"]["stringValue"] for x in d["resource"]["attributes"]}
     res[a["boottrace.container"]] = a
+    spans[a["boottrace.container"]] = d["scopeSpans"][0]["spans"]
+pod = "shop/web\t\ufffd-0"
+assert sorted(res) == sorted([pod, "dev/other", "plain"]), sorted(res)
 want = {"k8s.pod.name": "web\t\ufffd-0", "k8s.namespace.name": "shop", "k8s.pod.uid": sys.argv[2],
-        "k8s.container.name": "migrate", "container.image.name": "img\\x:1"}
-got = {k: res["i1"].get(k) for k in want}
+        "service.name": "web\t\ufffd-0"}
+got = {k: res[pod].get(k) for k in want}
 assert got == want, got
 assert "k8s.pod.name" not in res["plain"], res["plain"]
+attrs = lambda s: {x["key"]: list(x["value"].values())[0] for x in s["attributes"]}
+cc = [attrs(s) for s in spans[pod] if s["name"] == "CreateContainer"]
+assert [c["k8s.container.name"] for c in cc] == ["migrate", "seed", "web", "side"], cc
+assert cc[0]["container.image.name"] == "img\\x:1" and cc[0]["k8s.pod.uid"] == sys.argv[2], cc[0]
+rps = [s for s in spans[pod] if s["name"] == "RunPodSandbox"]
+assert len(rps) == 1 and int(rps[0]["endTimeUnixNano"]) - int(rps[0]["startTimeUnixNano"]) == 10000000, rps
 EOF
-ok "--format otlp: k8s.pod.name, k8s.namespace.name, k8s.pod.uid, k8s.container.name, container.image.name from the meta rows"
+ok "--format otlp: a trace a pod, k8s.pod.name, k8s.namespace.name, k8s.pod.uid its resource; RunPodSandbox 10 ms (to the sandbox's exec), CreateContainer of each container with k8s.container.name, container.image.name"
+
+# A pod's steps from the runtime's host rows (written by hand as the
+# collector writes them in client mode: tests/integration/test_runtime_cri.sh
+# boots real ones): the client spawned at 0; containerd (pid 100) forks
+# its loopback plugin (200: 10..20 ms) and the pod's plugin (201: 30..530
+# ms, its sleep); forks `shim start` (300, exec at 540 ms), which forks the
+# shim (301), which runs runc create (302, the sandbox's cgroup at 600 ms)
+# and runc start (303, exec at 650 ms); the sandbox's entrypoint at 700 ms;
+# then the app's shim start (310, 800 ms), runc create (311, its cgroup at
+# 850 ms), runc start (312, 900 ms), its exec at 950 ms, its listen 1 s.
+# Truths: network 10 .. 530 ms (2 plugins), each container's shim, create,
+# runc start, exec; the start said to be the client's spawn; and without
+# the client's start row (watch mode, --sched host), the pod starts at its
+# sandbox's shim start (540 ms), said so.
+hrow() { # ts pid tid ppid comm event name ret detail
+	printf '%s\t\\N\t\\N\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\\N\t%s\n' "$@"
+}
+crow() { # ts container pid comm event name ret dur detail
+	printf '%s\t%s\t7\t%s\t%s\t1\t%s\t%s\t%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$3" "$4" "$5" "$6" "$7" "$8" "$9"
+}
+U3=77777777-2222-3333-4444-555555555555
+hostpod() { # CLIENT: with the client's start row (1) or not (0)
+	local T=20000000000
+	printf '# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n# host_rows=all\n'
+	printf 'ts_ns\tcontainer\tcgroup_id\tpid\ttid\tppid\tcomm\tevent\tname\tret\tdur_ns\tdetail\n'
+	[ "$1" = 1 ] && crow $T sb 90 cri_client start client '\N' '\N' cri_client
+	# containerd, its thread's wake by the client (a sched row: 1 ms off CPU)
+	printf '%s\t\\N\t\\N\t100\t100\t1\tcontainerd\tsched\tS\t1000\t1000000\twake=task waker=90 holder=90 cpu=0\n' $((T + $(ms 4)))
+	hrow $((T + $(ms 9))) 200 200 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 10))) 200 200 100 loopback exec '\N' '\N' /opt/cni/bin/loopback
+	hrow $((T + $(ms 20))) 200 200 100 loopback exit '\N' 0 '\N'
+	hrow $((T + $(ms 29))) 201 201 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 30))) 201 201 100 bt-veth exec '\N' '\N' /opt/cni/bin/bt-veth
+	hrow $((T + $(ms 530))) 201 201 100 bt-veth exit '\N' 0 '\N'
+	hrow $((T + $(ms 539))) 300 300 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 540))) 300 300 100 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 545))) 301 301 300 containerd-shim fork process '\N' parent=300
+	hrow $((T + $(ms 546))) 301 301 300 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 547))) 300 300 100 containerd-shim exit '\N' 0 '\N'
+	hrow $((T + $(ms 580))) 302 302 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 581))) 302 302 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 600))) sb 302 runc start mkdir '\N' '\N' /kubepods/besteffort/pod$U3/s
+	meta sb $((T + $(ms 601))) pod_uid=$U3 pod=hp namespace=ns type=sandbox
+	hrow $((T + $(ms 640))) 302 302 301 runc exit '\N' 0 '\N'
+	hrow $((T + $(ms 649))) 303 303 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 650))) 303 303 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 700))) sb 305 pause exec init '\N' '\N' /pause
+	hrow $((T + $(ms 799))) 310 310 100 containerd fork process '\N' parent=100
+	hrow $((T + $(ms 800))) 310 310 100 containerd-shim exec '\N' '\N' /usr/bin/containerd-shim-runc-v2
+	hrow $((T + $(ms 849))) 311 311 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 849))) 311 311 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 850))) ap 311 runc start mkdir '\N' '\N' /kubepods/besteffort/pod$U3/a
+	meta ap $((T + $(ms 851))) pod_uid=$U3 pod=hp namespace=ns container=web
+	hrow $((T + $(ms 899))) 312 312 301 containerd-shim fork process '\N' parent=301
+	hrow $((T + $(ms 900))) 312 312 301 runc exec '\N' '\N' /usr/sbin/runc
+	crow $((T + $(ms 950))) ap 315 web exec init '\N' '\N' /bin/web
+	crow $((T + $(ms 999))) ap 315 web syscall listen 0 $(ms 1) 0.0.0.0:80
+	printf '# lost=0 events=40\n'
+}
+hostpod 1 > "$TMP/h.tsv"
+"$ANALYZE" --by pod --format tsv "$TMP/h.tsv" > "$TMP/h.pods" || fail "analyze --by pod (host rows): $?"
+cat > "$TMP/want" <<EOF
+namespace	pod	pod_uid	container	role	start	exec	listen	end	shim	create	runc_start
+ns	hp	$U3	\\N	pod	0	950000000	1000000000	\\N	\\N	\\N	\\N
+ns	hp	$U3	\\N	network	10000000	\\N	\\N	530000000	\\N	\\N	\\N
+ns	hp	$U3	containerd-5f0000000000	sandbox	0	700000000	\\N	\\N	540000000	600000000	650000000
+ns	hp	$U3	web	app	850000000	950000000	1000000000	\\N	800000000	850000000	900000000
+EOF
+sed -i "s/containerd-5f0000000000/sb/" "$TMP/want"
+diff "$TMP/want" "$TMP/h.pods" > "$TMP/diff" || fail "--by pod, host rows: $(cat "$TMP/diff")"
+"$ANALYZE" --by pod "$TMP/h.tsv" | grep -qxF "  start: the client's spawn" || fail "--by pod: the start not the client's spawn"
+hostpod 0 > "$TMP/hw.tsv"
+"$ANALYZE" --by pod --format tsv "$TMP/hw.tsv" > "$TMP/hw.pods" || fail "analyze --by pod (watch): $?"
+[ "$(awk -F'\t' '$5 == "pod" { print $8 }' "$TMP/hw.pods")" = 460000000 ] ||
+	fail "watch, --sched host: the pod not from its sandbox's shim start: $(cat "$TMP/hw.pods")"
+"$ANALYZE" --by pod "$TMP/hw.tsv" | grep -qF "  start: its sandbox's shim start" || fail "--by pod: the start not the shim's"
+ok "--by pod, host rows: network 10..530 ms (2 CNI plugins), each container's shim start, create, runc start, exec; the start the client's spawn, else (watch mode, --sched host) the sandbox's shim start"

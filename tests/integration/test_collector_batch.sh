@@ -6,7 +6,7 @@
 # batches, task switches and rows that bypass the batch; a task's syscall
 # rows in the order it made them (modern object); rows that wait in the
 # batch of a CPU where a task spins without a syscall still reach the file
-# while it spins (the collector visits that CPU, collector/rows/batch.c); and
+# while it spins (the collector visits that CPU, collector/kernel/batch.c); and
 # in watch mode, rows waiting on one CPU reach the file before their
 # container, whose last task exits on another CPU, is forgotten.
 # modes: cgroup compat pidtree legacy

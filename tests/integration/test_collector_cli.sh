@@ -7,7 +7,7 @@
 
 "$COLLECTOR" --help > "$TMP/help" || fail "--help exit $?"
 grep -q '^usage: collector' "$TMP/help" || fail "--help has no usage line"
-for o in --output --mode --syscalls --duration --cgroup --until --runs --name --unshare --ringbuf-mb --verbose --version; do
+for o in --output --mode --syscalls --duration --cgroup --until --timeout --runs --name --unshare --ringbuf-mb --verbose --version; do
 	grep -q -- "$o" "$TMP/help" || fail "--help does not document $o"
 done
 "$COLLECTOR" --version | grep -Eq '^collector \(boottrace\) [0-9]+\.[0-9]+' || fail "--version"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# Mode and object selection, by probing (collector/kernel/setup.c): --object auto
+# Mode and object selection, by probing (collector/setup.c): --object auto
 # takes the modern object when it loads, else the compat object in cgroup
 # mode when the kernel has bpf_get_current_cgroup_id (helper 80) and the
 # container a v2 cgroup of its own, else the legacy object in pidtree

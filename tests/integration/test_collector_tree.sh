@@ -33,7 +33,7 @@ n=$(rows "$TMP/tx.tsv" syscall getppid | awk -F'\t' -v p="$leader" '$4 == p' | w
 ok "a non-leader thread's exec stays in the container"
 
 # the first process exits at once; its child, reparented, works on
-"$COLLECTOR" --name orphan --until exit+5s -o "$TMP/orphan.tsv" -- "$TOOLS/treeshapes" orphan 500 ||
+"$COLLECTOR" --name orphan --until end+5s -o "$TMP/orphan.tsv" -- "$TOOLS/treeshapes" orphan 500 ||
 	fail "collector exited $?"
 check_tsv "$TMP/orphan.tsv"
 root=$(rows "$TMP/orphan.tsv" exec | awk -F'\t' 'NR == 1 { print $4 }')

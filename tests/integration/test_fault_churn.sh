@@ -9,7 +9,7 @@
 # --metrics' boottrace_containers_running is back to 0 when they are gone.
 # The compat object lost 22 to 46 of 400 end rows here: a short cgroup's
 # rmdir, read from one CPU's ring a pass before its mkdir from another's,
-# went first (collector/rows/reorder.h).
+# went first (collector/kernel/reorder.h).
 # CHURN_CONTAINERS=N changes the count.
 # modes: cgroup compat pidtree legacy
 . "$(dirname "$0")/lib.sh"

@@ -37,7 +37,7 @@ expect 2 "--mark 'usdt:$B:config_loaded': expected usdt:BINARY:PROVIDER:NAME" --
 expect 2 "the label 'a b' must be letters" --mark "uprobe:$B:bootsvc_tick=a b" -- true
 expect 2 "Try 'collector --help'" --mark nonsense -- true
 expect 2 "--until mark:nope: no --mark has the label 'nope'" --mark "uprobe:$B:bootsvc_tick" --until mark:nope -- true
-expect 2 "--until takes exec, listen, exit or mark:LABEL" --until mark: -- true
+expect 2 "--until takes exec, listen, end (or exit) or mark:LABEL" --until mark: -- true
 expect 2 "--start may be given once" --start "uprobe:$B:bootsvc_launch" --start "uprobe:$B:bootsvc_tick" -- true
 ok "bad specs: exit 2 with the expected form"
 

@@ -15,7 +15,7 @@ B=$(realpath "$OUTPUT/samples/bootsvc")
 
 for probe in "uprobe:$B:bootsvc_launch" "usdt:$B:bootsvc:launch"; do
 	out=$TMP/start.tsv
-	"$COLLECTOR" --start "$probe" --runs 2 --name st --until exit -o "$out" -- \
+	"$COLLECTOR" --start "$probe" --runs 2 --name st --until end -o "$out" -- \
 		"$B" --launch -- "$B" --ticks-only 2> "$TMP/err" || fail "collector --start $probe exited $?: $(cat "$TMP/err")"
 	check_tsv "$out"
 	for run in st-1 st-2; do
@@ -38,7 +38,7 @@ for probe in "uprobe:$B:bootsvc_launch" "usdt:$B:bootsvc:launch"; do
 done
 
 # without --start the same boot starts at the spawn, before every exec
-"$COLLECTOR" --until exit -o "$TMP/plain.tsv" -- "$B" --launch -- "$B" --ticks-only 2>/dev/null ||
+"$COLLECTOR" --until end -o "$TMP/plain.tsv" -- "$B" --launch -- "$B" --ticks-only 2>/dev/null ||
 	fail "collector without --start exited $?"
 s=$(rows "$TMP/plain.tsv" start spawn | cut -f1); e=$(rows "$TMP/plain.tsv" exec | cut -f1 | sort -n | head -1)
 [ -n "$s" ] && [ "$s" -lt "$e" ] || fail "without --start the start is not the spawn before the first exec"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/rows/batch.c: unpacking a batch of syscall records, and
+ * cmocka: collector/kernel/batch.c: unpacking a batch of syscall records, and
  * counting the rows of lost batches from the gaps in their numbers, as a
  * kernel that says when an output fails (6.x) and one that does not
  * (4.15) report them.
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "bpf/boottrace.h"
-#include "collector/rows/batch.h"
+#include "collector/kernel/batch.h"
 
 struct seen {
 	__u32 tids[BT_BATCH_MAX + 4];

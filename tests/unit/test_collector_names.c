@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/rows/names.c: container names from cgroup paths, the
- * syscall table both ways, and socket addresses as text.
+ * cmocka: collector/run/container_names.c: container names from cgroup
+ * paths; collector/rows/names.c: the syscall table both ways, and socket
+ * addresses as text; collector/kernel/proc.c's name_of_dead_collector().
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,7 +19,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "collector/kernel/proc.h"
 #include "collector/rows/names.h"
+#include "collector/run/container_names.h"
 
 #define ID64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID12 "0123456789ab"

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * cmocka: collector/options.c: the command line. Durations with and
- * without units (one parser for -d and --until), --until's kinds and
- * delays, the --unshare list, and the options that exclude each other.
+ * without units (one parser for -d, --timeout and --until), --until's
+ * kinds and delays (end and its alias exit; listen only with a syscall
+ * list that has it), --timeout's modes, the --unshare list, and the
+ * options that exclude each other.
  */
 #include <sched.h>
 #include <setjmp.h>
@@ -81,7 +83,7 @@ static void test_until(void **state)
 	assert_int_equal(o.until, UNTIL_EXEC);
 	assert_int_equal(o.until_delay_ns, 0);
 	assert_int_equal(parse(&o, "-u", "exit+2", "--", "true", NULL), OPTIONS_OK);
-	assert_int_equal(o.until, UNTIL_EXIT);
+	assert_int_equal(o.until, UNTIL_END);
 	assert_int_equal(o.until_delay_ns, 2000000000ULL);
 	assert_int_equal(parse(&o, "-u", "never", "--", "true", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "-u", "listen+", "--", "true", NULL), OPTIONS_USAGE);
@@ -97,6 +99,54 @@ static void test_until(void **state)
 	assert_int_equal(parse(&o, "--mark", "uprobe:/bin/true:main=ready", "-u", "mark:other",
 			       "--", "true", NULL), OPTIONS_USAGE);
 	marks__free(o.marks);
+}
+
+/* --until end and exit are one phase, analyze's end; listen needs a syscall list that has it */
+static void test_until_end_and_listen(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "-u", "end", "--", "true", NULL), OPTIONS_OK);
+	assert_int_equal(o.until, UNTIL_END);
+	assert_string_equal(options_until_name(&o), "end");
+	assert_int_equal(parse(&o, "-u", "exit", "--", "true", NULL), OPTIONS_OK);
+	assert_int_equal(o.until, UNTIL_END);
+	assert_string_equal(options_until_name(&o), "end");
+	assert_int_equal(parse(&o, "-u", "end+1s", "--", "true", NULL), OPTIONS_OK);
+	assert_int_equal(o.until_delay_ns, 1000000000ULL);
+	assert_int_equal(parse(&o, "-u", "listen", "--", "true", NULL), OPTIONS_OK);
+	assert_string_equal(options_until_name(&o), "listen");
+	assert_int_equal(parse(&o, "-s", "none", "-u", "listen", "--", "true", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-s", "bind,accept", "-u", "listen", "--", "true", NULL),
+			 OPTIONS_USAGE);
+	/* a name that holds "listen" is not listen */
+	assert_int_equal(parse(&o, "-s", "xlisten,listenx", "-u", "listen", "--", "true", NULL),
+			 OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "-s", "bind,listen", "-u", "listen", "--", "true", NULL),
+			 OPTIONS_OK);
+	assert_int_equal(parse(&o, "-s", "listen", "-u", "listen+1s", "--", "true", NULL),
+			 OPTIONS_OK);
+	/* the other phases come without syscalls */
+	assert_int_equal(parse(&o, "-s", "none", "-u", "exec", "--", "true", NULL), OPTIONS_OK);
+	assert_int_equal(parse(&o, "-s", "none", "-u", "end", "--", "true", NULL), OPTIONS_OK);
+}
+
+/* --timeout: a boot's, spawn and client mode only */
+static void test_timeout(void **state)
+{
+	struct options o;
+
+	(void)state;
+	assert_int_equal(parse(&o, "--timeout", "1.5s", "--", "true", NULL), OPTIONS_OK);
+	assert_int_equal(o.timeout_ns, 1500000000ULL);
+	assert_int_equal(parse(&o, "--timeout", "30", "-c", "/docker/*", "--", "docker", NULL),
+			 OPTIONS_OK);
+	assert_int_equal(o.timeout_ns, 30000000000ULL);
+	assert_int_equal(parse(&o, "--timeout", "0", "--", "true", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--timeout", "soon", "--", "true", NULL), OPTIONS_USAGE);
+	assert_int_equal(parse(&o, "--timeout", "5", NULL), OPTIONS_USAGE);	/* watch */
+	assert_int_equal(parse(&o, "--timeout", "5", "-p", "1", NULL), OPTIONS_USAGE);
 }
 
 static void test_unshare(void **state)
@@ -155,7 +205,7 @@ static void test_command_and_defaults(void **state)
 	assert_string_equal(o.object, "auto");
 	assert_string_equal(o.syscalls, "all");
 	assert_int_equal(o.runs, 1);
-	assert_int_equal(o.until, UNTIL_EXIT);
+	assert_int_equal(o.until, UNTIL_END);
 	/* options after the command are the command's ("+" in the getopt string) */
 	assert_int_equal(parse(&o, "true", "-d", "bogus", NULL), OPTIONS_OK);
 	assert_string_equal(o.command[1], "-d");
@@ -258,6 +308,8 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_duration_option),
 		cmocka_unit_test(test_until),
+		cmocka_unit_test(test_until_end_and_listen),
+		cmocka_unit_test(test_timeout),
 		cmocka_unit_test(test_unshare),
 		cmocka_unit_test(test_exclusions),
 		cmocka_unit_test(test_command_and_defaults),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/serve/progress.c: the --runs progress line. The running p50
+ * cmocka: collector/run/progress.c: the --runs progress line. The running p50
  * of known values (nearest rank), the ETA of k runs of a known mean, the
  * analyzer's exec rule (init, else not a runtime's), marks, phases a boot
  * did not reach, and the line itself, whole and cut to the terminal.
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 #define MS 1000000ULL
 #define S 1000000000ULL
@@ -185,6 +185,12 @@ static void test_marks(void **state)
 	progress_format(p, 150 * MS, line, sizeof(line), 0);
 	assert_string_equal(line, "run 2/2 \xc2\xb7 ready 15.0 ms \xc2\xb7 p50 ready 15.0 ms "
 				  "\xc2\xb7 ETA 1 s");
+	/* the last run's line, as it ends: nothing left to wait for, no ETA */
+	progress_start(p, 100 * MS);
+	progress_reached(p, PROGRESS_MARK + 1, 125 * MS);
+	progress_run_end(p, 200 * MS);
+	progress_format(p, 200 * MS, line, sizeof(line), 0);
+	assert_string_equal(line, "run 2/2 \xc2\xb7 ready 25.0 ms \xc2\xb7 p50 ready 15.0 ms");
 	progress__free(p);
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: collector/rows/reorder.c: what the perf-buffer backend holds back
+ * cmocka: collector/kernel/reorder.c: what the perf-buffer backend holds back
  * goes out in the order main.c needs. Each case feeds records in the
  * order the rings are read (CPU 0's first) and checks the order they are
  * delivered in: c1/inner's mkdir read before c1's first records, in one
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "bpf/boottrace.h"
-#include "collector/rows/reorder.h"
+#include "collector/kernel/reorder.h"
 
 #define C1 11
 #define INNER 12

@@ -4,7 +4,7 @@
  * thread: nesting and depth, a require that raised (no return) ended by
  * its caller's return at the last time seen inside it, a return with no
  * enter dropped, a point, threads apart, forget; and common/span_detail.c
- * reading back what rows.c writes, hostile bytes included.
+ * reading back what collector/run/records.c writes, hostile bytes included.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -5,10 +5,12 @@
  *
  *   run 7/10 · exec 2.9 ms listen 11.8 ms · p50 listen 12.1 ms · ETA 4 s
  *
- * the run in progress, the last finished boot's phases, the p50 of one
- * phase over the finished boots, and the time the runs left should take.
- * Before a boot has finished, the running time of the first instead:
- * "run 1/10 · 0.4 s".
+ * the run (in progress, or the last finished), the last finished boot's
+ * phases, the p50 of one phase over the finished boots, and the time the
+ * runs left should take (none after the last). Before a boot has
+ * finished, the running time of the first instead: "run 1/10 · 0.4 s".
+ * The collector prints it as each run ends (loop.c: the command shares
+ * the terminal, a line redrawn in place would run into its output).
  *
  * The phases are the analyzer's (analyze(1), whose table is the reference),
  * taken from the rows the collector writes: from the boot's earliest start
@@ -22,7 +24,7 @@
  * taken so far.
  *
  * Pure: no I/O and no clock; times are CLOCK_MONOTONIC ns, given. loop.c
- * decides when to draw the line.
+ * decides when to print the line.
  */
 #ifndef COLLECTOR_PROGRESS_H
 #define COLLECTOR_PROGRESS_H

@@ -17,7 +17,7 @@
 #include "collector/collector.h"
 #include "collector/kernel/marks.h"
 #include "collector/rows/names.h"
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 #include "collector/profile/samples.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
@@ -41,8 +41,8 @@ static void row_from_hdr(const struct collector *c, struct row *r, const struct 
 	r->event = event;
 }
 
-void rows_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
-		   const struct container *k, const char *event)
+void records_row_from_hdr(const struct collector *c, struct row *r, const struct bt_event_hdr *h,
+			  const struct container *k, const char *event)
 {
 	row_from_hdr(c, r, h, k, event);
 }
@@ -166,7 +166,8 @@ static void on_sample(struct collector *c, struct container *k, const struct bt_
  */
 static struct progress *run_progress(const struct collector *c, const struct container *k)
 {
-	return c->progress && c->spawned && k && k->top == c->spawned ? c->progress : NULL;
+	return c->progress && c->spawned && k && k->top && (k->top == c->spawned || k->top->run_member) ?
+	       c->progress : NULL;
 }
 
 /*
@@ -256,7 +257,7 @@ static bool exec_is_entrypoint(const struct bt_exec_event *e)
 	return (e->flags & BT_EXEC_NS_INIT) || !entrypoint_is_runtime(f.s, f.n);
 }
 
-int rows_on_event(void *ctx, void *data, size_t size)
+int records_on_event(void *ctx, void *data, size_t size)
 {
 	struct collector *c = ctx;
 	const struct bt_event_hdr *h = data;
@@ -447,7 +448,7 @@ static const char *host_rows_meta(const struct collector *c)
 	return c->opt.command && c->opt.cgroup_glob ? "boots" : "off";
 }
 
-void rows_write_header(struct collector *c)
+void records_write_header(struct collector *c)
 {
 	struct utsname u;
 	struct timespec rt, mono;
@@ -478,15 +479,14 @@ void rows_write_header(struct collector *c)
 	output_meta(c->out, "profile", c->samples ? buf : "off");
 	output_meta(c->out, "spans", c->spanrows ? "on" : "off");
 	/* the window each boot was stopped at, as analyze names the phase: its default --until */
-	if (c->opt.until != UNTIL_EXIT)
-		output_meta(c->out, "until", c->opt.until == UNTIL_EXEC ? "exec" :
-			    c->opt.until == UNTIL_LISTEN ? "listen" : c->opt.until_mark);
+	if (c->opt.until != UNTIL_END)
+		output_meta(c->out, "until", options_until_name(&c->opt));
 	if (c->samples)
 		output_meta(c->out, "profile_unwind", c->opt.profile_unwind == PROFILE_UNWIND_FP ? "fp" :
 				    c->opt.profile_unwind == PROFILE_UNWIND_DWARF ? "dwarf" : "auto");
 	output_meta(c->out, "command_line",
 		    !c->opt.command ? "watch" : c->opt.cgroup_glob ? "client" : "spawn");
-	/* the run's files: analyze joins a container across them (collector/rows/rotate.h) */
+	/* the run's files: analyze joins a container across them (collector/run/rotate.h) */
 	output_meta(c->out, "run_id", c->run_id);
 	snprintf(buf, sizeof(buf), "%u", c->part);
 	output_meta(c->out, "part", buf);

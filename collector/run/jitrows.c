@@ -33,7 +33,7 @@ static void emit(void *ctx, const struct bt_event_hdr *h, const struct jitmaps_e
 		x->k = containers_find(&x->c->containers, h->cgroup_id);
 		x->found = true;
 	}
-	rows_from_hdr(x->c, &r, x->now ? x->now : h, x->k, "jit");
+	records_row_from_hdr(x->c, &r, x->now ? x->now : h, x->k, "jit");
 	r.name = field_str("perfmap");
 	r.detail = (struct field){ detail, len };
 	output_row(x->c->out, &r);

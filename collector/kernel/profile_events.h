@@ -7,8 +7,8 @@
  * is written. As `perf record -F HZ -a` does, but at a fixed period
  * (1e9 / HZ ns), so that each sample stands for the same CPU time.
  */
-#ifndef COLLECTOR_PROFILE_H
-#define COLLECTOR_PROFILE_H
+#ifndef COLLECTOR_PROFILE_EVENTS_H
+#define COLLECTOR_PROFILE_EVENTS_H
 
 struct bpf_program;
 struct profile;
@@ -27,4 +27,4 @@ int profile__start(struct bpf_program *prog, unsigned hz, struct profile **out);
 /* profile__stop - detach and close; accepts NULL. */
 void profile__stop(struct profile *p);
 
-#endif /* COLLECTOR_PROFILE_H */
+#endif /* COLLECTOR_PROFILE_EVENTS_H */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector/serve/progress.h"
+#include "collector/run/progress.h"
 
 #define NONE UINT64_MAX
 /* " · ": U+00B7 in UTF-8, one terminal column */
@@ -301,7 +301,9 @@ size_t progress_format(const struct progress *p, unsigned long long now, char *b
 		put(buf, n, &len, SEP "p50 %s ", p->names[phase]);
 		put_ms(buf, n, &len, v);
 	}
-	if (progress_eta_ns(p, now, &eta)) {
+	if (!p->in_run && p->done >= p->runs) {
+		/* the last: nothing left to wait for */
+	} else if (progress_eta_ns(p, now, &eta)) {
 		put(buf, n, &len, SEP);
 		put_eta(buf, n, &len, eta);
 	} else if (p->in_run) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * --profile's perf events (profile.h). An offline CPU has no event (the
+ * --profile's perf events (profile_events.h). An offline CPU has no event (the
  * kernel refuses it: ENODEV), and gets none if it comes online later.
  */
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <linux/perf_event.h>
 #include <bpf/libbpf.h>
 
-#include "collector/profile/profile.h"
+#include "collector/kernel/profile_events.h"
 
 struct profile {
 	int n;

@@ -280,7 +280,7 @@ int setup_config(struct collector *c, struct backend_config *cfg)
 			cfg->mark_start_mask |= 1U << i;
 	cfg->verbose = c->opt.verbose;
 	cfg->started_ns = c->started_ns;
-	cfg->on_event = rows_on_event;
+	cfg->on_event = records_on_event;
 	cfg->ctx = c;
 	return configure_syscalls(cfg, c->opt.syscalls);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The per-CPU batches of plain syscall records (collector/rows/batch.h). How a
+ * The per-CPU batches of plain syscall records (collector/kernel/batch.h). How a
  * visit flushes a CPU's batch differs by object: the modern object flushes
  * at every task switch (bt_sched_switch), and getting there is one; the
  * legacy object at every syscall exit of the collector's flush thread
@@ -15,7 +15,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/boottrace.h"
-#include "collector/rows/batch.h"
+#include "collector/kernel/batch.h"
 #include "collector/clock.h"
 
 int batches_init(struct batches *bs, struct bpf_map *map)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * The perf-buffer objects' order restored (collector/rows/reorder.h): a queue
+ * The perf-buffer objects' order restored (collector/kernel/reorder.h): a queue
  * of held records in the order they were read, released by the rules
  * there.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collector/rows/reorder.h"
+#include "collector/kernel/reorder.h"
 
 void reorder_init(struct reorder *r, void (*deliver)(void *ctx, void *data, size_t size),
 		  void *ctx)
