@@ -27,6 +27,9 @@
  * process's pid namespace), so a thread running C code without the lock
  * (or waiting for it) gets no interpreter frames, never another thread's.
  *
+ * A JVM (BT_INTERP_HOTSPOT) is walked by bpf/hotspot.bpf.h: its whole
+ * user stack from the code cache on, not an interpreter's chain.
+ *
  * Part of bpf/boottrace.bpf.c (included by profile.bpf.h). Reads of user
  * memory can fail (a page not present: a perf_event program cannot fault
  * it in): the chain then ends there.

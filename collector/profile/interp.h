@@ -18,6 +18,8 @@
  *    running ec's thread is the reading thread, and its methods' labels,
  *    files, first lines and frame magics are Ruby's own); interp.c says
  *    how each was found.
+ *  - the JVM (a process that maps libjvm.so): hotspot.h, which registers
+ *    it and names its frames (interp_java_frame()).
  * Another version gets its native frames only, and one warning per run.
  *
  * A process is looked at once, at its first sample (again after an exec):
