@@ -29,12 +29,12 @@
 #     podman, docker-proxy, runc) or an nginx whose working directory is
 #     this checkout's (nginx overwrites its environment with its title);
 #   - a cgroup directory made since the snapshot, in any hierarchy, under
-#     a top directory of the names the tests, the collector and the
-#     runtimes make ($LO_CGROUPS: the host's own, other software's, are
-#     not looked at), unless another run's: its top directory is NAME.PID
+#     a directory (at any depth) of the names the tests, the collector and
+#     the runtimes make ($LO_CGROUPS: the host's own, other software's, are
+#     not looked at), unless another run's: that directory is NAME.PID
 #     (boottrace-test.PID, boottrace.PID, boottrace-rt.PID, ...) of a live
-#     process without the run's mark, or docker/libpod_parent while a
-#     daemon without the run's mark runs;
+#     process without the run's mark, or docker, libpod_parent or the
+#     kubelet's kubepods(.slice) while a daemon without the run's mark runs;
 #   - a mount made since the snapshot, unless another run's: under a
 #     /tmp/boottrace-* directory not the run's own, or under a runtime's
 #     state (/run/docker, /var/lib/containers, ...) while a daemon without
@@ -43,7 +43,7 @@
 #   - a directory given to leftovers_own that is still there.
 
 LO_DAEMONS='dockerd containerd containerd-shim* conmon podman docker-proxy runc'
-LO_CGROUPS='boottrace* docker libpod_parent'
+LO_CGROUPS='boottrace* bt-* docker libpod_parent kubepods kubepods.slice'
 
 leftovers_own() {
 	if [ -n "${BOOTTRACE_RUN_DIR:-}" ] && [ -d "$BOOTTRACE_RUN_DIR" ]; then
@@ -177,15 +177,24 @@ lo_scan() {
 	lo_cgroups | lo_new "$dir/cgroups" | sort | while read -r d; do
 		m=$(awk -v d="$d" '($3 == "cgroup2" || $3 == "cgroup") && index(d, $2 "/") == 1 { print $2 }' /proc/self/mounts)
 		rel=${d#"$m"}
-		first=${rel#/}
-		first=${first%%/*}
-		lo_matches "$first" "$LO_CGROUPS" || continue
-		if [[ $first =~ \.([0-9]+)$ ]]; then
+		# the first of its directories of a name of $LO_CGROUPS, at any
+		# depth (a relative path given to a runtime lands under the
+		# caller's own cgroup in a v1 hierarchy)
+		first=
+		IFS=/ read -ra parts <<< "${rel#/}"
+		for c in "${parts[@]}"; do
+			lo_matches "$c" "$LO_CGROUPS" && { first=$c; break; }
+		done
+		[ -n "$first" ] || continue
+		if [[ $first =~ \.([0-9]+)$ || $first =~ ^bt-([0-9]+)- ]]; then
 			p=${BASH_REMATCH[1]}
 			# another run's, alive (maybe started after the table was read)
 			if [ -d "/proc/$p" ] && ! lo_ours "$p"; then continue; fi
-		elif [ "$first" = docker ] || [ "$first" = libpod_parent ]; then
-			[ -z "$foreign" ] || continue	# another run's daemon makes them
+		else
+			case $first in
+			docker|libpod_parent|kubepods|kubepods.slice)
+				[ -z "$foreign" ] || continue ;;	# another run's daemon makes them
+			esac
 		fi
 		echo "$rel ${m##*/}"
 	done | awk '{ for (i = split($1, c, "/"); i > 1; i--) { p = ""; for (j = 2; j < i; j++) p = p "/" c[j]; if (p in top) next }

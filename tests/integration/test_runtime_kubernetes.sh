@@ -28,6 +28,11 @@ rt_own_cgroup /kubepods.slice
 
 U=0f4e6a1c-2b7d-4c8e-9a1b-$(printf '%012x' $$)
 U2=9a8b7c6d-1111-2222-3333-$(printf '%012x' $$)
+# the pods' trees, which the kubelet would remove (runc removes a
+# container's leaf, never its pod<uid> parent), in every hierarchy, even
+# where /kubepods was there before the test
+rt_own_cgroup "/kubepods/burstable/pod$U"
+rt_own_cgroup "/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${U2//-/_}.slice"
 id() { printf '%s%056x' "$1" $$; }	# a 64-hex id of the test's
 SB=$(id aaaaaaaa) INIT=$(id bbbbbbbb) APP=$(id cccccccc) SD=$(id dddddddd)
 IMAGE=reg.example/app:1.4
@@ -41,7 +46,8 @@ ctr_pod() {
 	local id=$1 type=$2 name=$3 d=
 	shift 3
 	[ "$1" = -d ] && { d=-d; shift; }
-	"${CTR[@]}" run $d --rootfs --cgroup "kubepods/burstable/pod$U/$id" \
+	# (absolute: a relative path is runc's caller's cgroup's child in v1)
+	"${CTR[@]}" run $d --rootfs --cgroup "/kubepods/burstable/pod$U/$id" \
 		--annotation "io.kubernetes.cri.container-type=$type" \
 		--annotation io.kubernetes.cri.sandbox-name=web-0 \
 		--annotation io.kubernetes.cri.sandbox-namespace=prod \
