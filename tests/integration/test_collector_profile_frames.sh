@@ -10,7 +10,8 @@
 #   offsets resolve to burn_long and burn_short, 2:1;
 # - a hostile comm (burn -n: TAB, LF, backslash, bytes not UTF-8) is
 #   escaped: 12 fields a row, and the sample rows' comm unescapes to it;
-# - j: node --perf-basic-prof spinning 300 ms in burnJs: j: frames name it,
+# - j: node --perf-basic-prof spinning 300 ms in burnJs: j: frames name it
+#   on at least 80% of the ms its thread was on a CPU (its own schedstat),
 #   also in pid and mount namespaces of its own (the map read through
 #   /proc/PID/root/tmp/perf-NSPID.map).
 # modes: cgroup pidtree
@@ -92,17 +93,28 @@ JS='
 			x++;
 		return x;
 	}
-	burnJs(300);'
-jit_check() { # jit_check FILE WHAT: FILE's samples name burnJs in j: frames
-	local in js
+	const fs = require("fs");
+	const oncpu = () => Number(fs.readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]);
+	const t0 = oncpu();
+	burnJs(300);
+	console.log("burn_cpu_ns=" + (oncpu() - t0));'
+jit_check() { # jit_check FILE WHAT OUT: FILE's samples name burnJs in j: frames
+	local in js cpu
 	check_tsv "$1"
 	out=$("${PC[@]}" check "$1") || fail "node ($2): $out"
 	in=$("${PC[@]}" jnames "$1")
 	js=$(awk -F'\t' '$2 ~ /burnJs/ { n += $1 } END { print n + 0 }' <<< "$in")
-	# 300 ms of wall time spinning: at most 300 samples, fewer when the
-	# machine is busy; half of them at the least
-	[ "$js" -ge 150 ] || fail "$2: $js samples with a j: frame naming burnJs: $(head <<< "$in")"
-	ok "j: frames ($2): $js samples name burnJs ($(head -1 <<< "$in" | cut -f2))"
+	# 300 ms of wall time spinning, of which the main thread was on a CPU
+	# for what it measured itself (its schedstat: fewer on a busy machine);
+	# at 999 Hz of its CPU time, a sample a ms of it: at least 80% of them
+	# name burnJs
+	cpu=$(sed -n 's/^burn_cpu_ns=//p' "$3")
+	[ -n "$cpu" ] || fail "$2: node printed no burn_cpu_ns: $(head -3 "$3")"
+	cpu=$((cpu / 1000000))
+	[ "$cpu" -ge 30 ] || fail "$2: the burn had $cpu ms of CPU (under 30)"
+	[ $((js * 10)) -ge $((cpu * 8)) ] ||
+		fail "$2: $js samples with a j: frame naming burnJs, for its $cpu ms on a CPU (under 80%): $(head <<< "$in")"
+	ok "j: frames ($2): $js samples name burnJs, for $cpu ms on a CPU ($(head -1 <<< "$in" | cut -f2))"
 }
 if have node "the j: frames check"; then
 	# node writes its V8 log (isolate-*.log) in its working directory and
@@ -112,11 +124,11 @@ if have node "the j: frames check"; then
 	rc=$?
 	for p in $(rows "$TMP/j.tsv" exec | cut -f4 | sort -u); do rm -f "/tmp/perf-$p.map"; done
 	[ "$rc" -eq 0 ] || fail "collector exited $rc: $(cat "$TMP/j.err")"
-	jit_check "$TMP/j.tsv" "on the host's /tmp"
+	jit_check "$TMP/j.tsv" "on the host's /tmp" "$TMP/j.out"
 	# the namespaced /tmp is a tmpfs that goes with the mount namespace
 	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/jn.tsv" -- unshare --pid --fork --mount \
 		sh -c 'mount -t tmpfs boottrace-jit /tmp && exec node --perf-basic-prof -e "$1"' sh "$JS" \
 		> "$TMP/jn.out" 2> "$TMP/jn.err") || fail "collector (namespaces) exited $?: $(cat "$TMP/jn.err")"
 	[ -e /tmp/perf-1.map ] && fail "a /tmp/perf-1.map on the host: the namespace's /tmp leaked"
-	jit_check "$TMP/jn.tsv" "pid and mount namespaces, /tmp of its own"
+	jit_check "$TMP/jn.tsv" "pid and mount namespaces, /tmp of its own" "$TMP/jn.out"
 fi
