@@ -150,6 +150,20 @@ static __always_inline void sample_copy_ustack(struct task_struct *t, struct bt_
 #endif
 }
 
+/*
+ * The wake-up flags of a sample record of @size at ring offset @off: an
+ * interpreter's or the JVM's sample wakes the collector at once, since
+ * its frames are code addresses the collector names from the process's
+ * memory (a JVM exits milliseconds after its boot: with the wake-ups
+ * batched, names were read up to a poll period, 10 ms, later, and under
+ * load a JVM's last 50 ms of samples were read after it was gone); the
+ * rest are batched (wake_at()).
+ */
+static __always_inline __u64 sample_wake(const struct bt_sample_event *s, __u64 off, __u64 size)
+{
+	return s->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP : wake_at(off, size);
+}
+
 /* A sample with its user stack copied (--profile-unwind=dwarf|auto). */
 static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 					      struct task_struct *t, __u64 key)
@@ -173,7 +187,7 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 	if (size > sizeof(*c))
 		size = sizeof(*c);
 	if (bpf_ringbuf_output(&events, c, size,
-			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
+			       sample_wake(&c->s, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
 		count_lost();
 	return 0;
 }
@@ -196,6 +210,7 @@ int bt_profile(struct bpf_perf_event_data *ctx)
 	}
 	sample_fill(ctx, t, key, e);
 	interp_walk(t, e);
-	bpf_ringbuf_submit(e, wake_flags(e, sizeof(*e)));
+	bpf_ringbuf_submit(e, e->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP
+							     : wake_flags(e, sizeof(*e)));
 	return 0;
 }
