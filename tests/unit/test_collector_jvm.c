@@ -119,8 +119,9 @@ static size_t lines(int x, const int (*pairs)[2], size_t n, uint8_t *out)
 			continue;
 		}
 		out[at++] = 0xff;
-		at += u5((uint32_t)((db << 1) ^ (db >> 31)), x, out + at);
-		at += u5((uint32_t)((dl << 1) ^ (dl >> 31)), x, out + at);
+		/* zig-zag, in unsigned arithmetic (a negative int's << is undefined) */
+		at += u5(((uint32_t)db << 1) ^ (uint32_t)(db >> 31), x, out + at);
+		at += u5(((uint32_t)dl << 1) ^ (uint32_t)(dl >> 31), x, out + at);
 	}
 	out[at++] = 0;
 	return at;
