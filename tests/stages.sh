@@ -45,6 +45,9 @@ stage() { # stage NAME COMMAND...
 	summary+=("$(printf '%-28s %4d passed, %d failed, %d skipped, exit %d, %ds' "$name" "$p" "$f" "$s" "$rc" $(($(date +%s) - start)))")
 }
 
+# test_dist_systemd's Debian rootfs, built meanwhile (once: 80 s of
+# downloads and dpkg on a fresh machine; the test waits for it)
+tests/integration/nspawn_rootfs.sh > /dev/null 2>&1 &
 stage "unit+integration+regress" tests/run.sh
 stage "vmtest (kernel matrix)" tests/vm/vmtest.sh
 # shellcheck disable=SC2086 # $MAKE may hold arguments

@@ -34,21 +34,9 @@ have mmdebstrap "the systemd unit under systemd" || skip "mmdebstrap is not inst
 CHECKOUT=$PWD
 OUTPUT=$(realpath "$OUTPUT")
 
-# 1. the rootfs, built once (its name says what is in it)
-pkgs=systemd,systemd-sysv,dbus,procps,libbpf1,libelf1,zlib1g,libcgroup2,libdw1,libdebuginfod1
-cache=${BOOTTRACE_CACHE:-/var/cache/boottrace}
-rootfs=$cache/nspawn-bookworm-$(echo "$pkgs" | md5sum | cut -c1-8)
-if [ ! -d "$rootfs" ]; then
-	mkdir -p "$cache"
-	t0=$(date +%s)
-	mmdebstrap --variant=minbase --include="$pkgs" bookworm "$rootfs.tmp.$$" \
-		> "$TMP/mmdebstrap.log" 2>&1 || {
-		rm -rf "$rootfs.tmp.$$"
-		fail "mmdebstrap: $(tail -5 "$TMP/mmdebstrap.log")"
-	}
-	mv "$rootfs.tmp.$$" "$rootfs" 2> /dev/null || rm -rf "$rootfs.tmp.$$"	# another run won
-	echo "# built $rootfs in $(($(date +%s) - t0)) s"
-fi
+# 1. the rootfs, built once (tests/stages.sh starts its build before the tests)
+. "$(dirname "$0")/nspawn_rootfs.sh"
+rootfs=$(nspawn_rootfs "$TMP/mmdebstrap.log") || fail "mmdebstrap: $(tail -5 "$TMP/mmdebstrap.log")"
 root=$TMP/root
 mkdir -p "$TMP/upper" "$TMP/work" "$root"
 mount -t overlay overlay -o "lowerdir=$rootfs,upperdir=$TMP/upper,workdir=$TMP/work" "$root" ||
