@@ -48,6 +48,8 @@ stage() { # stage NAME COMMAND...
 # test_dist_systemd's Debian rootfs, built meanwhile (once: 80 s of
 # downloads and dpkg on a fresh machine; the test waits for it)
 tests/integration/nspawn_rootfs.sh > /dev/null 2>&1 &
+# and the kernels of the matrix (stage 2 fetches what is not there yet)
+mkdir -p "$OUTPUT/vm" && flock "$OUTPUT/vm/kernels.lock" tests/vm/kernels.sh "$OUTPUT/vm/kernels" stock backports > /dev/null 2>&1 &
 stage "unit+integration+regress" tests/run.sh
 stage "vmtest (kernel matrix)" tests/vm/vmtest.sh
 # shellcheck disable=SC2086 # $MAKE may hold arguments

@@ -64,7 +64,8 @@ for k in $kernels; do
 		uname -r > "$vm/$k.release"
 		continue
 	fi
-	tests/vm/kernels.sh "$vm/kernels" "$k" 2>&1 | tee "$vm/$k.err" >&2
+	# (the lock: tests/stages.sh fetches them meanwhile, before the tests)
+	flock "$vm/kernels.lock" tests/vm/kernels.sh "$vm/kernels" "$k" 2>&1 | tee "$vm/$k.err" >&2
 	if [ "${PIPESTATUS[0]}" -eq 0 ]; then
 		cp "$vm/kernels/$k/release" "$vm/$k.release"
 	else
