@@ -140,8 +140,8 @@ $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUT
 
 all: $(OUTPUT)/tests/bad_legacy.bpf.o
 
-# reads Go function tables through analyze/read/gosym.c
-$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libanalyze.a
+# reads Go function tables through common/gosym.c
+$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(ANALYZE_LDLIBS) -o $@
@@ -151,7 +151,7 @@ $(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/lib
 # $(OUTPUT)/tests/NAME, with a GOPATH and GOCACHE of their own under
 # $(OUTPUT) (no $$HOME needed, as root in CI). goburn is built stripped
 # (-s -w: no .symtab, no DWARF), a profile's known truth named only from its
-# pclntab; gooracle is Go's debug/gosym, the truth for analyze/read/gosym.c.
+# pclntab; gooracle is Go's debug/gosym, the truth for common/gosym.c.
 # Skipped without go (make deps installs it; the tests then say so).
 GO ?= go
 GO_TOOLS := $(patsubst tests/tools/go/%/main.go,$(OUTPUT)/tests/%,$(wildcard tests/tools/go/*/main.go))

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fuzz_gosym: a Go function table (analyze/read/gosym.h) read from any
+ * fuzz_gosym: a Go function table (common/gosym.h) read from any
  * bytes, as analyze reads it from any binary a TSV names (hostile).
  *
  * The input is the table, its header first. Addresses looked up: each
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 
 #define CHECK(cond)                                                         \
 	do {                                                                \

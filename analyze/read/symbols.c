@@ -15,8 +15,8 @@
 #include "analyze/array.h"
 #include "analyze/read/dbgfetch.h"
 #include "analyze/read/demangle.h"
-#include "analyze/read/gosym.h"
 #include "analyze/read/symbols.h"
+#include "common/gosym.h"
 
 #define BID 20
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 
 #define MAGIC_12 0xfffffffbu
 #define MAGIC_116 0xfffffffau

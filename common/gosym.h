@@ -36,8 +36,8 @@
  * table or the file, every walk bounded; a malformed table names nothing
  * (or fewer frames), it never crashes.
  */
-#ifndef ANALYZE_GOSYM_H
-#define ANALYZE_GOSYM_H
+#ifndef COMMON_GOSYM_H
+#define COMMON_GOSYM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,4 +86,4 @@ struct gosym_frame {
  */
 size_t gosym_lookup(struct gosym *g, uint64_t va, struct gosym_frame *out, size_t max);
 
-#endif /* ANALYZE_GOSYM_H */
+#endif /* COMMON_GOSYM_H */
