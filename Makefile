@@ -151,7 +151,8 @@ $(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/lib
 # $(OUTPUT)/tests/NAME, with a GOPATH and GOCACHE of their own under
 # $(OUTPUT) (no $$HOME needed, as root in CI). goburn is built stripped
 # (-s -w: no .symtab, no DWARF), a profile's known truth named only from its
-# pclntab; gooracle is Go's debug/gosym, the truth for common/gosym.c.
+# pclntab, and so is goleaf (a frameless leaf under two callers); gooracle
+# is Go's debug/gosym, the truth for common/gosym.c.
 # Skipped without go (make deps installs it; the tests then say so).
 GO ?= go
 GO_TOOLS := $(patsubst tests/tools/go/%/main.go,$(OUTPUT)/tests/%,$(wildcard tests/tools/go/*/main.go))
@@ -160,7 +161,7 @@ GO_ENV := GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOPATH=$(abspath $(OUTPUT))/go 
 ifneq ($(shell command -v $(GO)),)
 all: $(GO_TOOLS)
 endif
-$(OUTPUT)/tests/goburn: GO_LDFLAGS := -s -w
+$(OUTPUT)/tests/goburn $(OUTPUT)/tests/goleaf: GO_LDFLAGS := -s -w
 $(GO_TOOLS): $(OUTPUT)/tests/%: tests/tools/go/%/main.go | $(OUTPUT)
 	$(call msg,GO,$@)
 	$(Q)mkdir -p $(@D)
