@@ -209,7 +209,7 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 	long ix = strtab_intern(p->stack_ix, (const char *)&id, sizeof(id), &added);
 	struct prof_stack *s;
 	size_t n = 0, i, cap, cut = 0;
-	bool users = false;
+	bool users = false, ours;
 	int nf = 0, k;
 
 	if (ix < 0 || !added)
@@ -232,9 +232,11 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 	s->fns = malloc(cap * sizeof(*s->fns));
 	if (!s->fns)
 		return -1;
-	/* the tracer's own frames: one [boottrace] in their place (tracer.h) */
-	if (nf > 0 && (cut = tracer_frames(fr, (size_t)nf))) {
-		if (one_fn(p, TRACER_FRAME, strlen(TRACER_FRAME), TRACER_FRAME, s->fns) < 0)
+	/* the tracer's own frames: one [boottrace] in their place, [bpf] another's (tracer.h) */
+	if (nf > 0 && (cut = tracer_frames(fr, (size_t)nf, &ours))) {
+		const char *t = ours ? TRACER_FRAME : TRACER_OTHER_FRAME;
+
+		if (one_fn(p, t, strlen(t), t, s->fns) < 0)
 			return -1;
 		s->n = 1;
 	}

@@ -33,15 +33,22 @@ static enum kind kind_of(const char *s, size_t n)
 	size_t at, i;
 
 	if (starts(s, n, "bpf_prog_", &at)) {
-		/* a JIT'd program: 16 hex digits, '_', its name (kernel functions
-		 * named bpf_prog_* have no such tag) */
+		/* a JIT'd program: 16 hex digits, then '_' and its name if it has
+		 * one (kernel functions named bpf_prog_* have no such tag) */
 		for (i = 0; i < 16; i++)
 			if (at + i >= n || !is_hex(s[at + i]))
 				return OTHER;
 		at += 16;
-		if (at >= n || s[at] != '_')
+		if (at == n)
+			return FOREIGN;	/* a program its loader gave no name */
+		if (s[at] != '_')
 			return OTHER;
-		return n - at - 1 >= 3 && memcmp(s + at + 1, "bt_", 3) == 0 ? OURS : FOREIGN;
+		at++;
+		/* the collector's programs, and libbpf's USDT functions they call */
+		if ((n - at >= 3 && memcmp(s + at, "bt_", 3) == 0) ||
+		    (n - at >= 9 && memcmp(s + at, "bpf_usdt_", 9) == 0))
+			return OURS;
+		return FOREIGN;
 	}
 	if (starts(s, n, "bpf_trampoline_", &at))
 		return at < n && s[at] >= '0' && s[at] <= '9' ? PATH : OTHER;
@@ -51,20 +58,21 @@ static enum kind kind_of(const char *s, size_t n)
 	return OTHER;
 }
 
-size_t tracer_frames(const struct frame *fr, size_t n)
+size_t tracer_frames(const struct frame *fr, size_t n, bool *ours)
 {
 	size_t i, last = 0;
-	bool ours = false, foreign = false, any = false;
+	bool mine = false, foreign = false, any = false;
 
 	for (i = 0; i < n && (fr[i].kind == FRAME_KSYM || fr[i].kind == FRAME_KADDR); i++) {
 		enum kind k = fr[i].kind == FRAME_KSYM ? kind_of(fr[i].name, fr[i].name_len) : OTHER;
 
 		if (k == OTHER)
 			continue;
-		ours |= k == OURS;
+		mine |= k == OURS;
 		foreign |= k == FOREIGN;
 		any = true;
 		last = i + 1;
 	}
-	return any && (ours || !foreign) ? last : 0;
+	*ours = mine || !foreign;
+	return any ? last : 0;
 }

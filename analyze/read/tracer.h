@@ -16,26 +16,39 @@
  * under the frames that reached the hook (the syscall's entry, the app's).
  *
  * A stack is the tracer's when one of its leading kernel frames (those
- * before the first user frame) is a program named bt_*, or is on that
- * path with no other program on it (a sample in the path before or after
- * the program ran); a stack with another tool's program (bpf_prog_TAG_x,
- * not bt_*) and none of ours is not. Pure: no I/O, no allocation.
+ * before the first user frame) is a program named bt_* (or one of
+ * libbpf's bpf_usdt_* functions, which the collector's USDT program
+ * calls), or is on that path with no other program on it (a sample in the
+ * path before or after the program ran). A stack whose leading frames
+ * hold another tool's program (bpf_prog_TAG_NAME, NAME not bt_*, or
+ * bpf_prog_TAG: a loader that gave it no name) and none of ours is another BPF program's
+ * cost: one frame `[bpf]`, neither the tracer's nor the app's. Pure: no
+ * I/O, no allocation.
+ *
+ * The collector names kernel addresses from kallsyms as it read it at
+ * its start: a program loaded later (another tool's, another collector's)
+ * is named by the symbol before it, another program, with a large
+ * offset: `bpf_prog_TAG_bpf_usdt_arg_cnt+0x4735`.
  */
 #ifndef ANALYZE_TRACER_H
 #define ANALYZE_TRACER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "analyze/read/frames.h"
 
-/* The frame the tracer's frames become. */
+/* The frame the tracer's frames become; another tool's program's. */
 #define TRACER_FRAME "[boottrace]"
+#define TRACER_OTHER_FRAME "[bpf]"
 
 /*
- * tracer_frames - how many of the @n frames @fr (innermost first) are
- * the tracer's: 0 when none; else k, frames 0 .. k - 1 (the innermost up
- * to the outermost frame of the program or its path) are.
+ * tracer_frames - how many of the @n frames @fr (innermost first) are a
+ * BPF program's and its path's: 0 when none; else k, frames 0 .. k - 1
+ * (the innermost up to the outermost frame of the program or its path)
+ * are, and *@ours says whether they are the collector's (else another
+ * tool's).
  */
-size_t tracer_frames(const struct frame *fr, size_t n);
+size_t tracer_frames(const struct frame *fr, size_t n, bool *ours);
 
 #endif /* ANALYZE_TRACER_H */

@@ -8,7 +8,8 @@
  * tasks' samples (container \N) in a boot: the runtime's processes (the
  * client, its wakers, by process) counted, a stranger and a kernel thread
  * not; a sample in the collector's own BPF program one "[boottrace]"
- * frame in place of the program and its path (read/tracer.h).
+ * frame in place of the program and its path (read/tracer.h), in another
+ * tool's "[bpf]".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -193,7 +194,11 @@ static void test_tracer_frame(void **state)
 	add(tl, "1000", "sh", "5", "stack", "2", "\\N", "k:do_syscall_64+0x44 j:5:write j:4:main");
 	add(tl, "1001", "sh", "5", "sample", "1", "1000000", "cpu=0");
 	add(tl, "1002", "sh", "5", "sample", "1", "1000000", "cpu=0");
+	add(tl, "1000", "sh", "5", "stack", "3", "\\N",
+	    "k:bpf_prog_0123456789abcdef_other+0x1 k:bpf_trace_run2+0x52 k:do_syscall_64+0x44 "
+	    "j:5:write j:4:main");
 	add(tl, "1003", "sh", "5", "sample", "2", "1000000", "cpu=0");
+	add(tl, "1004", "sh", "5", "sample", "3", "1000000", "cpu=0");
 	assert_int_equal(timeline_set_phase(tl, 0, 1, 5000), 0);
 	timeline_end_file(tl, 0);
 	assert_int_equal(timeline_finish(tl), 0);
@@ -207,13 +212,15 @@ static void test_tracer_frame(void **state)
 	assert_int_equal(fn_self(p, pc, "bpf_trace_run2", &total), -1);
 	assert_int_equal(fn_self(p, pc, "syscall_trace_enter", &total), 0);
 	assert_int_equal(fn_self(p, pc, "do_syscall_64", &total), 1);
-	assert_int_equal(total, 3);
+	assert_int_equal(total, 4);
+	assert_int_equal(fn_self(p, pc, "[bpf]", &total), 1);	/* another tool's */
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
 	assert_int_equal(profile_print(f, p, "listen", NULL, 0, FMT_FOLDED, 20), 0);
 	fclose(f);
 	assert_string_equal(buf, "sh;main;write;do_syscall_64_[k];syscall_trace_enter_[k];[boottrace] 2\n"
-				 "sh;main;write;do_syscall_64_[k] 1\n");
+				 "sh;main;write;do_syscall_64_[k] 1\n"
+				 "sh;main;write;do_syscall_64_[k];[bpf] 1\n");
 	free(buf);
 	profile__free(p);
 	timeline__free(tl);

@@ -4,7 +4,7 @@
  * collector's program on a syscall's tp_btf path (its helpers above it),
  * on the scheduler's, through a trampoline, a uprobe's perf path; the
  * path alone (a sample before the program ran); another tool's program
- * (not bt_*) not the tracer's; kernel functions named bpf_prog_* or
+ * (not bt_*) another's, "[bpf]"; kernel functions named bpf_prog_* or
  * bpf_trampoline_* that are no program; user frames never looked at.
  */
 #include <setjmp.h>
@@ -19,14 +19,18 @@
 
 #define OURS "k:bpf_prog_6deef7357e7b4530_bt_sys_enter+0x8a"
 
-static size_t cut(const char *s)
+/* The tracer's frames of stack @s: their count, -count when another tool's. */
+static long cut(const char *s)
 {
 	struct frame fr[FRAMES_MAX];
 	char err[200];
 	int n = frames_parse(s, strlen(s), fr, err, sizeof(err));
+	bool ours = false;
+	size_t k;
 
 	assert_true(n >= 0);
-	return tracer_frames(fr, (size_t)n);
+	k = tracer_frames(fr, (size_t)n, &ours);
+	return ours ? (long)k : -(long)k;
 }
 
 static void test_ours(void **state)
@@ -60,21 +64,27 @@ static void test_not_ours(void **state)
 	(void)state;
 	assert_int_equal(cut(""), 0);
 	assert_int_equal(cut("k:do_sys_open+0x1f k:do_syscall_64+0x44 u:0x7f00"), 0);
-	/* another tool's program, and its path */
+	/* another tool's program, and its path: theirs */
 	assert_int_equal(cut("k:bpf_prog_0123456789abcdef_tracer_fn+0x1 "
-			     "k:bpf_trace_run2+0x52 k:do_syscall_64+0x44"), 0);
+			     "k:bpf_trace_run2+0x52 k:do_syscall_64+0x44"), -2);
+	/* a program without a name, alone (in an interrupt) */
+	assert_int_equal(cut("k:bpf_prog_59f4a931744dcdc6+0x10 f:6:[vdso]+0xc01"), -1);
+	assert_int_equal(cut("k:bpf_prog_59f4a931744dcdc6_+0x10"), -1);
 	/* ours and another's on one path: ours */
 	assert_int_equal(cut("k:bpf_prog_0123456789abcdef_other+0x1 " OURS
 			     " k:bpf_trace_run2+0x52 k:do_syscall_64+0x44"), 3);
 	/* kernel functions, no programs: a tag of 16 hex digits and '_' is not there */
 	assert_int_equal(cut("k:bpf_prog_realloc+0x1 k:bpf_prog_load+0x20 k:__sys_bpf+0x30"), 0);
 	assert_int_equal(cut("k:bpf_prog_0123456789abcdeg_bt_x+0x1"), 0);
-	assert_int_equal(cut("k:bpf_prog_0123456789abcdef+0x1"), 0);
-	assert_int_equal(cut("k:bpf_prog_0123456789abcdef_+0x1"), 0);
+	assert_int_equal(cut("k:bpf_prog_0123456789abcdefx+0x1"), 0);
 	assert_int_equal(cut("k:bpf_trampoline_link_prog+0x1 k:bpf_tracing_prog_attach+0x2"), 0);
 	/* past the first user frame: not the kernel's stack of this sample */
 	assert_int_equal(cut("u:0x7f00 k:bpf_trace_run2+0x52"), 0);
 	assert_int_equal(cut("j:4:name " OURS), 0);
+	/* libbpf's USDT functions, called by the collector's USDT program */
+	assert_int_equal(cut("k:bpf_prog_4d7af3a0d291d20d_bpf_usdt_arg+0x175 "
+			     "k:bpf_prog_5dcdf7481c29af8e_bt_span+0x234 k:trace_call_bpf+0x100 "
+			     "k:uprobe_dispatcher+0x30"), 4);
 	/* a bare address keeps the leading frames going */
 	assert_int_equal(cut("k:0xffffffffc0001234 " OURS " k:do_syscall_64+0x44"), 2);
 }
