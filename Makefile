@@ -35,7 +35,8 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 # the collector unwinds --profile's user stacks with elfutils' libdwfl (collector/profile/unwind.c)
 LDLIBS := -lbpf -ldw -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
-ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod
+# and demangles C++ names with libstdc++'s __cxa_demangle (analyze/read/demangle.c)
+ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod -l:libstdc++.so.6
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 
@@ -139,8 +140,8 @@ $(OUTPUT)/tests/legacy_pidtree: $(OUTPUT)/obj/tests/tools/legacy_pidtree.o $(OUT
 
 all: $(OUTPUT)/tests/bad_legacy.bpf.o
 
-# reads Go function tables through analyze/read/gosym.c
-$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libanalyze.a
+# reads Go function tables through common/gosym.c
+$(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(LDFLAGS) $^ $(ANALYZE_LDLIBS) -o $@
@@ -150,7 +151,8 @@ $(OUTPUT)/tests/gosym_dump: $(OUTPUT)/obj/tests/tools/gosym_dump.o $(OUTPUT)/lib
 # $(OUTPUT)/tests/NAME, with a GOPATH and GOCACHE of their own under
 # $(OUTPUT) (no $$HOME needed, as root in CI). goburn is built stripped
 # (-s -w: no .symtab, no DWARF), a profile's known truth named only from its
-# pclntab; gooracle is Go's debug/gosym, the truth for analyze/read/gosym.c.
+# pclntab, and so is goleaf (a frameless leaf under two callers); gooracle
+# is Go's debug/gosym, the truth for common/gosym.c.
 # Skipped without go (make deps installs it; the tests then say so).
 GO ?= go
 GO_TOOLS := $(patsubst tests/tools/go/%/main.go,$(OUTPUT)/tests/%,$(wildcard tests/tools/go/*/main.go))
@@ -159,7 +161,7 @@ GO_ENV := GO111MODULE=off GOFLAGS= CGO_ENABLED=0 GOPATH=$(abspath $(OUTPUT))/go 
 ifneq ($(shell command -v $(GO)),)
 all: $(GO_TOOLS)
 endif
-$(OUTPUT)/tests/goburn: GO_LDFLAGS := -s -w
+$(OUTPUT)/tests/goburn $(OUTPUT)/tests/goleaf: GO_LDFLAGS := -s -w
 $(GO_TOOLS): $(OUTPUT)/tests/%: tests/tools/go/%/main.go | $(OUTPUT)
 	$(call msg,GO,$@)
 	$(Q)mkdir -p $(@D)

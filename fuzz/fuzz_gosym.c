@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * fuzz_gosym: a Go function table (analyze/read/gosym.h) read from any
+ * fuzz_gosym: a Go function table (common/gosym.h) read from any
  * bytes, as analyze reads it from any binary a TSV names (hostile).
  *
  * The input is the table, its header first. Addresses looked up: each
@@ -8,7 +8,8 @@
  * the 1.2 format's first function pcs are) plus 0 to 0x90, so that the
  * lookups reach past the binary search into the pc-value tables, file
  * and name strings. Every lookup must end, stay in bounds (ASan), and
- * give NUL-terminated names; a violation aborts. Seeds: fuzz/corpus/
+ * give NUL-terminated names, and an SP delta (the collector's) in range,
+ * or none; a violation aborts. Seeds: fuzz/corpus/
  * fuzz_gosym, tables of two functions in the 1.2, 1.16, 1.18 and 1.20
  * formats (tests/unit/test_analyze_gosym.c writes the same).
  */
@@ -17,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 
 #define CHECK(cond)                                                         \
 	do {                                                                \
@@ -34,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gosym_frame fr[9];
 	struct gosym *g = gosym__from_table(data, size, 0x600000);
 	size_t w, k, n, i;
+	int32_t d;
 
 	if (!g)
 		return 0;
@@ -48,6 +50,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				CHECK(fr[i].fn && strlen(fr[i].fn) > 0);
 				CHECK(!fr[i].file || strlen(fr[i].file) > 0);
 			}
+			/* the SP delta (the collector's Go leaf frames): sane or none */
+			if (gosym_sp_delta(g, base + k, &d) == 0)
+				CHECK(d >= 0 && d <= GOSYM_SP_DELTA_MAX && !(d & 7));
 		}
 	}
 	gosym__free(g);

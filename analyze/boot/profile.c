@@ -12,6 +12,7 @@
 #include "analyze/boot/profile.h"
 #include "analyze/read/frames.h"
 #include "analyze/read/symbols.h"
+#include "analyze/read/tracer.h"
 #include "common/tsv.h"
 
 #define UNKNOWN "[unknown]"
@@ -207,8 +208,8 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 	int added;
 	long ix = strtab_intern(p->stack_ix, (const char *)&id, sizeof(id), &added);
 	struct prof_stack *s;
-	size_t n = 0, i, cap;
-	bool users = false;
+	size_t n = 0, i, cap, cut = 0;
+	bool users = false, ours;
 	int nf = 0, k;
 
 	if (ix < 0 || !added)
@@ -231,7 +232,15 @@ static long stack_get(struct profile *p, uint32_t id, char *scratch, struct fram
 	s->fns = malloc(cap * sizeof(*s->fns));
 	if (!s->fns)
 		return -1;
-	for (i = 0; i < (size_t)nf; i++) {
+	/* the tracer's own frames: one [boottrace] in their place, [bpf] another's (tracer.h) */
+	if (nf > 0 && (cut = tracer_frames(fr, (size_t)nf, &ours))) {
+		const char *t = ours ? TRACER_FRAME : TRACER_OTHER_FRAME;
+
+		if (one_fn(p, t, strlen(t), t, s->fns) < 0)
+			return -1;
+		s->n = 1;
+	}
+	for (i = cut; i < (size_t)nf; i++) {
 		bool user = user_frame(&fr[i]);
 
 		k = frame_fns(p, &fr[i], user && users, s->fns + s->n);

@@ -19,7 +19,10 @@
  * "[unknown]" for a bare kernel address; b: and f: frames through
  * read/symbols.h — the function, else "[BASENAME+0xOFF]" when the file is
  * known, else "[unknown]"; j: frames by their JIT name; u: frames
- * "[unknown]". The candidate files for build ids are the paths the
+ * "[unknown]". The tracer's own frames, a sample taken while one of the
+ * collector's BPF programs ran in the task (read/tracer.h), are one
+ * function "[boottrace]" (module "[boottrace]") in their place, above the
+ * frames that reached its hook. The candidate files for build ids are the paths the
  * timeline names: exec filenames, open/openat/openat2/execve/execveat
  * paths and f: frame paths, in order of first appearance. A sample whose
  * stack row is missing, or is empty, is one "[unknown]" frame.

@@ -13,9 +13,10 @@
 #include <unistd.h>
 
 #include "analyze/array.h"
-#include "analyze/read/gosym.h"
 #include "analyze/read/dbgfetch.h"
+#include "analyze/read/demangle.h"
 #include "analyze/read/symbols.h"
+#include "common/gosym.h"
 
 #define BID 20
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
@@ -74,6 +75,7 @@ struct symbols {
 	uint8_t (*missing)[BID];
 	size_t nmissing, missing_cap;
 	struct dbgfetch *fetch;	/* DEBUGINFOD_URLS, last */
+	struct demangler *dem;	/* C++ names, each demangled once */
 };
 
 struct symbols *symbols__new(void)
@@ -82,7 +84,8 @@ struct symbols *symbols__new(void)
 
 	elf_version(EV_CURRENT);
 	s = calloc(1, sizeof(*s));
-	if (s && !(s->fetch = dbgfetch__new())) {
+	if (s && (!(s->fetch = dbgfetch__new()) || !(s->dem = demangler__new()))) {
+		dbgfetch__free(s->fetch);
 		free(s);
 		return NULL;
 	}
@@ -125,6 +128,7 @@ void symbols__free(struct symbols *s)
 	free(s->files);
 	free(s->missing);
 	dbgfetch__free(s->fetch);
+	demangler__free(s->dem);
 	free(s);
 }
 
@@ -461,9 +465,12 @@ static void file_dwarf(struct symbols *s, struct elf_file *f)
 /*
  * The functions inlined at address @va of @f, innermost first, into @out
  * (room for @max): the DW_TAG_inlined_subroutine scopes that hold it,
- * named through their abstract origin. Their count.
+ * named through their abstract origin: by their linkage name demangled
+ * when they have one (C++: "ns::Class::method(int)", as the function
+ * is named where it is called, not inlined), else their name. Their count.
  */
-static size_t inlined_at(const struct elf_file *f, uint64_t va, const char **out, size_t max)
+static size_t inlined_at(struct symbols *s, const struct elf_file *f, uint64_t va,
+			 const char **out, size_t max)
 {
 	Dwarf_Die cu, *scopes = NULL;
 	size_t k = 0;
@@ -476,10 +483,19 @@ static size_t inlined_at(const struct elf_file *f, uint64_t va, const char **out
 		Dwarf_Attribute a;
 		const char *name;
 
-		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine ||
-		    !dwarf_attr_integrate(&scopes[i], DW_AT_name, &a))
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
 			continue;
-		name = dwarf_formstring(&a);
+		name = NULL;
+		if (dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &a) ||
+		    dwarf_attr_integrate(&scopes[i], DW_AT_MIPS_linkage_name, &a)) {
+			const char *m = dwarf_formstring(&a);
+			const char *dm = m ? demangle(s->dem, m) : NULL;
+
+			if (dm != m)
+				name = dm;
+		}
+		if (!name && dwarf_attr_integrate(&scopes[i], DW_AT_name, &a))
+			name = dwarf_formstring(&a);
 		if (name && *name)
 			out[k++] = name;
 	}
@@ -596,8 +612,8 @@ static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
 	if (f->syms[i].size && va - f->syms[i].addr >= f->syms[i].size)
 		return 0;
 	file_dwarf(s, f);
-	h->n = inlined_at(f, va, h->fn, SYMBOLS_INLINE_MAX);
-	h->fn[h->n++] = f->names + f->syms[i].name;
+	h->n = inlined_at(s, f, va, h->fn, SYMBOLS_INLINE_MAX);
+	h->fn[h->n++] = demangle(s->dem, f->names + f->syms[i].name);
 	return 1;
 }
 

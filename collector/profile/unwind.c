@@ -20,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "collector/idmap.h"
+#include "collector/profile/goleaf.h"
 #include "collector/profile/umaps.h"
 #include "collector/profile/unwind.h"
 
@@ -30,6 +31,8 @@ struct uproc {
 	int exe_fd;		/* /proc/PID/exe, for exe: -1 */
 	Elf *exe;		/* its executable: the Dwfl's architecture (see uproc_new) */
 	bool go;		/* its executable is a Go program */
+	bool goleaf_tried;
+	struct goleaf *goleaf;	/* a Go program's pclntab, for its leaf frames (auto mode) */
 	unsigned long long read_ns;	/* the sample time its modules were last reported at */
 	/* the sample being unwound */
 	pid_t tid;
@@ -77,6 +80,7 @@ static void uproc_free(struct uproc *p)
 	elf_end(p->exe);	/* after dwfl_end: the Dwfl's backend was opened on it */
 	if (p->exe_fd >= 0)
 		close(p->exe_fd);
+	goleaf__free(p->goleaf);
 	free(p);
 }
 
@@ -487,8 +491,17 @@ int unwind_stack(struct unwind *w, const struct bt_sample_event *e,
 	if (!w || w->mode == UNWIND_FP || !us->regs[BT_UREG_IP] || !us->stack_bytes)
 		return -1;	/* a kernel thread, or no stack copied */
 	t0 = cpu_now_ns();
-	if (!(p = get(w, (pid_t)e->hdr.pid)) || !p->dwfl || (w->mode == UNWIND_AUTO && p->go))
+	if (!(p = get(w, (pid_t)e->hdr.pid)) || !p->dwfl)
 		goto out;
+	if (w->mode == UNWIND_AUTO && p->go) {
+		/* frame pointers, the caller a frameless function skips put back */
+		if (!p->goleaf_tried) {
+			p->goleaf_tried = true;
+			p->goleaf = goleaf__new(w->proc, p->pid, p->exe_fd);
+		}
+		n = goleaf_stack(p->goleaf, e, us, stack, out);
+		goto out;
+	}
 	p->tid = (pid_t)e->hdr.tid;
 	p->us = us;
 	p->stack = stack;

@@ -58,7 +58,9 @@ void unwind_forget(struct unwind *w, pid_t pid);
  * (BT_STACK_MAX entries, innermost first): their count. -1 when the
  * sample's frame-pointer frames (e->ustack) are to stand instead: auto
  * mode and a Go program (Go keeps frame pointers, and its binaries have no
- * .eh_frame); the process gone before its first sample was read; or the
+ * .eh_frame), but for the caller of a frameless function, which goleaf.h
+ * puts back by the pclntab's SP deltas (then those frames and it are the
+ * count); the process gone before its first sample was read; or the
  * walk gave the innermost frame alone where frame pointers gave more (no
  * CFI there: JIT'd code, auto mode).
  */

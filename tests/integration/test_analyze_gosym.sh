@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-2-Clause
-# analyze/read/gosym.c against Go's own debug/gosym (tests/tools/go/gooracle,
+# common/gosym.c against Go's own debug/gosym (tests/tools/go/gooracle,
 # the truth): for every 3rd function of Debian's runc, containerd, the
 # shim, docker and dockerd (stripped Go 1.19 binaries; docker and dockerd
 # PIEs whose table is inside .data.rel.ro), of build/tests/goburn (go build

@@ -9,7 +9,8 @@
 # named, their total samples 2:1 (+-15%) and about 300 (+-15%), under
 # main.burnAll on nearly all of them; main.mix, which the compiler
 # inlined into both, is a frame of its own (self) inside them; the folded
-# stacks have one line per distinct stack and sum to the samples.
+# stacks have one line per distinct stack and sum to the samples. Then Go
+# leaf functions: below.
 . "$(dirname "$0")/lib.sh"
 need_root
 have go "the Go profile" || skip "needs golang-go (go build)"
@@ -57,3 +58,39 @@ want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["containe
 got=$(awk '{ n += $NF } END { print n }' "$TMP/folded")
 [ "$got" = "$want" ] || fail "folded sums to $got, the window has $want samples"
 ok "folded: $(wc -l < "$TMP/folded") distinct stacks, $got samples"
+
+# Go leaf functions (issue 34, item 5): build/tests/goleaf (stripped too)
+# spends 200 ms in main.callLong, then 100 ms in main.callShort, nearly all
+# of it in main.leaf, which both call and which keeps no frame (Go saves no
+# frame pointer in it). Frame pointers alone (--profile-unwind=fp, the
+# peer) skip the leaf's caller; the default (auto) puts it back by the
+# pclntab's SP deltas (collector/profile/goleaf.h): the callers' totals
+# 2:1 (+-15%), together on at least 90% of the leaf's samples.
+GOLEAF=$TOOLS/goleaf
+[ -x "$GOLEAF" ] || fail "no $GOLEAF: make all builds it (with golang-go installed)"
+# leaf TAG [COLLECTOR-OPTION...]: "LONG SHORT LEAF", the callers' totals and the leaf's self
+leaf() {
+	local tag=$1
+	shift
+	"$COLLECTOR" --profile=999 "$@" -o "$TMP/$tag.tsv" -- "$GOLEAF" > "$TMP/$tag.out" 2> "$TMP/$tag.err" ||
+		fail "$tag: collector exited $?: $(tail -3 "$TMP/$tag.err")"
+	check_tsv "$TMP/$tag.tsv"
+	"$ANALYZE" --profile --until end --format tsv --top 1000 "$TMP/$tag.tsv" > "$TMP/$tag.prof" ||
+		fail "$tag: analyze --profile exited $?"
+	awk -F'\t' 'NR > 1 && $4 == "goleaf" { if ($3 == "main.callLong") l = $8
+		if ($3 == "main.callShort") s = $8; if ($3 == "main.leaf") f = $5 }
+		END { print l + 0, s + 0, f + 0 }' "$TMP/$tag.prof"
+}
+read -r fl fs ff < <(leaf fp --profile-unwind=fp)
+read -r long short lf < <(leaf auto)
+[ "$lf" -ge 200 ] || fail "main.leaf has $lf self samples (under 200 of about 300)"
+[ "$short" -gt 0 ] && [ $(((long + short) * 10)) -ge $((lf * 9)) ] ||
+	fail "main.callLong $long + main.callShort $short samples, of main.leaf's $lf (under 90%): $(
+		grep -E 'main\.(leaf|call)' "$TMP/auto.prof" | head -4)"
+ratio=$((100 * long / short))
+[ "$ratio" -ge 170 ] && [ "$ratio" -le 230 ] || fail "main.callLong:main.callShort = $long:$short, not 2 +-15%"
+# the peer shows what was lost: frame pointers alone keep the callers on few samples
+[ $(((fl + fs) * 2)) -lt "$ff" ] ||
+	fail "frame pointers alone kept the leaf's callers ($fl + $fs of $ff): the test proves nothing"
+ok "main.leaf (frameless) $lf samples: main.callLong $long, main.callShort $short (ratio" \
+	"$((ratio / 100)).$(printf %02d $((ratio % 100)))); by frame pointers alone $fl and $fs of $ff"

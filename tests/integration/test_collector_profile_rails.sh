@@ -9,7 +9,11 @@
 #  - analyze --profile: build_table's total is 300 ms (±15%), under the
 #    initializer's file (`<top (required)> (FILE:0)`, loaded by Rails);
 #  - analyze --plot (and --profile --plot): the container's flame graph
-#    shows build_table with its file and line, and the same time.
+#    shows build_table with its file and line, and the same time;
+#  - the tracer's own cost (issue 34, item 6): samples taken in the
+#    collector's BPF programs are a [boottrace] frame of their own, and
+#    none names a bpf_prog_ frame (when the kernel lists JIT'd programs
+#    in kallsyms: net.core.bpf_jit_kallsyms); their share said.
 # modes: cgroup
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -43,6 +47,14 @@ in_range "$(awk -v n="$n" 'BEGIN { print n * 1.001 }')" ||
 grep -F "build_table (" <<< "$folded" | grep -qF "<top (required)> ($INIT:0);build_table ($INIT:$LINE)" ||
 	fail "build_table is not under its initializer's file in the folded stacks"
 ok "analyze --profile: build_table ($INIT:$LINE) $n samples (~$n ms of 300), under its initializer"
+
+read -r bt all < <(awk '{ all += $NF } index($0, ";[boottrace] ") { n += $NF } END { print n + 0, all + 0 }' <<< "$folded")
+grep -q 'bpf_prog_[0-9a-f]\{16\}_bt_' <<< "$folded" &&
+	fail "a bpf_prog_ frame of the collector's left in the folded stacks: $(grep -o '[^;]*bpf_prog_[^;]*' <<< "$folded" | head -3)"
+if [ "$(cat /proc/sys/net/core/bpf_jit_kallsyms 2> /dev/null)" = 1 ]; then
+	[ "$bt" -gt 0 ] || fail "no [boottrace] sample in the boot's $all (the collector's programs ran in every syscall)"
+fi
+ok "the tracer's own cost: $bt of $all samples ($((bt * 1000 / all / 10)).$((bt * 1000 / all % 10))%) under [boottrace]"
 
 # --plot alone, and with --profile (which once crashed: its reading kept no samples)
 for opts in "--plot" "--profile --plot"; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * gosym_dump BINARY: analyze/read/gosym.c's answer for each link-time
+ * gosym_dump BINARY: common/gosym.c's answer for each link-time
  * address read from stdin (one hex number a line, 0x optional), one line
  * each: "ADDR<TAB>FUNC<TAB>FILE<TAB>LINE" (the outermost function, the
  * innermost frame's file and line, "-" and 0 when none), or with -a the
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 
 /* The file at @path as a bare table, or NULL. */
 static struct gosym *bare_table(const char *path)

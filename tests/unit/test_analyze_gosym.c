@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmocka: analyze/read/gosym.c.
+ * cmocka: common/gosym.c.
  *   - tables written here in each format (Go 1.2, 1.16, 1.18, 1.20), two
  *     functions with known names, files and lines: each address names
  *     what was written, an address outside them nothing;
@@ -29,7 +29,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 #include "tests/unit/built.h"
 #include "tests/unit/rng.h"
 

@@ -7,7 +7,9 @@
  * one line per distinct stack however many raw stacks print alike; host
  * tasks' samples (container \N) in a boot: the runtime's processes (the
  * client, its wakers, by process) counted, a stranger and a kernel thread
- * not.
+ * not; a sample in the collector's own BPF program one "[boottrace]"
+ * frame in place of the program and its path (read/tracer.h), in another
+ * tool's "[bpf]".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -170,6 +172,60 @@ static void test_folded_distinct(void **state)
 	timeline__free(tl);
 }
 
+/* The tracer's frames: one [boottrace], self, above the syscall's entry and the app. */
+static void test_tracer_frame(void **state)
+{
+	struct timeline *tl = timeline__new();
+	struct profile *p;
+	const struct prof_ctr *pc;
+	uint64_t total;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(tl);
+	assert_int_equal(timeline_begin_file(tl), 0);
+	add(tl, "100", "sh", "5", "start", "mkdir", "\\N", "/c");
+	add(tl, "1000", "sh", "5", "stack", "1", "\\N",
+	    "k:bpf_ringbuf_reserve+0x5 k:bpf_prog_6deef7357e7b4530_bt_sys_enter+0x8a "
+	    "k:bpf_trace_run2+0x52 k:__bpf_trace_sys_enter+0x6 k:__traceiter_sys_enter+0x2f "
+	    "k:syscall_trace_enter+0xa8 k:do_syscall_64+0x44 j:5:write j:4:main");
+	add(tl, "1000", "sh", "5", "stack", "2", "\\N", "k:do_syscall_64+0x44 j:5:write j:4:main");
+	add(tl, "1001", "sh", "5", "sample", "1", "1000000", "cpu=0");
+	add(tl, "1002", "sh", "5", "sample", "1", "1000000", "cpu=0");
+	add(tl, "1000", "sh", "5", "stack", "3", "\\N",
+	    "k:bpf_prog_0123456789abcdef_other+0x1 k:bpf_trace_run2+0x52 k:do_syscall_64+0x44 "
+	    "j:5:write j:4:main");
+	add(tl, "1003", "sh", "5", "sample", "2", "1000000", "cpu=0");
+	add(tl, "1004", "sh", "5", "sample", "3", "1000000", "cpu=0");
+	assert_int_equal(timeline_set_phase(tl, 0, 1, 5000), 0);
+	timeline_end_file(tl, 0);
+	assert_int_equal(timeline_finish(tl), 0);
+	p = profile__new(tl, 1, &(struct profile_opts){ .no_system = true });
+	assert_non_null(p);
+	pc = &p->ctrs[0];
+	assert_int_equal(fn_self(p, pc, "[boottrace]", &total), 2);
+	assert_int_equal(total, 2);
+	assert_string_equal(profile_fn_module(p, pc->fns[0].fn), "[boottrace]");
+	assert_int_equal(fn_self(p, pc, "bpf_ringbuf_reserve", &total), -1);
+	assert_int_equal(fn_self(p, pc, "bpf_trace_run2", &total), -1);
+	assert_int_equal(fn_self(p, pc, "syscall_trace_enter", &total), 0);
+	assert_int_equal(fn_self(p, pc, "do_syscall_64", &total), 1);
+	assert_int_equal(total, 4);
+	assert_int_equal(fn_self(p, pc, "[bpf]", &total), 1);	/* another tool's */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(profile_print(f, p, "listen", NULL, 0, FMT_FOLDED, 20), 0);
+	fclose(f);
+	assert_string_equal(buf, "sh;main;write;do_syscall_64_[k];syscall_trace_enter_[k];[boottrace] 2\n"
+				 "sh;main;write;do_syscall_64_[k] 1\n"
+				 "sh;main;write;do_syscall_64_[k];[bpf] 1\n");
+	free(buf);
+	profile__free(p);
+	timeline__free(tl);
+}
+
 static void test_runtime_samples(void **state)
 {
 	static const char *const stacks[] = { "j:6:client", "j:7:dockerd", "j:4:runc", "j:2:sh",
@@ -244,6 +300,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self_total_folded),
 		cmocka_unit_test(test_folded_distinct),
+		cmocka_unit_test(test_tracer_frame),
 		cmocka_unit_test(test_runtime_samples),
 		cmocka_unit_test(test_folded_name),
 	};

@@ -5,7 +5,7 @@
  * stripped copy with and without its debug file under a --debug-dir; and
  * a function inlined into another (always_inline, a label in its body) as
  * a frame of its own inside it, from this binary's DWARF and from the
- * debug file's.
+ * debug file's; a C++-named function demangled.
  */
 #include <elf.h>
 #include <link.h>
@@ -28,6 +28,13 @@ __attribute__((noinline)) int symbols_test_target(int x)
 	return x * 3 + 1;
 }
 
+/* a C++ name (this file is C: the symbol named by hand), demangled */
+__attribute__((noinline)) int symbols_test_cxx(int x) __asm__("_ZN9boottrace4test6burnerEi");
+__attribute__((noinline)) int symbols_test_cxx(int x)
+{
+	return x * 7 + 2;
+}
+
 /* a label in the inlined body: its address is in the inlined scope */
 extern const char symbols_test_mark[];
 static inline __attribute__((always_inline)) int symbols_test_inlined(int x)
@@ -47,6 +54,7 @@ struct self {
 	bool has_id;
 	uint64_t off;		/* of symbols_test_target + 4 in the file */
 	uint64_t mark_off;	/* of symbols_test_mark */
+	uint64_t cxx_off;	/* of symbols_test_cxx + 1 */
 };
 
 /* The file offset of address @va (link-time) in the PT_LOAD that holds it, or 0. */
@@ -73,6 +81,7 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *arg)
 		return 0;
 	me->off = file_off(info, (uint64_t)(uintptr_t)symbols_test_target + 4 - info->dlpi_addr);
 	me->mark_off = file_off(info, (uint64_t)(uintptr_t)symbols_test_mark - info->dlpi_addr);
+	me->cxx_off = file_off(info, (uint64_t)(uintptr_t)symbols_test_cxx + 1 - info->dlpi_addr);
 	for (i = 0; i < info->dlpi_phnum; i++) {
 		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
 
@@ -109,7 +118,8 @@ static int setup(void **state)
 		return -1;
 	exe[n] = 0;
 	dl_iterate_phdr(phdr_cb, &me);
-	if (!me.has_id || !me.off || !me.mark_off || symbols_test_outer(1) != 7 || !mkdtemp(dir))
+	if (!me.has_id || !me.off || !me.mark_off || !me.cxx_off || symbols_test_outer(1) != 7 ||
+	    symbols_test_cxx(1) != 9 || !mkdtemp(dir))
 		return -1;
 	return 0;
 }
@@ -165,6 +175,15 @@ static void test_self(void **state)
 	assert_true(h.n == 0 || strcmp(h.fn[h.n - 1], "symbols_test_target") != 0);
 	/* an inlined function: a frame of its own, inside its caller */
 	assert_inlined(symbols_build_id(s, me.id, me.mark_off, false, &h), &h);
+	/* a C++ function: demangled, the same string each time (once) */
+	assert_fn(symbols_build_id(s, me.id, me.cxx_off, false, &h), &h,
+		  "boottrace::test::burner(int)", "test_analyze_symbols");
+	{
+		const char *once = h.fn[0];
+
+		symbols_build_id(s, me.id, me.cxx_off, false, &h);
+		assert_ptr_equal(h.fn[0], once);
+	}
 	/* an offset outside every PT_LOAD (a bogus frame-pointer frame) */
 	assert_int_equal(symbols_build_id(s, me.id, 0xffffaa6f29021000ull, false, &h), 0);
 	assert_int_equal(h.n, 0);

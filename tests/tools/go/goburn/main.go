@@ -2,7 +2,7 @@
 
 // goburn: a profile's known truth in Go, built stripped (-ldflags '-s -w',
 // no .symtab, no DWARF) so that its functions are named only from its
-// pclntab (analyze/read/gosym.c). On one locked OS thread it spins 200 ms
+// pclntab (common/gosym.c). On one locked OS thread it spins 200 ms
 // of that thread's CPU time in main.burnLong, then 100 ms in
 // main.burnShort, both called by main.burnAll, then listens on a loopback
 // port (the boot's listen phase) and exits. Each loop's body is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-2-Clause
 
-// gooracle BINARY [STRIDE]: the truth for analyze/read/gosym.c, from Go's
+// gooracle BINARY [STRIDE]: the truth for common/gosym.c, from Go's
 // own debug/gosym. It finds the binary's pclntab (the .gopclntab section,
 // else the header's magic inside .data.rel.ro, as in a PIE; a file that is
 // not ELF is a bare table, as debug/gosym/testdata/pcln115) and, for every

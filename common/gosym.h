@@ -32,12 +32,15 @@
  * .noptrdata by its pointer to the table): a binary where it cannot be
  * found still has its functions named, without their inlines.
  *
+ * The SP-delta table (pcsp) of each function, for the collector's Go
+ * leaf frames (collector/profile/goleaf.h): gosym_sp_delta().
+ *
  * The file is hostile input: every read is bounds-checked against the
  * table or the file, every walk bounded; a malformed table names nothing
  * (or fewer frames), it never crashes.
  */
-#ifndef ANALYZE_GOSYM_H
-#define ANALYZE_GOSYM_H
+#ifndef COMMON_GOSYM_H
+#define COMMON_GOSYM_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -86,4 +89,26 @@ struct gosym_frame {
  */
 size_t gosym_lookup(struct gosym *g, uint64_t va, struct gosym_frame *out, size_t max);
 
-#endif /* ANALYZE_GOSYM_H */
+/* An SP delta past this (bytes) is a malformed table: Go's frames are far smaller. */
+#define GOSYM_SP_DELTA_MAX (1 << 24)
+
+/*
+ * gosym_sp_delta - how far the stack pointer is below the function's
+ * entry at link-time address @va (the table's pcsp, the SP-delta table
+ * Go's own tracebacks unwind by) into *@delta, in bytes: the return
+ * address to its caller is at SP + *@delta (x86-64: CALL pushed it just
+ * above the function's entry SP). 0 for a function with no frame (a leaf
+ * that saves no frame pointer) or at its first instruction; -1 when no
+ * function covers @va or its table is malformed (a negative delta, one
+ * past GOSYM_SP_DELTA_MAX or not a multiple of 8).
+ */
+int gosym_sp_delta(const struct gosym *g, uint64_t va, int32_t *delta);
+
+/*
+ * gosym_file_va - the link-time address of file offset @off through the
+ * PT_LOAD segments of a table opened from its file (gosym__open()): 0
+ * and *@va, or -1 when no segment holds it (or the table has no file).
+ */
+int gosym_file_va(const struct gosym *g, uint64_t off, uint64_t *va);
+
+#endif /* COMMON_GOSYM_H */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyze/read/gosym.h"
+#include "common/gosym.h"
 
 #define MAGIC_12 0xfffffffbu
 #define MAGIC_116 0xfffffffau
@@ -338,42 +338,80 @@ static bool inl_entry(const struct gosym *g, uint64_t tree, int32_t ix, uint32_t
 	return true;
 }
 
-size_t gosym_lookup(struct gosym *g, uint64_t va, struct gosym_frame *out, size_t max)
+/*
+ * The function covering @va: its _func's offset in buf, its entry and end.
+ * false when none does, or the table disagrees with itself.
+ */
+static bool func_at(const struct gosym *g, uint64_t va, size_t *func, uint64_t *entry,
+		    uint64_t *end)
 {
-	size_t lo = 0, hi, func, k = 0;
-	uint64_t entry, end, fentry, tree, pc = va;
-	uint32_t nameoff, npcdata, inltab;
-	const char *name;
+	size_t lo = 0, hi = g->nfunc;
+	uint64_t fentry;
 
-	if (!g || !max)
-		return 0;
-	hi = g->nfunc;
-	if (!functab_at(g, 0, &entry, NULL) || va < entry ||
-	    !functab_at(g, g->nfunc, &end, NULL) || va >= end)
-		return 0;
+	if (!functab_at(g, 0, entry, NULL) || va < *entry ||
+	    !functab_at(g, g->nfunc, end, NULL) || va >= *end)
+		return false;
 	while (hi - lo > 1) {	/* the last entry at or below va */
 		size_t mid = lo + (hi - lo) / 2;
 		uint64_t pcm;
 
 		if (!functab_at(g, mid, &pcm, NULL))
-			return 0;
+			return false;
 		if (pcm <= va)
 			lo = mid;
 		else
 			hi = mid;
 	}
-	if (!functab_at(g, lo, &entry, &func) || !functab_at(g, lo + 1, &end, NULL) ||
-	    va < entry || va >= end)
-		return 0;
+	if (!functab_at(g, lo, entry, func) || !functab_at(g, lo + 1, end, NULL) ||
+	    va < *entry || va >= *end)
+		return false;
 	/* the _func must say the same entry: a corrupt functab names nothing */
 	if (go118(g)) {
 		uint32_t eo;
 
-		if (!rd32(g, func, &eo) || g->text + eo != entry)
-			return 0;
-	} else if (!rdword(g, func, g->ptrsize, &fentry) || fentry != entry) {
-		return 0;
+		return rd32(g, *func, &eo) && g->text + eo == *entry;
 	}
+	return rdword(g, *func, g->ptrsize, &fentry) && fentry == *entry;
+}
+
+int gosym_sp_delta(const struct gosym *g, uint64_t va, int32_t *delta)
+{
+	uint64_t entry, end;
+	uint32_t tab;
+	size_t func;
+	int32_t v;
+
+	if (!g || !func_at(g, va, &func, &entry, &end) || !field(g, func, 4, &tab))
+		return -1;
+	v = pcvalue(g, tab, entry, va);
+	/* a frame is small: a value out of reason is a malformed table */
+	if (v < 0 || v > GOSYM_SP_DELTA_MAX || (v & 7))
+		return -1;
+	*delta = v;
+	return 0;
+}
+
+int gosym_file_va(const struct gosym *g, uint64_t off, uint64_t *va)
+{
+	size_t i;
+
+	for (i = 0; g && i < g->nsegs; i++)
+		if (off >= g->segs[i].off && off - g->segs[i].off < g->segs[i].filesz) {
+			*va = off - g->segs[i].off + g->segs[i].vaddr;
+			return 0;
+		}
+	return -1;
+}
+
+size_t gosym_lookup(struct gosym *g, uint64_t va, struct gosym_frame *out, size_t max)
+{
+	size_t func, k = 0;
+	uint64_t entry, end, tree, pc = va;
+	uint32_t nameoff, npcdata, inltab;
+	const char *name;
+
+	if (!g || !max || !func_at(g, va, &func, &entry, &end))
+		return 0;
 	if (!field(g, func, 1, &nameoff) || !(name = str_at(g, g->funcname, nameoff)))
 		return 0;
 	/* the inlined functions, innermost first: each entry's parentPc is a
