@@ -438,31 +438,43 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	return 0;
 }
 
-const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
+/* The innermost span of @t that holds @x, or NULL. */
+static const struct tl_span *span_at(const struct tl_task *t, uint64_t x)
 {
-	const struct tl_span *start = NULL;
 	size_t lo = 0, hi = t->nspans, k;
 
-	/* the last span that starts at @a or before: the innermost holding @a is it or above */
+	/* the last span that starts at @x or before: the innermost holding @x is it or above */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->spans[mid].ts <= a)
+		if (t->spans[mid].ts <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1) {
-		const struct tl_span *s = &t->spans[k - 1];
+	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1)
+		if (x - t->spans[k - 1].ts < t->spans[k - 1].dur)
+			return &t->spans[k - 1];
+	return NULL;
+}
 
-		if (a - s->ts >= s->dur)
-			continue;
-		if (!start)
-			start = s;
-		if (b - s->ts <= s->dur)
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
+{
+	const struct tl_span *s;
+
+	if (b <= a)
+		return span_at(t, a);
+	/* a span over more than half of [a, b) holds its middle */
+	for (s = span_at(t, a + (b - a) / 2); s;
+	     s = s->parent == TL_NOSPAN ? NULL : &t->spans[s->parent]) {
+		uint64_t from = s->ts > a ? s->ts : a;
+		uint64_t end = s->dur > UINT64_MAX - s->ts ? UINT64_MAX : s->ts + s->dur;
+		uint64_t to = end < b ? end : b;
+
+		if (to > from && (to - from) > (b - a) - (to - from))
 			return s;
 	}
-	return start;
+	return span_at(t, a);
 }
 
 /*

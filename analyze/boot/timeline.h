@@ -357,9 +357,12 @@ int timeline_finish(struct timeline *tl);
 const char *timeline_str(const struct timeline *tl, uint32_t id);
 
 /*
- * timeline_span_over - the innermost span of @t that holds all of [@a,
- * @b), else the innermost that holds @a; NULL when none holds @a. A
- * binary search, then up the parents (the nesting's depth).
+ * timeline_span_over - the innermost span of @t over more than half of
+ * [@a, @b) (one that holds all of it, or one that a stretch runs past by
+ * less than it covers: an import whose stretch of CPU starts before its
+ * span row and ends a few us after it), else the innermost that holds
+ * @a; NULL when none does. Binary searches, then up the parents (the
+ * nesting's depth).
  */
 const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 

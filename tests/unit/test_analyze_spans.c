@@ -3,7 +3,7 @@
  * cmocka: analyze/boot/spans.c and the timeline's span rows: self time is
  * the span less its children (one level deeper, same thread), names add up
  * over processes and threads, order by self; the innermost span over an
- * interval (the critical path's); a detail that does not parse keeps the
+ * interval (the critical path's: over most of it, else holding its start); a detail that does not parse keeps the
  * row with what ""; the hostile name stays escaped.
  */
 #include <setjmp.h>
@@ -90,6 +90,20 @@ static void test_span_over(void **state)
 	/* between a and b, inside app */
 	s = timeline_span_over(t, 520, 530);
 	assert_string_equal(timeline_str(a->tl, s->what), "app");
+	/* starts before app, ends 10 ns past it: app covers most of it */
+	s = timeline_span_over(t, 140, 1160);
+	assert_non_null(s);
+	assert_string_equal(timeline_str(a->tl, s->what), "app");
+	/* in app, over a but 10 before it and 20 after: a, the innermost over most */
+	s = timeline_span_over(t, 190, 520);
+	assert_string_equal(timeline_str(a->tl, s->what), "a");
+	/* a over exactly half: app, which holds it all */
+	s = timeline_span_over(t, 400, 600);
+	assert_string_equal(timeline_str(a->tl, s->what), "app");
+	/* starts 5 before load (2000..2040) and runs 5 past its end: load, 40 of 50 */
+	s = timeline_span_over(t, 1995, 2045);
+	assert_non_null(s);
+	assert_string_equal(timeline_str(a->tl, s->what), "we\\tird.rb");
 	/* starts in b, ends past app: b, the innermost holding the start */
 	s = timeline_span_over(t, 650, 5000);
 	assert_string_equal(timeline_str(a->tl, s->what), "b");
