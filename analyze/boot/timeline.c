@@ -410,7 +410,8 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	struct span_detail sd;
 	struct tl_span *s;
 	char *buf;
-	long kind = str_id(tl, &r->f[TSV_NAME]), what, n;
+	long kind = str_id(tl, &r->f[TSV_NAME]), what, caller = TL_NOSTR, n;
+	long long line = 0;
 
 	if (kind < 0 || r->null & (1u << TSV_DUR_NS))
 		return kind < 0 ? -1 : 0;
@@ -419,10 +420,16 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 		return -1;
 	n = tsv_unescape(d->p, d->n, buf);
 	if (n < 0 || span_detail_parse(buf, (size_t)n, &sd) < 0)
-		sd.what_n = 0, sd.what = buf, sd.raised = false;
+		sd.what_n = 0, sd.what = buf, sd.raised = false, sd.caller = NULL;
 	what = strtab_intern(tl->strs, buf + d->n, tsv_escape(sd.what, sd.what_n, buf + d->n), NULL);
+	if (what >= 0 && sd.caller) {
+		/* (the escaped what is interned: its room holds the caller's) */
+		caller = strtab_intern(tl->strs, buf + d->n,
+				       tsv_escape(sd.caller, sd.caller_n, buf + d->n), NULL);
+		line = sd.line;
+	}
 	free(buf);
-	if (what < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
+	if (what < 0 || caller < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
 		return -1;
 	s = &t->spans[t->nspans++];
 	s->ts = r->ts_ns;
@@ -434,6 +441,8 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	s->what = (uint32_t)what;
 	s->depth = r->null & (1u << TSV_RET) || r->ret < 0 ? 0 : (uint32_t)r->ret;
 	s->flags = sd.raised ? TL_SPAN_RAISED : 0;
+	s->caller = (uint32_t)caller;
+	s->line = line > 0 && line <= UINT32_MAX ? (uint32_t)line : 0;
 	c->has_spans = true;
 	return 0;
 }

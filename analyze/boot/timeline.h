@@ -98,6 +98,9 @@ struct tl_span {
 	uint32_t depth;
 	uint32_t flags;		/* TL_SPAN_* */
 	uint32_t parent;	/* the index of the span it is in (by time), or TL_NOSPAN */
+	uint32_t caller;	/* the file that called it (caller=, Ruby), escaped:
+				 * timeline_str(), or TL_NOSTR */
+	uint32_t line;		/* the caller's line (line=; 0: the interpreter's own) */
 };
 #define TL_NOSPAN UINT32_MAX
 #define TL_SPAN_RAISED 1	/* no return: ended by an outer span's */
