@@ -29,7 +29,9 @@
 #define TITLE_FONT_PX 17
 /* an average character's width in Verdana, as a fraction of the font size */
 #define CHAR_EM 0.59
-#define MIN_BOX_PX 0.1
+/* flamegraph.pl's --minwidth, at a pixel: a Rails boot's 48,000 boxes under
+ * it made a 12 MB picture of thin spikes (its default, 0.1 px, draws them) */
+#define MIN_BOX_PX 1.0
 #define ROOT_NAME "all"
 
 struct node {
@@ -416,6 +418,8 @@ static const char script[] =
 "  $('matched').textContent = re ? 'Matched: ' + (100 * total / W).toFixed(1) + '%%' : '';\n"
 "}\n"
 "window.addEventListener('load', function () {\n"
+"  /* the root and the spans above it at the bottom: in view, whatever the height */\n"
+"  window.scrollTo(0, document.documentElement.scrollHeight);\n"
 "  Array.prototype.forEach.call(document.querySelectorAll('g.f'), function (g) {\n"
 "    var r = g.querySelector('rect'), t = g.querySelector('text');\n"
 "    frames.push({ g: g, rect: r, text: t, name: fname(g), fill: r.getAttribute('fill'),\n"
