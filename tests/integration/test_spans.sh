@@ -15,7 +15,8 @@
 #   tests/tools/railsapp with spans/initializers instead of its own): its two
 #   initializers, one burning 300 ms, one sleeping 200 ms, are load spans
 #   of those lengths (±15%), the two at the top of --by span's self times,
-#   each a stretch of its own on the critical path to listen;
+#   each a stretch of its own on the critical path to listen, labelled in
+#   the boot chart with config/environment around them;
 # - Java (openjdk-17): a static initializer burning 200 ms is a clinit span
 #   of its class (±15%);
 # - an interpreter of its own (a copy of python3.11 in a root of its own,
@@ -154,7 +155,8 @@ if have puma "the Rails spans" && have rails "the Rails spans (ruby-railties)"; 
 		"$ANALYZE" --plot "$TMP/plot" "$out" > /dev/null 2> "$TMP/plot.err" ||
 			fail "analyze --plot exited $?: $(tail -3 "$TMP/plot.err")"
 		[ -s "$TMP/plot/bootchart.png" ] || fail "no boot chart"
-		for f in slow.rb config_service.rb; do
+		# every level: config/environment too, around the initializers
+		for f in slow.rb config_service.rb environment; do
 			grep -q "	\"$f\"$" "$TMP/plot/bootchart.dat" || fail "the boot chart does not label $f"
 		done
 	fi
