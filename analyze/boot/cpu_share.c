@@ -38,6 +38,13 @@ struct swin {
 	uint16_t cpu;
 };
 
+/* Where a switch-in would clip a hit: (lo, hi) on @cpu of @file (merged). */
+struct reach {
+	uint64_t lo, hi;
+	uint32_t file;
+	uint16_t cpu;
+};
+
 static int cmp_ref(const void *a, const void *b)
 {
 	const struct ref *x = a, *y = b;
@@ -64,6 +71,19 @@ static int cmp_hit(const void *a, const void *b)
 		return x->ctr < y->ctr ? -1 : 1;
 	if (x->from != y->from)
 		return x->from < y->from ? -1 : 1;
+	return 0;
+}
+
+static int cmp_reach(const void *a, const void *b)
+{
+	const struct reach *x = a, *y = b;
+
+	if (x->file != y->file)
+		return x->file < y->file ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->lo != y->lo)
+		return x->lo < y->lo ? -1 : 1;
 	return 0;
 }
 
@@ -186,8 +206,10 @@ struct fill {
 	uint64_t maxlen;	/* the longest ref: how far back a search starts */
 	struct hit *hits;
 	size_t nhits, hits_cap;
-	struct swin *sws;	/* every switch-in on the refs' CPUs, sorted */
+	struct swin *sws;	/* the switch-ins inside a hit's reach, sorted */
 	size_t nsws, sws_cap;
+	struct reach *reach;	/* the hits' reaches, sorted, merged */
+	size_t nreach;
 };
 
 /* Task @t of container @ci ran on @cpu during [@a, @b): its overlaps with the refs. */
@@ -225,13 +247,65 @@ static int add_run(struct fill *f, uint32_t ci, const struct tl_task *t, uint16_
 	return 0;
 }
 
-/* Task @t got @cpu of file @file at @ts: kept when the refs have that CPU. */
+/*
+ * The hits' reaches: a hit [from, to) of a run from @a is clipped by a
+ * switch-in on its CPU in (a, to), and only there. Sorted and merged, so
+ * that add_swin() keeps the few switch-ins that matter, not every one of
+ * the file. -1 out of memory.
+ */
+static int reaches(struct fill *f)
+{
+	size_t i, m = 0;
+
+	f->reach = malloc((f->nhits ? f->nhits : 1) * sizeof(*f->reach));
+	if (!f->reach)
+		return -1;
+	for (i = 0; i < f->nhits; i++) {
+		const struct ref *r = &f->refs[f->hits[i].ref];
+
+		f->reach[i] = (struct reach){ .lo = f->hits[i].a, .hi = f->hits[i].to,
+					      .file = r->file, .cpu = r->cpu };
+	}
+	if (f->nhits > 1)
+		qsort(f->reach, f->nhits, sizeof(*f->reach), cmp_reach);
+	for (i = 0; i < f->nhits; i++) {
+		struct reach *p = m ? &f->reach[m - 1] : NULL, *x = &f->reach[i];
+
+		if (p && p->file == x->file && p->cpu == x->cpu && x->lo <= p->hi) {
+			if (x->hi > p->hi)
+				p->hi = x->hi;
+			continue;
+		}
+		f->reach[m++] = *x;
+	}
+	f->nreach = m;
+	return 0;
+}
+
+/* Is @ts inside a hit's reach on (@file, @cpu)? */
+static bool in_reach(const struct fill *f, uint32_t file, uint16_t cpu, uint64_t ts)
+{
+	size_t b = 0, e = f->nreach;
+
+	/* the last reach that starts before @ts */
+	while (b < e) {
+		size_t m = b + (e - b) / 2;
+		const struct reach *x = &f->reach[m];
+
+		if (x->file < file || (x->file == file && (x->cpu < cpu ||
+		    (x->cpu == cpu && x->lo < ts))))
+			b = m + 1;
+		else
+			e = m;
+	}
+	return b > 0 && f->reach[b - 1].file == file && f->reach[b - 1].cpu == cpu &&
+	       ts < f->reach[b - 1].hi;
+}
+
+/* A task got @cpu of file @file at @ts: kept when it can clip a hit. */
 static int add_swin(struct fill *f, uint32_t file, uint16_t cpu, uint64_t ts)
 {
-	size_t rb, re;
-
-	cpu_range(f->refs, f->nrefs, file, cpu, &rb, &re);
-	if (rb == re)
+	if (!in_reach(f, file, cpu, ts))
 		return 0;
 	if (array_grow((void **)&f->sws, &f->sws_cap, f->nsws + 1, sizeof(*f->sws), 256) < 0)
 		return -1;
@@ -488,7 +562,8 @@ int cpu_share_fill(struct cpu_share *cs, struct cp_path *paths, size_t n, uint64
 		/* the switch-ins from the earliest hit's on: where each one ends */
 		for (i = 0; i < f.nhits; i++)
 			lo = f.hits[i].a < lo ? f.hits[i].a : lo;
-		if (f.nhits && (scan(&f, files, lo, hi, true) < 0 || clip(&f) < 0))
+		if (f.nhits && (reaches(&f) < 0 || scan(&f, files, lo, hi, true) < 0 ||
+				clip(&f) < 0))
 			goto out;
 	}
 	m = merge(&f);
@@ -531,6 +606,7 @@ out:
 	free(f.refs);
 	free(f.hits);
 	free(f.sws);
+	free(f.reach);
 	return rc;
 }
 

@@ -36,8 +36,8 @@
  * Cost: two passes over the sched rows of the files that have runnable
  * segments, in the span of those segments (from the earliest switch-in
  * of a task that ran in one), each a binary search among the segments of
- * its CPU; memory for the overlaps found and the switch-ins on the
- * segments' CPUs.
+ * its CPU, then one among the overlaps; memory for the overlaps found and
+ * the switch-ins inside them.
  */
 #ifndef ANALYZE_CPU_SHARE_H
 #define ANALYZE_CPU_SHARE_H
