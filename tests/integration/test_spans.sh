@@ -10,7 +10,9 @@
 # - Ruby (Debian's ruby3.1): a load burning 300 ms and one sleeping 200 ms
 #   are named with their durations (±15%), the sleep on the critical path
 #   as "in load .../sleepy.rb"; a require that raised is popped by name; a
-#   file named with TAB, LF and backslashes is escaped (TSV and JSON);
+#   file named with TAB, LF and backslashes is escaped (TSV and JSON); a
+#   file requiring 40 files of 5 ms each comes first by --sort total
+#   (200..300 ms), named as the one that asked for each (not rubygems');
 # - Rails (Debian's ruby-railties, run by puma, production: the app of
 #   tests/tools/railsapp with spans/initializers instead of its own): its two
 #   initializers, one burning 300 ms, one sleeping 200 ms, are load spans
@@ -122,6 +124,29 @@ segs = [s for p in d["critical_path"]["containers"] for s in p["segments"]]
 sys.exit(0 if any(s.get("span", "").endswith("/sleepy.rb") and s["state"] == "blocked" for s in segs) else 1)' ||
 		fail "no blocked segment with span load .../sleepy.rb in the JSON path"
 	ok "ruby load slow.rb $((slow / 1000000)) ms, sleepy.rb $((sleepy / 1000000)) ms, on the path"
+	# 40 requires of 5 ms from one file, through rubygems' require: by
+	# total that file comes first, ~200 ms, and asked for each of them
+	mkdir -p "$S/req"
+	for i in $(seq -w 0 39); do
+		echo 'e = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 0.005
+x = 0 while Process.clock_gettime(Process::CLOCK_MONOTONIC) < e' > "$S/req/r$i.rb"
+	done
+	out=$TMP/many.tsv
+	"$COLLECTOR" -o "$out" -- "$RB" -e "load '$S/many.rb'" "$S" 2> "$TMP/many.err" ||
+		fail "collector exited $?: $(tail -3 "$TMP/many.err")"
+	check_tsv "$out"
+	"$ANALYZE" --by span --sort total --format tsv "$out" > "$TMP/many.by" || fail "analyze exited $?"
+	top=$(sed -n 2p "$TMP/many.by")
+	[ "$(echo "$top" | cut -f2,3)" = "load	$S/many.rb" ] ||
+		fail "--by span --sort total does not put many.rb first: $(head -4 "$TMP/many.by")"
+	tot=$(echo "$top" | cut -f5)
+	[ "$tot" -ge 200000000 ] && [ "$tot" -le 300000000 ] ||
+		fail "many.rb's total $tot ns, not 200..300 ms (40 x 5 ms and the requires' own)"
+	n=$(awk -F'\t' -v f="$S/many.rb" '$2 == "require" && $3 ~ /^r[0-9][0-9]$/ && $11 == f' "$TMP/many.by" | wc -l)
+	[ "$n" -eq 40 ] || fail "$n of the 40 requires say many.rb asked: $(grep -m2 'r0' "$TMP/many.by")"
+	rows "$out" span require | grep -F 'what=3:r17' | grep -q 'kernel_require.rb' ||
+		echo "# (r17's caller= is not rubygems' kernel_require.rb: $(rows "$out" span require | grep -F 'what=3:r17'))"
+	ok "ruby: 40 requires of 5 ms, by total many.rb first at $((tot / 1000000)) ms, named as the one that asked for each"
 fi
 
 # 3. Rails: the initializers named on the path
