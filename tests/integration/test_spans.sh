@@ -11,8 +11,9 @@
 #   are named with their durations (±15%), the sleep on the critical path
 #   as "in load .../sleepy.rb"; a require that raised is popped by name; a
 #   file named with TAB, LF and backslashes is escaped (TSV and JSON); a
-#   file requiring 40 files of 5 ms each comes first by --sort total
-#   (200..300 ms), named as the one that asked for each (not rubygems');
+#   file requiring 40 files of 5 ms each comes first by --sort total (but
+#   for the interpreter's own boot), its total >= 200 ms and its requires'
+#   within 10%, named as the one that asked for each (not rubygems');
 # - Rails (Debian's ruby-railties, run by puma, production: the app of
 #   tests/tools/railsapp with spans/initializers instead of its own): its two
 #   initializers, one burning 300 ms, one sleeping 200 ms, are load spans
@@ -136,17 +137,27 @@ x = 0 while Process.clock_gettime(Process::CLOCK_MONOTONIC) < e' > "$S/req/r$i.r
 		fail "collector exited $?: $(tail -3 "$TMP/many.err")"
 	check_tsv "$out"
 	"$ANALYZE" --by span --sort total --format tsv "$out" > "$TMP/many.by" || fail "analyze exited $?"
-	top=$(sed -n 2p "$TMP/many.by")
+	# first by total but for the interpreter's own boot (rubygems and the
+	# like, which a loaded machine slows as much as the app: 150..300 ms)
+	top=$(awk -F'\t' 'NR > 1 && $3 !~ /^(rubygems|did_you_mean|error_highlight|\/usr\/lib\/ruby\/.*)$/' \
+		"$TMP/many.by" | head -1)
 	[ "$(echo "$top" | cut -f2,3)" = "load	$S/many.rb" ] ||
-		fail "--by span --sort total does not put many.rb first: $(head -4 "$TMP/many.by")"
+		fail "--by span --sort total does not put many.rb first: $(head -6 "$TMP/many.by")"
 	tot=$(echo "$top" | cut -f5)
-	[ "$tot" -ge 200000000 ] && [ "$tot" -le 300000000 ] ||
-		fail "many.rb's total $tot ns, not 200..300 ms (40 x 5 ms and the requires' own)"
+	# its 40 requires' own times (5 ms and rubygems' search each, and the
+	# waits for a CPU), all in it
+	sum=$(awk -F'\t' '$2 == "require" && $3 ~ /^r[0-9][0-9]$/ { s += $5 } END { print s + 0 }' "$TMP/many.by")
+	[ "$tot" -ge 200000000 ] && [ "$tot" -ge "$sum" ] && [ $((tot - sum)) -le $((sum / 10)) ] ||
+		fail "many.rb's total $tot ns: not >= 200 ms, or not its requires' $sum ns and 10% at most"
 	n=$(awk -F'\t' -v f="$S/many.rb" '$2 == "require" && $3 ~ /^r[0-9][0-9]$/ && $11 == f' "$TMP/many.by" | wc -l)
 	[ "$n" -eq 40 ] || fail "$n of the 40 requires say many.rb asked: $(grep -m2 'r0' "$TMP/many.by")"
+	# by self, the default, the file is below each of its requires
+	"$ANALYZE" --by span --format tsv "$out" | awk -F'\t' -v f="$S/many.rb" '
+		$3 ~ /^r[0-9][0-9]$/ { r++ } $3 == f { exit !(r == 40) }' ||
+		fail "by self, many.rb is not below its 40 requires"
 	rows "$out" span require | grep -F 'what=3:r17' | grep -q 'kernel_require.rb' ||
 		echo "# (r17's caller= is not rubygems' kernel_require.rb: $(rows "$out" span require | grep -F 'what=3:r17'))"
-	ok "ruby: 40 requires of 5 ms, by total many.rb first at $((tot / 1000000)) ms, named as the one that asked for each"
+	ok "ruby: 40 requires of 5 ms, by total many.rb first at $((tot / 1000000)) ms (its requires $((sum / 1000000)) ms), named as the one that asked for each"
 fi
 
 # 3. Rails: the initializers named on the path
