@@ -40,6 +40,9 @@ bool spans_is_loader(const char *file)
 		"kernel_require.rb",		/* rubygems, bootsnap */
 		"zeitwerk/kernel.rb", "zeitwerk/core_ext/kernel.rb",
 		"bundled_gems.rb",		/* Ruby 3.3's warning wrapper */
+		/* ActiveSupport::Dependencies::Loadable's load and require (Rails
+		 * 6.1 and before: its initializers are loaded through it) */
+		"active_support/dependencies.rb",
 	};
 	size_t n = strlen(file), i, k;
 

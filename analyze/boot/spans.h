@@ -16,7 +16,8 @@
  * the app's: the row's caller= and line= (Ruby), unless that is a
  * loader's frame that wraps require (rubygems' and bootsnap's
  * kernel_require.rb, Zeitwerk's kernel.rb, Ruby 3.3's bundled_gems.rb,
- * the interpreter's own at line 0); then the span it is in (the file
+ * ActiveSupport's dependencies.rb, the interpreter's own at line 0); then
+ * the span it is in (the file
  * being loaded that made the call; Python's importing module). A name
  * seen several times names the file of its longest. Pure.
  */
@@ -60,7 +61,8 @@ void spans_sort_total(struct span_stat *v, size_t n);
 /*
  * spans_is_loader - is @file (escaped, a span's caller=) a frame that
  * wraps require rather than the app's file that asked: kernel_require.rb
- * (rubygems, bootsnap), Zeitwerk's kernel.rb, bundled_gems.rb?
+ * (rubygems, bootsnap), Zeitwerk's kernel.rb, bundled_gems.rb,
+ * ActiveSupport's dependencies.rb?
  */
 bool spans_is_loader(const char *file);
 

@@ -213,6 +213,8 @@ static void test_loaders(void **state)
 				    "kernel_require.rb"));
 	assert_true(spans_is_loader("/gems/zeitwerk-2.6/lib/zeitwerk/kernel.rb"));
 	assert_true(spans_is_loader("/usr/lib/ruby/3.3.0/bundled_gems.rb"));
+	assert_true(spans_is_loader("/usr/share/rubygems-integration/all/gems/activesupport-6.1.7.10/"
+				    "lib/active_support/dependencies.rb"));
 	assert_false(spans_is_loader("/app/config/initializers/kernel.rb"));
 	assert_false(spans_is_loader("/app/my_kernel_require.rb"));
 	assert_false(spans_is_loader("/app/app.rb"));
