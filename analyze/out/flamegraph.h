@@ -14,7 +14,8 @@
  *   - the title at the top, under it the total samples and their time;
  *   - each box's tooltip "NAME (N samples, X ms, P%)", and the name in the
  *     box clipped to its width by an estimate of a character's width
- *     (".." where cut; no text in a box too narrow for 3 characters);
+ *     (".." where cut; no text element in a box too narrow for 3
+ *     characters: the script makes one when a zoom widens it);
  *   - colours from a hash of the name, the same every run: user frames
  *     red to yellow (no orange), kernel frames (names ending in "_[k]")
  *     orange, "[unknown]" grey;

@@ -77,7 +77,12 @@ static bool find_box(const char *svg, const char *name, struct box *b)
 	assert_true(k < sizeof(b->fill));
 	memcpy(b->fill, p, k);
 	b->fill[k] = '\0';
+	/* a box too narrow for a name has no text */
 	p = strstr(q, "<text");
+	if (!p || p > strstr(q, "</g>")) {
+		b->text[0] = '\0';
+		return true;
+	}
 	p = strchr(p, '>') + 1;
 	q = strstr(p, "</text>");
 	k = (size_t)(q - p);
