@@ -11,6 +11,8 @@
  *   run on over the hog: the shares sum to 100% at most;
  * - a host hog, whose rename no row shows before its exit (host rows have
  *   no syscalls), by the name it exited with;
+ * - a host task whose rows repeat one switch-out with later switch-ins
+ *   each does not run on over the hog either;
  * - the text: the row's detail, then "; CPU 0 held by COMM TID SHARE".
  */
 #include <setjmp.h>
@@ -155,11 +157,58 @@ static void test_host_hog_renamed_unseen(void **state)
 	release(&fx);
 }
 
+/*
+ * The same preemption by the forked hog, and a host task (40) whose sched
+ * rows repeat one switch-out (0.5 ms) with a later switch-in each (1.5,
+ * 1.7, 1.9 ms on CPU 0: as a collector wrote them for a task kdamond kept
+ * waking in D), then nothing until 150 ms: read alone, it ran on CPU 0
+ * from 1.9 to 150 ms, over the hog.
+ */
+static const char stale[] = HEAD_HOST
+	START("1000000", "10")
+	RH("500000", "40", "40", "1", "bash", "sched", "D", "1000", "1000000", "wake=irq cpu=0")
+	RH("500000", "40", "40", "1", "bash", "sched", "D", "1000", "1200000", "wake=irq cpu=0")
+	RH("500000", "40", "40", "1", "bash", "sched", "D", "1000", "1400000", "wake=irq cpu=0")
+	SYS("1500000", "10", "10", "app", "clone", "20", "400000", "\\N")
+	FORK("1900000", "20", "20", "10", "app", "process")
+	SCHED("1900000", "20", "20", "app", "R", "150000", "150000",
+	      "wake=new waker=10 wpid=10 wcomm=3:app holder=10 hcomm=3:app cpu=0")
+	SCHED("2050000", "10", "10", "app", "R", "100250000", "100250000",
+	      "wake=none holder=20 hcomm=6:bt-hog cpu=0")
+	SYS("2200000", "20", "20", "bt-hog", "prctl", "0", "10000", "\\N")
+	R("102300000", "20", "20", "10", "bt-hog", "exit", "\\N", "0", "\\N", "\\N")
+	SYS("103000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	RH("150000000", "40", "40", "1", "bash", "sched", "S", "0", "100000", "wake=irq cpu=1")
+	TAIL;
+
+static void test_stale_switch_outs(void **state)
+{
+	struct fixture fx;
+	const struct cp_seg *s;
+	const struct cp_share *sh;
+	uint64_t sum = 0;
+	size_t n, i;
+
+	(void)state;
+	path_of(stale, "listen", &fx);
+	s = runnable_of(&fx, 10);
+	assert_non_null(s);
+	sh = shares_of(&fx, s, &n);
+	for (i = 0; i < n; i++)
+		sum += sh[i].ns;
+	assert_true(sum <= s->dur);
+	assert_int_equal(n, 1);
+	assert_int_equal(sh[0].tid, 20);
+	assert_int_equal(sh[0].ns, s->dur);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_renamed_hog),
 		cmocka_unit_test(test_host_hog_renamed_unseen),
+		cmocka_unit_test(test_stale_switch_outs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
