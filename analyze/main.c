@@ -89,6 +89,9 @@ static const char usage_text[] =
 "                          its top functions; with --plot, a flame graph per container\n"
 "    --top <n>             with --profile: the functions a table lists (default 20);\n"
 "                          with --by span: the spans per container (default 20)\n"
+"    --sort <key>          with --by span: self (default: the time in the span less\n"
+"                          its children's) or total (its whole length: a file whose\n"
+"                          many short requires add up comes first)\n"
 "    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
 "                          <dir>/.build-id/ too (repeatable; before /usr/lib/debug,\n"
 "                          then the debuginfod servers of $DEBUGINFOD_URLS if set)\n"
@@ -137,6 +140,7 @@ static const char usage_text[] =
 "    analyze boot.tsv --by syscall --until listen   syscall time of the boots only\n"
 "    analyze boot.tsv --by state --until listen     running/runnable/blocked per boot\n"
 "    analyze boot.tsv --by span --until listen      the slowest requires and imports\n"
+"    analyze boot.tsv --by span --sort total        the files whose requires add up\n"
 "    analyze boot.tsv --by pod                      each pod's boot and its parts\n"
 "    analyze boot.tsv --format trace-event > boot.json   open in ui.perfetto.dev\n"
 "    analyze --format otlp boot.tsv > boot.jsonl   OTLP file exporter lines\n"
@@ -152,6 +156,7 @@ enum {
 	OPT_FORMAT = 256, OPT_HIST, OPT_BY, OPT_CONTAINER, OPT_EXEC, OPT_PLOT,
 	OPT_COMPARE, OPT_LENIENT, OPT_THREADS, OPT_CRITPATH, OPT_UNTIL, OPT_PLOT_CONTAINER,
 	OPT_FAIL_IF_SLOWER, OPT_PROFILE, OPT_TOP, OPT_DEBUG_DIR, OPT_OTLP_ENDPOINT, OPT_FAILURES,
+	OPT_SORT,
 };
 
 /* The default of --threads is capped: one analysis should not take a big machine. */
@@ -176,6 +181,7 @@ static const struct option long_opts[] = {
 	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
 	{ "profile", no_argument, NULL, OPT_PROFILE },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "otlp-endpoint", required_argument, NULL, OPT_OTLP_ENDPOINT },
 	{ "failures", optional_argument, NULL, OPT_FAILURES },
@@ -422,7 +428,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false, profile = false, failures = false;
+	bool compare = false, profile = false, failures = false, sort = false;
 	uint64_t stretch = FAILURES_STRETCH_NS;
 	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
@@ -564,6 +570,15 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			top = (size_t)n;
 			ro.top = top;
 			break;
+		case OPT_SORT:
+			if (strcmp(optarg, "total") == 0)
+				ro.sort_total = true;
+			else if (strcmp(optarg, "self") == 0)
+				ro.sort_total = false;
+			else
+				return usage_error("unknown --sort key '%s' (self or total)", optarg);
+			sort = true;
+			break;
 		case OPT_DEBUG_DIR:
 			if (!debug_dirs)
 				return usage_error("%s", "out of memory");
@@ -610,6 +625,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				   "--otlp-endpoint or --format trace-event|folded|otlp");
 	if (ao.plot_container && !plot_dir)
 		return usage_error("%s", "--plot-container needs --plot <dir>");
+	if (sort && ro.by != BY_SPAN)
+		return usage_error("%s", "--sort goes with --by span");
 	if (ro.format == FMT_TRACE_EVENT) {
 		if (ro.hist || ro.by != BY_NONE || compare || until)
 			return usage_error("%s", "--format trace-event exports every row: no --hist, "

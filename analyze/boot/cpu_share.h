@@ -20,13 +20,24 @@
  * the traced containers: there the shares are a lower bound and the report
  * says that the rest cannot be known (cp_path.shares, cp_share).
  *
+ * A running interval ends no later than the next switch-in of any task
+ * on its CPU: a switch-out the kernel did not trace, a lost row, or one
+ * that fell between two boots of # host_rows=boots would otherwise have a
+ * task run on over every other one there, and a segment's shares sum
+ * over 100%. Each task is named by the comm it had then: of its rows, the
+ * one it had for the longest part of its time in the segment; when only
+ * the row that ended that run shows a new comm (a host task's
+ * prctl(PR_SET_NAME): host rows have no syscalls), that one.
+ *
  * A tid in two containers of one file (runc init: a host task, then the
  * container's, whose host history host_tasks_import() merged into it) is
  * counted once: per segment and tid, the largest of its containers' sums.
  *
- * Cost: one pass over every sched row of the files that have runnable
- * segments, each a binary search among the segments of its CPU; memory
- * for the overlaps found only.
+ * Cost: two passes over the sched rows of the files that have runnable
+ * segments, in the span of those segments (from the earliest switch-in
+ * of a task that ran in one), each a binary search among the segments of
+ * its CPU, then one among the overlaps; memory for the overlaps found and
+ * the switch-ins inside them.
  */
 #ifndef ANALYZE_CPU_SHARE_H
 #define ANALYZE_CPU_SHARE_H

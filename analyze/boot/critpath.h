@@ -147,7 +147,7 @@ struct cp_seg {
 struct cp_share {
 	uint64_t ns;		/* its running time inside the segment */
 	uint32_t seg;		/* index in the path's segs */
-	int32_t tid;
+	int32_t tid, pid;
 	uint32_t comm;		/* timeline_str(), its comm then */
 };
 

@@ -410,7 +410,8 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	struct span_detail sd;
 	struct tl_span *s;
 	char *buf;
-	long kind = str_id(tl, &r->f[TSV_NAME]), what, n;
+	long kind = str_id(tl, &r->f[TSV_NAME]), what, caller = TL_NOSTR, n;
+	long long line = 0;
 
 	if (kind < 0 || r->null & (1u << TSV_DUR_NS))
 		return kind < 0 ? -1 : 0;
@@ -419,10 +420,16 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 		return -1;
 	n = tsv_unescape(d->p, d->n, buf);
 	if (n < 0 || span_detail_parse(buf, (size_t)n, &sd) < 0)
-		sd.what_n = 0, sd.what = buf, sd.raised = false;
+		sd.what_n = 0, sd.what = buf, sd.raised = false, sd.caller = NULL;
 	what = strtab_intern(tl->strs, buf + d->n, tsv_escape(sd.what, sd.what_n, buf + d->n), NULL);
+	if (what >= 0 && sd.caller) {
+		/* (the escaped what is interned: its room holds the caller's) */
+		caller = strtab_intern(tl->strs, buf + d->n,
+				       tsv_escape(sd.caller, sd.caller_n, buf + d->n), NULL);
+		line = sd.line;
+	}
 	free(buf);
-	if (what < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
+	if (what < 0 || caller < 0 || grow((void **)&t->spans, &t->spans_cap, t->nspans + 1, sizeof(*t->spans)) < 0)
 		return -1;
 	s = &t->spans[t->nspans++];
 	s->ts = r->ts_ns;
@@ -434,35 +441,49 @@ static int add_span(struct timeline *tl, struct tl_container *c, struct tl_task 
 	s->what = (uint32_t)what;
 	s->depth = r->null & (1u << TSV_RET) || r->ret < 0 ? 0 : (uint32_t)r->ret;
 	s->flags = sd.raised ? TL_SPAN_RAISED : 0;
+	s->caller = (uint32_t)caller;
+	s->line = line > 0 && line <= UINT32_MAX ? (uint32_t)line : 0;
 	c->has_spans = true;
 	return 0;
 }
 
-const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
+/* The innermost span of @t that holds @x, or NULL. */
+static const struct tl_span *span_at(const struct tl_task *t, uint64_t x)
 {
-	const struct tl_span *start = NULL;
 	size_t lo = 0, hi = t->nspans, k;
 
-	/* the last span that starts at @a or before: the innermost holding @a is it or above */
+	/* the last span that starts at @x or before: the innermost holding @x is it or above */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (t->spans[mid].ts <= a)
+		if (t->spans[mid].ts <= x)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1) {
-		const struct tl_span *s = &t->spans[k - 1];
+	for (k = lo; k > 0; k = t->spans[k - 1].parent == TL_NOSPAN ? 0 : t->spans[k - 1].parent + 1)
+		if (x - t->spans[k - 1].ts < t->spans[k - 1].dur)
+			return &t->spans[k - 1];
+	return NULL;
+}
 
-		if (a - s->ts >= s->dur)
-			continue;
-		if (!start)
-			start = s;
-		if (b - s->ts <= s->dur)
+const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b)
+{
+	const struct tl_span *s;
+
+	if (b <= a)
+		return span_at(t, a);
+	/* a span over more than half of [a, b) holds its middle */
+	for (s = span_at(t, a + (b - a) / 2); s;
+	     s = s->parent == TL_NOSPAN ? NULL : &t->spans[s->parent]) {
+		uint64_t from = s->ts > a ? s->ts : a;
+		uint64_t end = s->dur > UINT64_MAX - s->ts ? UINT64_MAX : s->ts + s->dur;
+		uint64_t to = end < b ? end : b;
+
+		if (to > from && (to - from) > (b - a) - (to - from))
 			return s;
 	}
-	return start;
+	return span_at(t, a);
 }
 
 /*

@@ -98,6 +98,9 @@ struct tl_span {
 	uint32_t depth;
 	uint32_t flags;		/* TL_SPAN_* */
 	uint32_t parent;	/* the index of the span it is in (by time), or TL_NOSPAN */
+	uint32_t caller;	/* the file that called it (caller=, Ruby), escaped:
+				 * timeline_str(), or TL_NOSTR */
+	uint32_t line;		/* the caller's line (line=; 0: the interpreter's own) */
 };
 #define TL_NOSPAN UINT32_MAX
 #define TL_SPAN_RAISED 1	/* no return: ended by an outer span's */
@@ -357,9 +360,12 @@ int timeline_finish(struct timeline *tl);
 const char *timeline_str(const struct timeline *tl, uint32_t id);
 
 /*
- * timeline_span_over - the innermost span of @t that holds all of [@a,
- * @b), else the innermost that holds @a; NULL when none holds @a. A
- * binary search, then up the parents (the nesting's depth).
+ * timeline_span_over - the innermost span of @t over more than half of
+ * [@a, @b) (one that holds all of it, or one that a stretch runs past by
+ * less than it covers: an import whose stretch of CPU starts before its
+ * span row and ends a few us after it), else the innermost that holds
+ * @a; NULL when none does. Binary searches, then up the parents (the
+ * nesting's depth).
  */
 const struct tl_span *timeline_span_over(const struct tl_task *t, uint64_t a, uint64_t b);
 

@@ -192,19 +192,52 @@ static void plot_states(FILE *f, const char *dat, bool runtime_row, size_t nstat
 #define COL_SPAN "#7b3294"
 
 /*
+ * Where span @k of @t, drawn over [@b, @e), puts its label: the middle of
+ * its longest stretch that no labelled span inside it (5% of @boot or
+ * more) covers, so that an outer span's label is not written under an
+ * inner one's (a Rails boot's config/environment around its initializers);
+ * its middle when they cover it all.
+ */
+static uint64_t label_at(const struct tl_task *t, size_t k, uint64_t b, uint64_t e,
+			 uint64_t boot)
+{
+	const struct tl_span *s = &t->spans[k];
+	uint64_t at = b, gap = 0, mid = b + (e - b) / 2;
+	size_t j;
+
+	for (j = k + 1; j < t->nspans && t->spans[j].ts < e; j++) {
+		const struct tl_span *in = &t->spans[j];
+		uint64_t from = in->ts > b ? in->ts : b;
+		uint64_t to = in->dur > e - in->ts ? e : in->ts + in->dur;
+
+		if (in->depth <= s->depth || to <= from || (to - from) * 20 < boot)
+			continue;
+		if (from > at && from - at > gap) {
+			gap = from - at;
+			mid = at + gap / 2;
+		}
+		if (to > at)
+			at = to;
+	}
+	if (e > at && e - at > gap && at > b)
+		mid = at + (e - at) / 2;
+	return mid;
+}
+
+/*
  * The data blocks of the spans of 1% of the chart or more, on the shown
  * rows (@rows by task index): a block of y, from, to; then one of y, the
- * middle, the label (the file's base name) for those of 5% or more with
- * no such span inside them (the innermost: labels of nested spans would
- * overwrite each other). How many of each into *@nbars, *@nlabels; a
- * block holds "-" when empty (gnuplot warns about an empty block).
+ * place of the label, the label (the file's base name) for those of 5%
+ * or more, every level of them (label_at()). How many of each into
+ * *@nbars, *@nlabels; a block holds "-" when empty (gnuplot warns about
+ * an empty block).
  */
 static void chart_spans(FILE *f, const struct timeline *tl, const struct tl_container *c,
 			const struct row *rows, uint64_t t0, uint64_t end, uint64_t boot,
 			size_t *nbars, size_t *nlabels)
 {
 	char s1[PLOT_NAME_BUF];
-	size_t i, k, j, pass;
+	size_t i, k, pass;
 
 	*nbars = *nlabels = 0;
 	for (pass = 0; pass < 2; pass++) {
@@ -227,13 +260,8 @@ static void chart_spans(FILE *f, const struct timeline *tl, const struct tl_cont
 					(*nbars)++;
 					continue;
 				}
-				for (j = k + 1; j < t->nspans && t->spans[j].ts < e; j++)
-					if (t->spans[j].dur * 20 >= boot)
-						break;
-				if (j < t->nspans && t->spans[j].ts < e)
-					continue;	/* a labelled one inside */
 				fprintf(f, "%d\t", rows[i].y);
-				put_ms(f, b - t0 + (e - b) / 2);
+				put_ms(f, label_at(t, k, b, e, boot) - t0);
 				fprintf(f, "\t\"%s\"\n",
 					plot_safe(base_name(timeline_str(tl, s->what)), s1));
 				(*nlabels)++;

@@ -545,7 +545,7 @@ static void json_str(FILE *f, const char *s)
 
 /*
  * A runnable segment's CPU and who held it: "cpu": N, "cpu_shares": [{tid,
- * comm, ns, share}...], most time first, "cpu_unaccounted_ns": the rest,
+ * pid, comm, ns, share}...], most time first, "cpu_unaccounted_ns": the rest,
  * "cpu_rest_known": whether the file has host rows (the rest then ran no
  * task with rows: idle, the collector's threads), else it is unknown.
  */
@@ -559,7 +559,8 @@ static void json_shares(FILE *f, const struct timeline *tl, const struct tl_cont
 	fprintf(f, ", \"cpu\": %u, \"cpu_shares\": [", s->cpu);
 	for (i = 0; i < ns; i++) {
 		named += sh[i].ns;
-		fprintf(f, "%s{\"tid\": %" PRId32 ", \"comm\": ", i ? ", " : "", sh[i].tid);
+		fprintf(f, "%s{\"tid\": %" PRId32 ", \"pid\": %" PRId32 ", \"comm\": ",
+			i ? ", " : "", sh[i].tid, sh[i].pid);
 		json_str(f, timeline_str(tl, sh[i].comm));
 		fprintf(f, ", \"ns\": %" PRIu64 ", \"share\": %.4f}", sh[i].ns,
 			(double)sh[i].ns / (double)s->dur);

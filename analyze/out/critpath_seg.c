@@ -153,8 +153,10 @@ static const char *share_pct(uint64_t part, uint64_t whole, char *buf)
 
 /*
  * Who held the CPU of runnable segment @s of @p (its shares filled), as
- * "CPU 1 held by bar-hog 97%, kworker/1:1H 0.3%, other 2.7%" at @buf + @k:
- * the SHARE_TOP tasks with the most time, then what is left. With host
+ * "CPU 1 held by bar-hog 4021 97%, kworker/1:1H 46 0.3%, other 2.7%" at
+ * @buf + @k (after "; " when the row's detail is there: a path may end in
+ * anything): the SHARE_TOP tasks with the most time, each by the comm it
+ * had then and its tid, then what is left. With host
  * rows that rest ran no task with rows (idle, the collector's threads);
  * without them the rest is unknown, said so. Returns the new length.
  */
@@ -166,12 +168,13 @@ static int share_text(const struct timeline *tl, const struct tl_container *c,
 	uint64_t named = 0;
 	char pc[16];
 
-	k += snprintf(buf + k, n - (size_t)k, "%sCPU %u held by", k ? " " : "", s->cpu);
+	k += snprintf(buf + k, n - (size_t)k, "%sCPU %u held by", k ? "; " : "", s->cpu);
 	for (i = 0; i < ns && (size_t)k < n; i++) {
 		named += sh[i].ns;
 		if (i < SHARE_TOP)
-			k += snprintf(buf + k, n - (size_t)k, "%s %s %s", i ? "," : "",
-				      timeline_str(tl, sh[i].comm), share_pct(sh[i].ns, s->dur, pc));
+			k += snprintf(buf + k, n - (size_t)k, "%s %s %" PRId32 " %s", i ? "," : "",
+				      timeline_str(tl, sh[i].comm), sh[i].tid,
+				      share_pct(sh[i].ns, s->dur, pc));
 	}
 	if (i > SHARE_TOP && (size_t)k < n) {
 		uint64_t rest = 0;
@@ -233,7 +236,7 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 	} else if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled) {
 		share_text(tl, c, p, s, buf, n, k);
 	} else if (s->state == CP_ST_RUNNABLE && s->by) {
-		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? " " : "",
+		snprintf(buf + k, n - (size_t)k, "%sCPU held by %" PRId32 " %s%s", k ? "; " : "",
 			 s->by, timeline_str(tl, s->by_comm),
 			 s->off_state == 'R' ? " (preempted)" : "");
 	}

@@ -29,7 +29,9 @@
 #define TITLE_FONT_PX 17
 /* an average character's width in Verdana, as a fraction of the font size */
 #define CHAR_EM 0.59
-#define MIN_BOX_PX 0.1
+/* flamegraph.pl's --minwidth, at a pixel: a Rails boot's 48,000 boxes under
+ * it made a 12 MB picture of thin spikes (its default, 0.1 px, draws them) */
+#define MIN_BOX_PX 1.0
 #define ROOT_NAME "all"
 
 struct node {
@@ -379,6 +381,10 @@ static const char script[] =
 "  f.text.textContent = n < 3 ? '' : c.length <= n ? f.name : c.slice(0, n - 2).join('') + '..';\n"
 "}\n"
 "function place(f, x, w, cls) {\n"
+"  if (!f.text) {\n"
+"    f.text = f.g.appendChild(document.createElementNS('http://www.w3.org/2000/svg', 'text'));\n"
+"    f.text.setAttribute('y', (f.y + 11.5).toFixed(1));\n"
+"  }\n"
 "  f.rect.setAttribute('x', x.toFixed(2)); f.rect.setAttribute('width', w.toFixed(2));\n"
 "  f.text.setAttribute('x', (x + 3).toFixed(2)); fit(f, w);\n"
 "  f.g.setAttribute('class', cls);\n"
@@ -416,6 +422,8 @@ static const char script[] =
 "  $('matched').textContent = re ? 'Matched: ' + (100 * total / W).toFixed(1) + '%%' : '';\n"
 "}\n"
 "window.addEventListener('load', function () {\n"
+"  /* the root and the spans above it at the bottom: in view, whatever the height */\n"
+"  window.scrollTo(0, document.documentElement.scrollHeight);\n"
 "  Array.prototype.forEach.call(document.querySelectorAll('g.f'), function (g) {\n"
 "    var r = g.querySelector('rect'), t = g.querySelector('text');\n"
 "    frames.push({ g: g, rect: r, text: t, name: fname(g), fill: r.getAttribute('fill'),\n"
@@ -444,6 +452,7 @@ static const char style[] =
 ".hidden { display: none; }\n"
 ".parent rect { fill-opacity: 0.5; } .parent text { fill-opacity: 0.6; }\n"
 "g.f { cursor: pointer; } g.f:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+"g.f rect { rx: 2px; ry: 2px; }\n"
 "g.f text { pointer-events: none; }\n"
 "</style>\n";
 
@@ -460,14 +469,19 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 	put_text(f, name, FLAME_MAX_NAME);
 	fprintf(f, " (%" PRIu64 " samples, ", v->total);
 	put_ms(f, v->total, unit_ns);
+	/* (the rounded corners in the style: 14 bytes a box) */
 	fprintf(f, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
-		"rx=\"2\" ry=\"2\" fill=\"", 100.0 * (double)v->total / (double)total, x, y, w,
-		FLAME_ROW_PX - 1);
+		"fill=\"", 100.0 * (double)v->total / (double)total, x, y, w, FLAME_ROW_PX - 1);
 	put_colour(f, name);
-	fprintf(f, "\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
-	if (chars >= 3)
+	fputs("\"/>", f);
+	/* no text in a box too narrow for it: the script makes one when it zooms
+	 * (most boxes of a big graph are narrow: 40 bytes each) */
+	if (chars >= 3) {
+		fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
 		put_text(f, name, chars > FLAME_MAX_NAME ? FLAME_MAX_NAME : (size_t)chars);
-	fputs("</text></g>\n", f);
+		fputs("</text>", f);
+	}
+	fputs("</g>\n", f);
 }
 
 int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,

@@ -7,12 +7,15 @@
  *     node, its width in proportion to its samples, its children above it
  *     in alphabetical order (strcmp: bytes), the root "all" at the bottom
  *     over the full width; one row of FLAME_ROW_PX per depth, the picture
- *     FLAME_WIDTH_PX wide; a box under 0.1 px is not drawn (its samples
- *     still count in its parent's width), nor is anything above it;
+ *     FLAME_WIDTH_PX wide; a box under a pixel is not drawn (its samples
+ *     still count in its parent's width), nor is anything above it
+ *     (flamegraph.pl's --minwidth 1): the picture's size and height are
+ *     what can be seen;
  *   - the title at the top, under it the total samples and their time;
  *   - each box's tooltip "NAME (N samples, X ms, P%)", and the name in the
  *     box clipped to its width by an estimate of a character's width
- *     (".." where cut; no text in a box too narrow for 3 characters);
+ *     (".." where cut; no text element in a box too narrow for 3
+ *     characters: the script makes one when a zoom widens it);
  *   - colours from a hash of the name, the same every run: user frames
  *     red to yellow (no orange), kernel frames (names ending in "_[k]")
  *     orange, "[unknown]" grey;
@@ -21,8 +24,10 @@
  *     tooltip on the bottom line, click zooms into a box (its ancestors
  *     stay under it, faded; "Reset Zoom" or a click on "all" zooms out),
  *     "Search" highlights the boxes whose name matches a regular
- *     expression and says what share of the samples they cover. Where
- *     scripts do not run (an <img>) the picture is the same, static.
+ *     expression and says what share of the samples they cover; the
+ *     page opens scrolled to the bottom, the root and the frames nearest
+ *     it (a boot's spans) in view. Where scripts do not run (an <img>)
+ *     the picture is the same, static.
  *
  * Names and the title are hostile bytes: written as XML text, & < > " '
  * as entities, control bytes as the text \xHH, bytes that are not valid

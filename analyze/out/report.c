@@ -462,7 +462,7 @@ static int json_print(FILE *f, const struct analysis *a, const struct report_opt
 			return -1;
 	} else if (o->by == BY_SPAN) {
 		fprintf(f, ",\n  \"by_span\": ");
-		if (spans_print(f, a, FMT_JSON, 0) < 0)
+		if (spans_print(f, a, FMT_JSON, 0, o->sort_total) < 0)
 			return -1;
 	} else if (BY_META(o->by)) {
 		fprintf(f, ",\n  \"by_%s\": ", by_name(o->by));
@@ -527,7 +527,7 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 		if (o->by == BY_STATE)
 			return states_print(f, a, FMT_TSV);
 		if (o->by == BY_SPAN)
-			return spans_print(f, a, FMT_TSV, 0);
+			return spans_print(f, a, FMT_TSV, 0, o->sort_total);
 		if (BY_META(o->by))
 			return pods_print(f, a, o->by, FMT_TSV) < 0 ? -1 : done(f);
 		if (o->by != BY_NONE)
@@ -543,7 +543,8 @@ int report_print(FILE *f, const struct analysis *a, const struct report_opts *o)
 	if (o->by != BY_NONE) {
 		fprintf(f, "\n");
 		if ((o->by == BY_STATE ? states_print(f, a, FMT_TEXT) :
-		     o->by == BY_SPAN ? spans_print(f, a, FMT_TEXT, o->top ? o->top : SPANS_TOP) :
+		     o->by == BY_SPAN ? spans_print(f, a, FMT_TEXT, o->top ? o->top : SPANS_TOP,
+						  o->sort_total) :
 		     BY_META(o->by) ? pods_print(f, a, o->by, FMT_TEXT) :
 				      by_print(f, a, o->by, FMT_TEXT)) < 0)
 			return -1;

@@ -29,6 +29,7 @@ struct report_opts {
 	uint32_t critpath_phase;	/* its phase id */
 	struct profile *profile;	/* annotates the critical path's cpu segments, or NULL */
 	size_t top;			/* --by span: rows of a text table (0: SPANS_TOP) */
+	bool sort_total;		/* --by span --sort total: by total, not self time */
 	size_t width;			/* the columns --critical-path's text fits (0: 120) */
 };
 

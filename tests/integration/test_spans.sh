@@ -10,12 +10,16 @@
 # - Ruby (Debian's ruby3.1): a load burning 300 ms and one sleeping 200 ms
 #   are named with their durations (±15%), the sleep on the critical path
 #   as "in load .../sleepy.rb"; a require that raised is popped by name; a
-#   file named with TAB, LF and backslashes is escaped (TSV and JSON);
+#   file named with TAB, LF and backslashes is escaped (TSV and JSON); a
+#   file requiring 40 files of 5 ms each comes first by --sort total (but
+#   for the interpreter's own boot), its total >= 200 ms and its requires'
+#   within 10%, named as the one that asked for each (not rubygems');
 # - Rails (Debian's ruby-railties, run by puma, production: the app of
 #   tests/tools/railsapp with spans/initializers instead of its own): its two
 #   initializers, one burning 300 ms, one sleeping 200 ms, are load spans
 #   of those lengths (±15%), the two at the top of --by span's self times,
-#   each a stretch of its own on the critical path to listen;
+#   each a stretch of its own on the critical path to listen, labelled in
+#   the boot chart with config/environment around them;
 # - Java (openjdk-17): a static initializer burning 200 ms is a clinit span
 #   of its class (±15%);
 # - an interpreter of its own (a copy of python3.11 in a root of its own,
@@ -121,6 +125,39 @@ segs = [s for p in d["critical_path"]["containers"] for s in p["segments"]]
 sys.exit(0 if any(s.get("span", "").endswith("/sleepy.rb") and s["state"] == "blocked" for s in segs) else 1)' ||
 		fail "no blocked segment with span load .../sleepy.rb in the JSON path"
 	ok "ruby load slow.rb $((slow / 1000000)) ms, sleepy.rb $((sleepy / 1000000)) ms, on the path"
+	# 40 requires of 5 ms from one file, through rubygems' require: by
+	# total that file comes first, ~200 ms, and asked for each of them
+	mkdir -p "$S/req"
+	for i in $(seq -w 0 39); do
+		echo 'e = Process.clock_gettime(Process::CLOCK_MONOTONIC) + 0.005
+x = 0 while Process.clock_gettime(Process::CLOCK_MONOTONIC) < e' > "$S/req/r$i.rb"
+	done
+	out=$TMP/many.tsv
+	"$COLLECTOR" -o "$out" -- "$RB" -e "load '$S/many.rb'" "$S" 2> "$TMP/many.err" ||
+		fail "collector exited $?: $(tail -3 "$TMP/many.err")"
+	check_tsv "$out"
+	"$ANALYZE" --by span --sort total --format tsv "$out" > "$TMP/many.by" || fail "analyze exited $?"
+	# first by total but for the interpreter's own boot (rubygems and the
+	# like, which a loaded machine slows as much as the app: 150..300 ms)
+	top=$(awk -F'\t' 'NR > 1 && $3 !~ /^(rubygems|did_you_mean|error_highlight|\/usr\/lib\/ruby\/.*)$/' \
+		"$TMP/many.by" | head -1)
+	[ "$(echo "$top" | cut -f2,3)" = "load	$S/many.rb" ] ||
+		fail "--by span --sort total does not put many.rb first: $(head -6 "$TMP/many.by")"
+	tot=$(echo "$top" | cut -f5)
+	# its 40 requires' own times (5 ms and rubygems' search each, and the
+	# waits for a CPU), all in it
+	sum=$(awk -F'\t' '$2 == "require" && $3 ~ /^r[0-9][0-9]$/ { s += $5 } END { print s + 0 }' "$TMP/many.by")
+	[ "$tot" -ge 200000000 ] && [ "$tot" -ge "$sum" ] && [ $((tot - sum)) -le $((sum / 10)) ] ||
+		fail "many.rb's total $tot ns: not >= 200 ms, or not its requires' $sum ns and 10% at most"
+	n=$(awk -F'\t' -v f="$S/many.rb" '$2 == "require" && $3 ~ /^r[0-9][0-9]$/ && $11 == f' "$TMP/many.by" | wc -l)
+	[ "$n" -eq 40 ] || fail "$n of the 40 requires say many.rb asked: $(grep -m2 'r0' "$TMP/many.by")"
+	# by self, the default, the file is below each of its requires
+	"$ANALYZE" --by span --format tsv "$out" | awk -F'\t' -v f="$S/many.rb" '
+		$3 ~ /^r[0-9][0-9]$/ { r++ } $3 == f { exit !(r == 40) }' ||
+		fail "by self, many.rb is not below its 40 requires"
+	rows "$out" span require | grep -F 'what=3:r17' | grep -q 'kernel_require.rb' ||
+		echo "# (r17's caller= is not rubygems' kernel_require.rb: $(rows "$out" span require | grep -F 'what=3:r17'))"
+	ok "ruby: 40 requires of 5 ms, by total many.rb first at $((tot / 1000000)) ms (its requires $((sum / 1000000)) ms), named as the one that asked for each"
 fi
 
 # 3. Rails: the initializers named on the path
@@ -154,7 +191,8 @@ if have puma "the Rails spans" && have rails "the Rails spans (ruby-railties)"; 
 		"$ANALYZE" --plot "$TMP/plot" "$out" > /dev/null 2> "$TMP/plot.err" ||
 			fail "analyze --plot exited $?: $(tail -3 "$TMP/plot.err")"
 		[ -s "$TMP/plot/bootchart.png" ] || fail "no boot chart"
-		for f in slow.rb config_service.rb; do
+		# every level: config/environment too, around the initializers
+		for f in slow.rb config_service.rb environment; do
 			grep -q "	\"$f\"$" "$TMP/plot/bootchart.dat" || fail "the boot chart does not label $f"
 		done
 	fi

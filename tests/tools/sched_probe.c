@@ -22,6 +22,12 @@
  *              that starts the hog, spins 130 ms (wall clock), of which
  *              the hog keeps it runnable 100 ms, and listens on a
  *              loopback port                         hogged=TID
+ *   forkhog    (pinned: taskset) forks a child that renames itself
+ *              bt-fhog with prctl(PR_SET_NAME), makes itself SCHED_FIFO
+ *              and holds the CPU for 100 ms (wall clock); the parent spins
+ *              130 ms (wall clock) meanwhile, of which the child keeps it
+ *              runnable 100 ms, and listens on a loopback port
+ *                                                    hogged=TID hog=TID
  *   pingpong N two processes on one CPU pass one byte back and forth
  *              through two pipes, N round trips; prints the ns per round
  *              trip on stderr
@@ -187,6 +193,41 @@ static int do_hogged(const char *path)
 	return 0;
 }
 
+/* forkhog: the boot's own child, renamed, holds the boot's CPU 100 ms */
+static int do_forkhog(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sched_param sp = { .sched_priority = 10 };
+	long long end;
+	pid_t child;
+	int fd, status;
+
+	pin(sched_getcpu());
+	child = fork();
+	if (child < 0)
+		return perror("sched_probe: fork"), 1;
+	if (child == 0) {
+		prctl(PR_SET_NAME, "bt-fhog", 0, 0, 0);
+		if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
+			_exit(1);
+		end = now_ns(CLOCK_MONOTONIC) + 100000000LL;
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		_exit(0);
+	}
+	printf("hogged=%d hog=%d\n", tid(), (int)child);
+	fflush(stdout);
+	end = now_ns(CLOCK_MONOTONIC) + 130000000LL;
+	while (now_ns(CLOCK_MONOTONIC) < end)
+		;
+	fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) < 0 || listen(fd, 1) < 0)
+		return 1;
+	close(fd);
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static int do_pingpong(long n)
 {
 	int ab[2], ba[2], status;
@@ -272,12 +313,15 @@ int main(int argc, char **argv)
 		return do_hog(argv[2]);
 	if (!strcmp(mode, "hogged") && argc > 2)
 		return do_hogged(argv[2]);
+	if (!strcmp(mode, "forkhog"))
+		return do_forkhog();
 	if (!strcmp(mode, "fifo"))
 		return do_fifo();
 	if (!strcmp(mode, "condvar"))
 		return do_condvar();
 	if (!strcmp(mode, "pingpong"))
 		return do_pingpong(argc > 2 ? atol(argv[2]) : 10000);
-	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]|hog FIFO|hogged FIFO\n");
+	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]|hog FIFO|hogged FIFO|"
+		"forkhog\n");
 	return 2;
 }

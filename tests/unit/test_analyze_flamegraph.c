@@ -6,7 +6,7 @@
  * at the bottom, and tooltips with the samples, ms and percent worked out
  * by hand; the same stacks in another order, split or repeated give the
  * same bytes; siblings in alphabetical order whatever their widths; a
- * box under 0.1 px not drawn but counted in its parent; names clipped to
+ * box under a pixel not drawn but counted in its parent; names clipped to
  * their box with ".."; kernel frames orange, [unknown] grey, user frames
  * never orange; hostile names and titles (<script>, quotes, &, control
  * bytes, invalid UTF-8, U+FFFF) escaped, and the SVG well-formed XML by
@@ -77,7 +77,12 @@ static bool find_box(const char *svg, const char *name, struct box *b)
 	assert_true(k < sizeof(b->fill));
 	memcpy(b->fill, p, k);
 	b->fill[k] = '\0';
+	/* a box too narrow for a name has no text */
 	p = strstr(q, "<text");
+	if (!p || p > strstr(q, "</g>")) {
+		b->text[0] = '\0';
+		return true;
+	}
 	p = strchr(p, '>') + 1;
 	q = strstr(p, "</text>");
 	k = (size_t)(q - p);
@@ -215,7 +220,7 @@ static void test_order_merge(void **state)
 	free(s3);
 }
 
-/* a box under 0.1 px is not drawn, its samples count in its parent */
+/* a box under a pixel is not drawn, its samples count in its parent */
 static void test_narrow(void **state)
 {
 	struct flame_stack st[] = { ST(100000, "a", "big"), ST(1, "a", "small", "above") };
@@ -231,6 +236,21 @@ static void test_narrow(void **state)
 	assert_true(big.w < a.w);
 	/* the deepest drawn row sets the height: all, a, big */
 	assert_non_null(strstr(svg, "height=\"138\""));
+	free(svg);
+}
+
+/* flamegraph.pl's --minwidth at 1 px: half a pixel goes, one stays */
+static void test_minwidth(void **state)
+{
+	/* 1180 px for 2360 samples: one sample is half a pixel */
+	struct flame_stack st[] = { ST(2357, "b", "big"), ST(1, "b", "half"), ST(2, "b", "one") };
+	char *svg = render("t", st, 3, 1000000);
+	struct box b;
+
+	(void)state;
+	assert_false(find_box(svg, "half", &b));
+	assert_true(find_box(svg, "one", &b));
+	assert_float_equal(b.w, 1.0, 0.011);
 	free(svg);
 }
 
@@ -444,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_widths),
 		cmocka_unit_test(test_order_merge),
 		cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_minwidth),
 		cmocka_unit_test(test_clip),
 		cmocka_unit_test(test_colours),
 		cmocka_unit_test(test_hostile),
