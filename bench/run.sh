@@ -5,7 +5,7 @@
 # "What it costs" quotes), at sizes that take a few minutes in all. Needs
 # root (the collector) and the build ($OUTPUT, default build). A bench
 # that fails is said, and the others still run; exit 1 if one failed.
-#   BENCH_ONLY='NAME...'  these only (collector read sched spawn profile
+#   BENCH_ONLY='NAME...'  these only (replay collector read sched spawn profile
 #                         analyze runtimes)
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -18,6 +18,7 @@ run() { # run NAME COMMAND...
 	echo "######## bench: $name ($*)"
 	"$@" || failed+=("$name")
 }
+run replay bench/replay.sh
 run collector bench/collector.sh 200000
 run read bench/read.sh 200000
 run sched bench/sched.sh 100000
