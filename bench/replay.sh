@@ -52,6 +52,7 @@ norm() {
 }
 
 run() { # run COLLECTOR OUT
+	# shellcheck disable=SC2086 # OPTS, split
 	"$1" --spans host ${OPTS:-} --name replay -o "$2" -- setarch "$(uname -m)" -R /bin/sh bench/replay/workload.sh "$W" \
 		> /dev/null 2> "$2.err" || { echo "bench/replay.sh: $1 exited $?: $(cat "$2.err")" >&2; exit 1; }
 }
