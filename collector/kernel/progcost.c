@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* The collector's own CPU time and its BPF programs' run times: see progcost.h. */
 #include <errno.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,14 @@ static unsigned long long cpu_ns(void)
 	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
 		return 0;
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* The collector's waits that ended in a wake-up (voluntary context switches). */
+static unsigned long long wakeups(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_SELF, &ru) < 0 ? 0 : (unsigned long long)ru.ru_nvcsw;
 }
 
 static bool env_on(const char *name)
@@ -60,6 +69,7 @@ void progcost_start(struct progcost *pc, bool verbose)
 void progcost_tracing(struct progcost *pc)
 {
 	pc->cpu_ns0 = cpu_ns();
+	pc->wakeups0 = wakeups();
 	pc->tracing = true;
 }
 
@@ -128,7 +138,8 @@ void progcost_finish(struct progcost *pc, struct bpf_object *obj)
 	if (pc->report && obj) {
 		fprintf(stderr, "collector: its CPU time %.3f s", now / 1e9);
 		if (pc->tracing)
-			fprintf(stderr, ", %.3f s of it while tracing", (now - pc->cpu_ns0) / 1e9);
+			fprintf(stderr, ", %.3f s of it while tracing, woken %llu times",
+				(now - pc->cpu_ns0) / 1e9, wakeups() - pc->wakeups0);
 		fprintf(stderr, "\n");
 		if (pc->stats_fd >= 0 || stats_sysctl()) {
 			n = progcost_read(obj, v, PROGCOST_MAX);

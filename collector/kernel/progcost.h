@@ -2,7 +2,9 @@
 /*
  * What the collector costs, said at its end (docs/costs.md): its own CPU
  * time, all of it and the part while it traced (after its programs were
- * attached: loading the object is start-up), and each BPF program's runs
+ * attached: loading the object is start-up), how often it was woken
+ * meanwhile (each wake-up of a reader a record asks for is an irq_work in
+ * the traced task's kernel, and a switch on a busy CPU), and each BPF program's runs
  * and run time as the kernel counts them (bpf_prog_info run_cnt,
  * run_time_ns). The kernel counts those only while its run-time
  * statistics are on: the sysctl kernel.bpf_stats_enabled, or an fd of
@@ -30,6 +32,7 @@ struct progcost {
 	bool report;			/* -v or BOOTTRACE_BPF_STATS: said at the end */
 	int stats_fd;			/* BPF_ENABLE_STATS's, held; -1: none */
 	unsigned long long cpu_ns0;	/* the collector's CPU time when it began tracing */
+	unsigned long long wakeups0;	/* and its voluntary context switches */
 	bool tracing;			/* cpu_ns0 is set */
 };
 
