@@ -11,6 +11,8 @@
 #   sched        --spans off (+ scheduler rows)
 #   defaults     (+ spans)
 #   profile      --profile=999
+# With BASE=COLLECTOR (another build: before a change), base-defaults and
+# base-profile too, the same options run by BASE, in the same rounds.
 # Each boot is timed the same way from outside: bench/boot/listen.sh says
 # its launch (bash's clock, T0), puma's "Listening on" line is read from a
 # FIFO as it comes (no polling: a poller's forks would be load on a 2-core
@@ -32,12 +34,14 @@ cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-5}
 COLLECTOR=${COLLECTOR:-$OUTPUT/collector}
-KINDS=${KINDS:-untraced floor rows sched defaults profile}
+KINDS=${KINDS:-untraced floor rows sched defaults profile${BASE:+ base-defaults base-profile}}
 TMP=$(mktemp -d /tmp/boottrace-boot.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 [ -x "$COLLECTOR" ] || { echo "bench/boot.sh: no $COLLECTOR: make first" >&2; exit 1; }
-command -v puma > /dev/null && /usr/bin/ruby3.1 -e 'require "rails"' 2> /dev/null ||
-	{ echo "bench/boot.sh: needs ruby3.1, ruby-railties and puma" >&2; exit 1; }
+if ! command -v puma > /dev/null || ! /usr/bin/ruby3.1 -e 'require "rails"' 2> /dev/null; then
+	echo "bench/boot.sh: needs ruby3.1, ruby-railties and puma" >&2
+	exit 1
+fi
 
 APP=$TMP/app
 cp -r tests/tools/railsapp "$APP"
@@ -52,7 +56,7 @@ done
 med() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b ? a / b : 0 }'; }
 opts() {
-	case $1 in
+	case ${1#base-} in
 	floor) echo "-s listen --sched off --spans off" ;;
 	rows) echo "--sched off --spans off" ;;
 	sched) echo "--spans off" ;;
@@ -64,14 +68,15 @@ opts() {
 # boot KIND: one boot; prints "wall_ns own_ns puma_cpu_ns collector_cpu_ns"
 # (own and the collector's: 0 untraced); the collector's stderr in $TMP/err
 boot() {
-	local kind=$1 pid line t0= t1= ppid= cpu=0 own=0 col=0
+	local kind=$1 pid line t0='' t1='' ppid='' cpu=0 own=0 col=0 c=$COLLECTOR
+	[ "${kind#base-}" != "$kind" ] && c=$BASE
 	rm -f "$TMP/fifo" "$TMP/b.tsv"
 	mkfifo "$TMP/fifo"
 	if [ "$kind" = untraced ]; then
 		bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> /dev/null &
 	else
 		# shellcheck disable=SC2046 # the options, split
-		"$COLLECTOR" -v $(opts "$kind") --ringbuf-mb 64 -o "$TMP/b.tsv" -- \
+		"$c" -v $(opts "$kind") --ringbuf-mb 64 -o "$TMP/b.tsv" -- \
 			bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> "$TMP/err" &
 	fi
 	pid=$!
@@ -115,23 +120,23 @@ done
 {
 	mu=$(med ${wall[untraced]}); cu=$(med ${cpu[untraced]})
 	printf 'Rails 6.1 + puma, start -> listen, medians of %s (this run, %s):\n' "$ROUNDS" "$(date -u +%FT%TZ)"
-	printf '%-10s %-36s %9s %7s %9s %7s %10s %9s\n' kind options "wall ms" ratio "puma CPU" ratio "own s->l" "coll CPU"
+	printf '%-13s %-33s %9s %7s %9s %7s %10s %9s\n' kind options "wall ms" ratio "puma CPU" ratio "own s->l" "coll CPU"
 	for k in $KINDS; do
 		w=$(med ${wall[$k]}); c=$(med ${cpu[$k]}); o=$(med ${own[$k]}); x=$(med ${col[$k]})
-		printf '%-10s %-36s %9.1f %7s %9.1f %7s %10.1f %9.1f\n' "$k" "$(opts "$k")" \
+		printf '%-13s %-33s %9.1f %7s %9.1f %7s %10.1f %9.1f\n' "$k" "$(opts "$k")" \
 			"$(ratio "$w" 1e6)" "$(ratio "$w" "$mu")" "$(ratio "$c" 1e6)" "$(ratio "$c" "$cu")" \
 			"$(ratio "$o" 1e6)" "$(ratio "$x" 1e6)"
 	done
 }
 
 # where the time goes: the programs' run times, one boot each
-for k in defaults profile; do
+for k in defaults profile base-defaults base-profile; do
 	[[ " $KINDS " == *" $k "* ]] || continue
 	BOOTTRACE_BPF_STATS=1 boot "$k" > /dev/null
 	rows=$(grep -vc '^#' "$TMP/b.tsv")
 	spans=$(awk -F'\t' '$8 == "span"' "$TMP/b.tsv" | wc -l)
 	echo "# $k ($(opts "$k")): $rows rows, $spans span rows; its programs, BPF statistics on:"
-	sed -n 's/^collector: //p' "$TMP/err" | grep -v '^--spans\|events of no container\|^libbpf' | head -16
+	sed -n 's/^collector: //p' "$TMP/err" | grep -E '^(its CPU|--profile: [0-9]| *[a-z_]+ +[0-9]+ +[0-9]+ +[0-9.]+$|BPF program)' | head -14
 done
 
 # a span's cost in the task: 20000 requires of a loaded feature, two probe hits each
@@ -148,6 +153,7 @@ if [[ " $KINDS " == *" defaults "* ]]; then
 	for _ in $(seq "$ROUNDS"); do f+=("$(loop1 off)"); o+=("$(loop1 on)"); done
 	per=$(($(med "${o[@]}") - $(med "${f[@]}")))
 	spans=$(awk -F'\t' '$8 == "span"' "$TMP/b.tsv" | wc -l)
+	# shellcheck disable=SC2086 # the list splits
 	md=$(med ${wall[defaults]})
 	printf 'spans: a span costs the task %s ns (a require of a loaded feature: %s ns --spans off, %s on, medians of %s); %s spans a boot: %.2f ms, %.2f%% of the traced boot (%.1f ms)\n' \
 		"$per" "$(med "${f[@]}")" "$(med "${o[@]}")" "$ROUNDS" "$spans" \
