@@ -27,8 +27,8 @@
 # (BOOTTRACE_BPF_STATS=1): the defaults' and --profile=999's programs,
 # runs and ns a run, and the spans' share: a span's cost in the task (two
 # probe hits: bench/spans/require_loop.rb, 20000 requires of a loaded
-# feature, with --spans off and on, same rounds) times the boot's span
-# rows, over the boot. Needs root, ruby3.1, ruby-railties and puma.
+# feature, with --spans off and on, same rounds, by the process's CPU
+# time) times the boot's span rows, over the boot. Needs root, ruby3.1, ruby-railties and puma.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
@@ -146,7 +146,7 @@ loop1() {
 	off) c=("$COLLECTOR" --spans off -o "$TMP/l.tsv" -- "${c[@]}") ;;
 	on) c=("$COLLECTOR" -o "$TMP/l.tsv" -- "${c[@]}") ;;
 	esac
-	"${c[@]}" 2> /dev/null | sed -n 's/^per_require_ns=//p'
+	"${c[@]}" 2> /dev/null | sed -n 's/^per_require_cpu_ns=//p'
 }
 if [[ " $KINDS " == *" defaults "* ]]; then
 	f=(); o=()
@@ -155,7 +155,7 @@ if [[ " $KINDS " == *" defaults "* ]]; then
 	spans=$(awk -F'\t' '$8 == "span"' "$TMP/b.tsv" | wc -l)
 	# shellcheck disable=SC2086 # the list splits
 	md=$(med ${wall[defaults]})
-	printf 'spans: a span costs the task %s ns (a require of a loaded feature: %s ns --spans off, %s on, medians of %s); %s spans a boot: %.2f ms, %.2f%% of the traced boot (%.1f ms)\n' \
+	printf 'spans: a span costs the task %s ns of CPU (a require of a loaded feature: %s ns --spans off, %s on, medians of %s); %s spans a boot: %.2f ms, %.2f%% of the traced boot (%.1f ms)\n' \
 		"$per" "$(med "${f[@]}")" "$(med "${o[@]}")" "$ROUNDS" "$spans" \
 		"$(ratio $((per * spans)) 1e6)" "$(awk -v a=$((per * spans)) -v b="$md" 'BEGIN { print 100 * a / b }')" \
 		"$(ratio "$md" 1e6)"
