@@ -6,7 +6,7 @@
 # root (the collector) and the build ($OUTPUT, default build). A bench
 # that fails is said, and the others still run; exit 1 if one failed.
 #   BENCH_ONLY='NAME...'  these only (replay collector read sched spawn profile
-#                         analyze runtimes)
+#                         analyze runtimes boot)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export OUTPUT=${OUTPUT:-build}
@@ -26,6 +26,7 @@ run spawn bench/spawn.sh 100
 run profile bench/profile.sh 10
 RUNS=3 run analyze bench/analyze.sh
 run runtimes bench/runtimes.sh 5
+run boot bench/boot.sh 5
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "bench: failed: ${failed[*]}"
 	exit 1
