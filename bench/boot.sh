@@ -113,6 +113,7 @@ for r in $(seq "$ROUNDS"); do
 	for k in $KINDS; do
 		read -r w o c x <<< "$(boot "$k")" || exit 1
 		wall[$k]+="$w "; own[$k]+="$o "; cpu[$k]+="$c "; col[$k]+="$x "
+		printf '# round %s %-13s wall %6.1f ms, puma CPU %6.1f ms\n' "$r" "$k" "$(ratio "$w" 1e6)" "$(ratio "$c" 1e6)" >&2
 	done
 	echo "# round $r of $ROUNDS done" >&2
 done
