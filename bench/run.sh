@@ -5,8 +5,8 @@
 # "What it costs" quotes), at sizes that take a few minutes in all. Needs
 # root (the collector) and the build ($OUTPUT, default build). A bench
 # that fails is said, and the others still run; exit 1 if one failed.
-#   BENCH_ONLY='NAME...'  these only (collector read sched spawn profile
-#                         analyze runtimes)
+#   BENCH_ONLY='NAME...'  these only (replay collector read sched spawn profile
+#                         analyze runtimes boot)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 export OUTPUT=${OUTPUT:-build}
@@ -18,6 +18,7 @@ run() { # run NAME COMMAND...
 	echo "######## bench: $name ($*)"
 	"$@" || failed+=("$name")
 }
+run replay bench/replay.sh
 run collector bench/collector.sh 200000
 run read bench/read.sh 200000
 run sched bench/sched.sh 100000
@@ -25,6 +26,7 @@ run spawn bench/spawn.sh 100
 run profile bench/profile.sh 10
 RUNS=3 run analyze bench/analyze.sh
 run runtimes bench/runtimes.sh 5
+run boot bench/boot.sh 5
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "bench: failed: ${failed[*]}"
 	exit 1

@@ -74,7 +74,7 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 /*
  * Ruby's control frames looked at per sample, at most: C-method frames
  * (Integer#times, Array#each: one per block call) are among them, so a
- * stack of 48 Ruby frames may take more: 160 frames, at most 5 reads of
+ * stack of 48 Ruby frames may take more: 160 frames, at most 3 reads of
  * user memory each.
  */
 #define INTERP_RB_CFPS 160
@@ -90,8 +90,8 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
-	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0;
-	__u32 i, n, tid = 0;
+	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {};
+	__u32 i, n, ipc, iiseq, iep, tid = 0;
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	ec = ractor ? interp_read_ptr(ractor + ip->rr_running_ec) : 0;
@@ -105,14 +105,28 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		return;
 	end = interp_read_ptr(ec + ip->ec_vm_stack) + size * 8;
 	cfp = interp_read_ptr(ec + ip->ec_cfp);
+	/*
+	 * Each control frame read whole, its pc, iseq and ep taken from the
+	 * copy (one read of user memory for three: a Ruby frame costs 3
+	 * reads, not 5; docs/costs.md): its first 64 bytes, whose 8-byte
+	 * words hold them (3.1: a frame of 64 bytes, pc 0, iseq 16, ep 32;
+	 * a smaller frame is no layout this walker knows).
+	 */
+	if (ip->cfp_size < sizeof(f))
+		return;		/* not a layout this walker knows */
+	ipc = (ip->cfp_pc >> 3) & 7;
+	iiseq = (ip->cfp_iseq >> 3) & 7;
+	iep = (ip->cfp_ep >> 3) & 7;
 	for (i = 0; i < INTERP_RB_CFPS && cfp && cfp < end; i++, cfp += ip->cfp_size) {
-		pc = interp_read_ptr(cfp + ip->cfp_pc);
-		iseq = pc ? interp_read_ptr(cfp + ip->cfp_iseq) : 0;
+		if (bpf_probe_read_user(f, sizeof(f), (const void *)cfp))
+			continue;	/* not there: as a frame without pc */
+		pc = f[ipc];
+		iseq = pc ? f[iiseq] : 0;
 		flags = iseq ? interp_read_ptr(iseq) : 0;
 		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
 		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
 			continue;	/* a C method's frame, or a dummy */
-		ep = interp_read_ptr(cfp + ip->cfp_ep);
+		ep = f[iep];
 		flags = ep ? interp_read_ptr(ep) : 0;
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */

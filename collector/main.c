@@ -27,6 +27,7 @@
 #include "collector/collector.h"
 #include "collector/serve/exporter.h"
 #include "collector/kernel/marks.h"
+#include "collector/kernel/progcost.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
 #include "collector/run/progress.h"
@@ -259,6 +260,7 @@ int main(int argc, char **argv)
 	struct collector c = { 0 };
 	struct backend_config cfg = { 0 };
 	struct sigaction sa = { 0 };
+	struct progcost pc = { .stats_fd = -1 };
 	int fd = -1, ret = 1, have_btf;
 
 	/* 1. options and the host */
@@ -298,7 +300,8 @@ int main(int argc, char **argv)
 	if (setup_mode(&c) < 0)
 		goto cleanup;
 
-	/* 2. configure, load and attach the BPF programs */
+	/* 2. configure, load and attach the BPF programs (their run times counted from here: -v) */
+	progcost_start(&pc, c.opt.verbose);
 	if (setup_config(&c, &cfg) < 0) {
 		ret = 2;
 		goto cleanup;
@@ -350,6 +353,7 @@ int main(int argc, char **argv)
 			"(# host_rows=off); scheduler rows as --sched on\n", c.be->ops->name);
 
 	/* 5. trace */
+	progcost_tracing(&pc);
 	if (c.opt.command)
 		ret = c.opt.cgroup_glob ? client_run(&c) : spawn_run(&c);
 	else
@@ -357,8 +361,10 @@ int main(int argc, char **argv)
 
 	/* 6. the trailer: what was lost is counted, never hidden */
 	ret = finish_output(&c, ret);
+	progcost_finish(&pc, c.be->ops->object(c.be));	/* its own CPU, its programs' */
 
 cleanup:
+	progcost_finish(&pc, NULL);	/* the statistics' fd, when set-up failed */
 	exporter_free(c.exporter);
 	output__free(c.out);
 	progress__free(c.progress);

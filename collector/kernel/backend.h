@@ -109,6 +109,8 @@ struct backend_ops {
 	unsigned long long (*lost)(struct backend *b);
 	/* Runs of the object's programs the kernel skipped (progmiss.h). */
 	void (*missed)(struct backend *b, struct progmiss *m);
+	/* The loaded object, for its programs' figures (progcost.h). */
+	struct bpf_object *(*object)(struct backend *b);
 	void (*destroy)(struct backend *b);
 };
 

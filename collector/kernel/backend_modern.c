@@ -205,6 +205,11 @@ static void modern_missed(struct backend *b, struct progmiss *m)
 	progmiss_read(to_modern(b)->skel->obj, m);
 }
 
+static struct bpf_object *modern_object(struct backend *b)
+{
+	return to_modern(b)->skel->obj;
+}
+
 static void modern_destroy(struct backend *b)
 {
 	struct modern *m = to_modern(b);
@@ -235,6 +240,7 @@ static const struct backend_ops modern_ops = {
 	.hotspot_set = modern_hotspot_set,
 	.lost = modern_lost,
 	.missed = modern_missed,
+	.object = modern_object,
 	.destroy = modern_destroy,
 };
 

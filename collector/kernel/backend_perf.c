@@ -397,6 +397,11 @@ static void perf_missed(struct backend *b, struct progmiss *m)
 	progmiss_read(to_perfobj(b)->obj, m);
 }
 
+static struct bpf_object *perf_object(struct backend *b)
+{
+	return to_perfobj(b)->obj;
+}
+
 static void perf_destroy(struct backend *b)
 {
 	struct perfobj *o = to_perfobj(b);
@@ -442,6 +447,7 @@ static void perf_destroy(struct backend *b)
 	.untrack_task = perf_untrack_task,		\
 	.lost = perf_lost,				\
 	.missed = perf_missed,				\
+	.object = perf_object,				\
 	.destroy = perf_destroy,			\
 }
 /* The same operations; the name says which object (the TSV's bpf_object). */

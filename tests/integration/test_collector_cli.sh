@@ -26,6 +26,18 @@ check_tsv "$TMP/fromfifo"
 [ "$(rows "$TMP/fromfifo" syscall getppid | wc -l)" -eq 321 ] || fail "FIFO reader did not get 321 rows"
 ok "FIFO output"
 
+# BOOTTRACE_BPF_STATS=1: the collector's CPU time and its programs' runs at
+# its end; 4321 getppid calls are at least 4321 runs of the enter program
+BOOTTRACE_BPF_STATS=1 "$COLLECTOR" -o "$TMP/stats.tsv" -- "$TOOLS/getppid_loop" 4321 2> "$TMP/stats.err" ||
+	fail "BOOTTRACE_BPF_STATS=1: collector exited $?: $(cat "$TMP/stats.err")"
+grep -q '^collector: its CPU time [0-9.]* s, [0-9.]* s of it while tracing, woken [0-9]* times$' "$TMP/stats.err" ||
+	fail "BOOTTRACE_BPF_STATS=1: no CPU time line: $(cat "$TMP/stats.err")"
+n=$(awk '$2 == "bt_sys_enter" { print $3 }' "$TMP/stats.err")
+ns=$(awk '$2 == "bt_sys_enter" { print $4 }' "$TMP/stats.err")
+[ "${n:-0}" -ge 4321 ] && [ "${ns:-0}" -gt 0 ] ||
+	fail "BOOTTRACE_BPF_STATS=1: bt_sys_enter ran '$n' times ($ns ns a run), not 4321 or more: $(cat "$TMP/stats.err")"
+ok "BOOTTRACE_BPF_STATS=1: bt_sys_enter $n runs, $ns ns a run"
+
 # a reader that goes away ends the collector cleanly, not by SIGPIPE
 mkfifo "$TMP/fifo2"
 head -c 100 "$TMP/fifo2" > /dev/null &
