@@ -286,6 +286,7 @@ static int type_of(const struct v8proc *p, pid_t pid, uint64_t o, uint64_t *map,
 struct sbuf {
 	char *b;
 	size_t len, cap, max;
+	bool utf8;			/* one-byte strings' Latin-1 as UTF-8 (a name's) */
 };
 
 /* Room in @s for @n bytes more: 0, or -1. */
@@ -308,7 +309,7 @@ static int sbuf_grow(struct sbuf *s, size_t n)
 static int sbuf_put(struct sbuf *s, const char *b, size_t n)
 {
 	if (n > s->max - s->len)
-		n = s->max - s->len;
+		return 0;		/* full: cut at a character */
 	if (sbuf_grow(s, n) < 0)
 		return -1;
 	memcpy(s->b + s->len, b, n);
@@ -368,10 +369,32 @@ static int str_read(const struct v8proc *p, pid_t pid, uint64_t o, uint64_t from
 	if (n > s->max - s->len)
 		n = s->max - s->len;
 	if (type & l->tag_one_byte) {
+		unsigned char *c;
+		size_t i, hi = 0;
+
 		if (sbuf_grow(s, n) < 0 ||
 		    (n && peek(pid, o - 1 + l->seq1_chars + from, s->b + s->len, n) < 0))
 			return -1;
-		s->len += n;
+		c = (unsigned char *)s->b + s->len;
+		for (i = 0; s->utf8 && i < n; i++)
+			hi += c[i] >= 0x80;
+		if (!hi) {
+			s->len += n;
+			return 0;
+		}
+		/* Latin-1, as V8 keeps one-byte strings: as UTF-8 for a name */
+		if (!(c = malloc(n)))
+			return -1;
+		memcpy(c, s->b + s->len, n);
+		for (i = 0; i < n && s->len < s->max; i++) {
+			char u[2] = { (char)(0xc0 | c[i] >> 6), (char)(0x80 | (c[i] & 0x3f)) };
+
+			if (c[i] < 0x80 ? sbuf_put(s, (const char *)&c[i], 1) : sbuf_put(s, u, 2)) {
+				free(c);
+				return -1;
+			}
+		}
+		free(c);
 		return 0;
 	}
 	{
@@ -407,7 +430,7 @@ static int str_read(const struct v8proc *p, pid_t pid, uint64_t o, uint64_t from
 /* V8 string @o of @pid into @out (@n bytes, NUL-terminated): its length, or -1. */
 static int str_text(const struct v8proc *p, pid_t pid, uint64_t o, char *out, size_t n)
 {
-	struct sbuf s = { .max = n - 1 };
+	struct sbuf s = { .max = n - 1, .utf8 = true };
 
 	if (str_read(p, pid, o, 0, n - 1, &s, 0) < 0) {
 		free(s.b);

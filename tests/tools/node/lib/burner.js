@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: BSD-2-Clause
 // burner.js: a module whose top level burns 200 ms of the process's CPU
-// time in burnCpu (spin below it), and writes the window it burned in:
-// `window START END TID`, CLOCK_MONOTONIC ns (the collector's clock).
+// time in burnCpu (spin below it; BURN_MS=N: N ms), and writes the window
+// it burned in: `window START END PID`, CLOCK_MONOTONIC ns (the
+// collector's clock).
 'use strict';
 
 function spin(n) {
@@ -24,6 +25,6 @@ function burnCpu(ms) {
 }
 
 const start = process.hrtime.bigint();
-burnCpu(200);
+burnCpu(Number(process.env.BURN_MS || 200));
 const end = process.hrtime.bigint();
 process.stdout.write(`window ${start} ${end} ${process.pid}\n`);
