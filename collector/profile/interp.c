@@ -334,6 +334,9 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 			continue;
 		}
 		if (k == BT_INTERP_V8) {
+			/* a test knob (man collector, ENVIRONMENT): node's native frames only */
+			if (getenv("BOOTTRACE_TEST_NO_V8"))
+				continue;
 			if (v8_register(in->v8, pid, file,
 					img.type == ET_DYN ? start - img.first_vaddr : 0, &proc, &why) == 0)
 				kind = k;
