@@ -85,6 +85,7 @@ struct v8_script {
 struct v8proc {
 	struct v8_layout l;
 	struct idmap fns;		/* SharedFunctionInfo -> struct v8_fn */
+	struct idmap last;		/* JSFunction -> the SharedFunctionInfo it had when last read */
 	struct idmap scripts;		/* Script -> struct v8_script */
 	size_t nfns;
 };
@@ -124,6 +125,7 @@ static void caches_free(struct v8proc *p)
 			free(s);
 		}
 	idmap_free(&p->fns);
+	idmap_free(&p->last);
 	idmap_free(&p->scripts);
 	p->nfns = 0;
 }
@@ -592,8 +594,19 @@ size_t v8_frame(struct v8 *v, pid_t pid, uint64_t e, char *buf, size_t n)
 	struct v8_fn *f;
 	int type, len;
 
-	if (!p || !heap_object(fn) || peek(pid, fn - 1 + p->l.fn_shared, &sfi, sizeof(sfi)) < 0 ||
-	    !heap_object(sfi) || peek(pid, sfi - 1, h, sizeof(h)) < 0)
+	if (!p || !heap_object(fn))
+		return 0;
+	if (peek(pid, fn - 1 + p->l.fn_shared, &sfi, sizeof(sfi)) < 0) {
+		/*
+		 * node is gone (its memory with it, before the collector saw
+		 * its exit): the function's last name, as it had it then
+		 */
+		sfi = (uint64_t)(uintptr_t)idmap_get(&p->last, fn);
+		f = sfi ? idmap_get(&p->fns, sfi) : NULL;
+		len = f && f->text ? snprintf(buf, n, "%s", f->text) : 0;
+		return len > 0 && (size_t)len < n ? (size_t)len : 0;
+	}
+	if (!heap_object(sfi) || peek(pid, sfi - 1, h, sizeof(h)) < 0)
 		return 0;
 	map = u64_at(h, p->l.obj_map);
 	f = idmap_get(&p->fns, sfi);
@@ -618,6 +631,10 @@ size_t v8_frame(struct v8 *v, pid_t pid, uint64_t e, char *buf, size_t n)
 	}
 	if (!f->text)
 		return 0;
+	if (p->last.n >= V8_CACHE_MAX)
+		idmap_free(&p->last);
+	if (idmap_put(&p->last, fn, (void *)(uintptr_t)sfi) < 0)
+		idmap_del(&p->last, fn);
 	len = snprintf(buf, n, "%s", f->text);
 	return len > 0 && (size_t)len < n ? (size_t)len : 0;
 }

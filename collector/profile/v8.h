@@ -25,6 +25,10 @@
  *    ES module's: the frame above the functions the module's loading ran,
  *    under node's require() frames of the module that required it;
  *  - a function without a script (V8's API functions): its name alone.
+ * A sample read after node's memory is gone (it exited, the collector has
+ * not seen its exit yet) names its JSFunctions as they were named last.
+ * Names are read when first seen, so a node that exits right after its
+ * boot keeps them (in the stack rows).
  * Other frames (V8's builtins and stubs, node's C++) are native frames,
  * named from the process's mappings.
  */

@@ -8,8 +8,8 @@
  * v8_frame() reads as it reads node's: a function's name and start line,
  * an inferred name, an anonymous function, a module's top level, a
  * Latin-1 path as UTF-8, an object that is no JSFunction any more, a
- * function renamed at the same address; and v8_register() on a file
- * without the symbols.
+ * function renamed at the same address, a function whose memory is gone
+ * (its last name); and v8_register() on a file without the symbols.
  */
 #include <link.h>
 #include <setjmp.h>
@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -295,6 +296,18 @@ static void test_names(void **state)
 	f = fn(sfi(str1("native"), smi(0), 0), T_FN);
 	want(f, "native");
 
+	/* a JSFunction node's memory no longer holds (node gone): its last name */
+	{
+		uint64_t *page = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				      -1, 0), gone = (uint64_t)(uintptr_t)page + 1;
+
+		assert_true(page != MAP_FAILED);
+		page[0] = map_of(T_FN);
+		page[3] = s1;
+		want(gone, "burnCpu /app/lib/burner.js:3");
+		munmap(page, 4096);
+		want(gone, "burnCpu /app/lib/burner.js:3");
+	}
 	/* renamed at the same address (the GC moved another there): read again */
 	((uint64_t *)(uintptr_t)(s1 - 1))[2] = scope(0, str1("other"), 0, at);
 	want(fn(s1, T_FN), "other /app/lib/burner.js:3");
