@@ -9,7 +9,7 @@
 #    burnCpu `burnCpu FILE:LINE` (LINE its `function` line) and the module
 #    `<module> .../lib/burner.js`, at least 150 samples there;
 #  - the same for a copy of burner.js at a hostile path (space, TAB, LF,
-#    backslash, quote, Latin-1 é: V8 keeps it one-byte), required first:
+#    backslash, quote, é: V8 keeps it in a one-byte string), required first:
 #    its module frame read back as the bytes of the path (escaped in the
 #    TSV, whose rows keep their 12 fields);
 #  - node exits right after its boot (the server listens and closes), and
@@ -35,9 +35,10 @@ APP=$(cd "$(dirname "$0")/../tools/node" && pwd)
 line_of() { grep -n "^function $1(" "$APP/lib/burner.js" | cut -d: -f1; }
 SPIN=$(line_of spin)
 BURN=$(line_of burnCpu)
-HDIR=$TMP/$(printf 'mod dir\tTAB\nLF\\back"q\xe9')
+# é in UTF-8: node makes it U+00E9, which V8 keeps in a one-byte (Latin-1) string
+HDIR=$TMP/$(printf 'mod dir\tTAB\nLF\\back"q\xc3\xa9')
 mkdir -p "$HDIR" && cp "$APP/lib/burner.js" "$HDIR/burner.js" || fail "cannot copy burner.js to a hostile path"
-HMOD=$(printf '%s' "$HDIR/burner.js" | iconv -f latin1 -t utf-8)
+HMOD=$HDIR/burner.js
 
 # share TSV WINDOW NAME: "N M", the window's samples of its thread, and those naming NAME
 share() {
