@@ -493,9 +493,11 @@ static unsigned line_of(const struct v8_script *s, int64_t pos)
 
 /*
  * ScopeInfo @si's function name, inferred name and start position
- * (ScopeInfo's variable part: its context locals' names and infos, the
+ * (ScopeInfo's variable part: its context locals' names and infos, or
+ * from 75 locals on a hash table of their names and their infos; the
  * saved class variable, the function variable's name and slot, the
- * inferred name, then the position info). -1 where not found.
+ * inferred name, then the position info; V8 11.3's scope-info.tq, checked
+ * on node 20's objects). Left as they were where not found.
  */
 static void scope_info(const struct v8proc *p, pid_t pid, uint64_t si, uint64_t *name,
 		       uint64_t *inferred, int64_t *start, bool *module)
@@ -512,7 +514,9 @@ static void scope_info(const struct v8proc *p, pid_t pid, uint64_t si, uint64_t 
 	nlocals = smi(l, w[1 + l->si_ncontextlocals]);
 	if (nlocals < 0 || nlocals > 65536)
 		return;
-	at = 1 + (size_t)l->si_first_vars + (size_t)nlocals * (nlocals < V8_INLINED_LOCALS ? 2 : 1);
+	/* the locals' names inline, or (75 and more) a hash table of them, first; then their infos */
+	at = 1 + (size_t)l->si_first_vars +
+	     (nlocals < V8_INLINED_LOCALS ? 2 * (size_t)nlocals : 1 + (size_t)nlocals);
 	if (peek(pid, si - 1 + at * 8, v, sizeof(v)) < 0)
 		return;
 	at = 0;

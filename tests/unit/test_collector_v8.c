@@ -150,7 +150,8 @@ static uint64_t script(uint64_t name, uint64_t source)
 static uint64_t scope(int nlocals, uint64_t name, uint64_t inferred, int64_t start)
 {
 	uint64_t t, *o = obj(16 + 2 * (size_t)nlocals, &t), flags = 2;	/* FUNCTION_SCOPE */
-	size_t at = 4 + 2 * (size_t)nlocals;
+	/* 75 locals and more: a hash table of their names (one slot), then their infos */
+	size_t at = 4 + (nlocals < 75 ? 2 * (size_t)nlocals : 1 + (size_t)nlocals);
 
 	o[0] = map_of(T_SCOPE);
 	o[2] = smi(1);
@@ -271,6 +272,9 @@ static void test_names(void **state)
 	s1 = sfi(scope(2, str1("burnCpu"), 0, at), sc, 0);
 	f = fn(s1, T_FN);
 	want(f, "burnCpu /app/lib/burner.js:3");
+	/* 80 context locals: their names in a hash table */
+	want(fn(sfi(scope(80, str1("manyLocals"), 0, at), sc, 0), T_FN),
+	     "manyLocals /app/lib/burner.js:3");
 	/* a class constructor's type is a JSFunction's too; again, from the kept name */
 	want(fn(s1, T_CLASS), "burnCpu /app/lib/burner.js:3");
 	/* no name, an inferred one */
