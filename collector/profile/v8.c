@@ -171,8 +171,7 @@ struct sym_read {
 	uint64_t bias;
 	struct v8_layout *l;
 	bool have[V8_NSYMS];
-	int next_type;			/* the least type above JS_FUNCTION_TYPE seen */
-	int types[1024];		/* v8dbg_type_* values, for next_type */
+	int types[1024];		/* v8dbg_type_* values: where the JSFunction types end */
 	size_t ntypes;
 };
 
@@ -226,9 +225,10 @@ int v8_register(struct v8 *v, pid_t pid, const char *file, uint64_t bias,
 	/* the JSFunction types (class constructors, ...) follow JS_FUNCTION_TYPE up to the next named */
 	p->l.fn_type_hi = hi && hi - p->l.t_function <= 64 ? hi - 1 : p->l.t_function;
 	*why = "its v8dbg_* values are not ones the walker reads (not x86-64's, or compressed pointers)";
-	if (p->l.smi_shift != 31 || p->l.fp_function >= 0 || p->l.fp_function < -256 ||
-	    p->l.fp_context >= 0 || p->l.fp_context < -256 || p->l.fp_function % 8 ||
-	    p->l.fp_context % 8 || p->l.fp_function < -16 || p->l.fp_context < -16 ||
+	/* the walker reads the two words below a frame's fp (bpf/v8.bpf.h) */
+	if (p->l.smi_shift != 31 || p->l.fp_function < -16 || p->l.fp_function >= 0 ||
+	    p->l.fp_context < -16 || p->l.fp_context >= 0 || p->l.fp_function % 8 ||
+	    p->l.fp_context % 8 || p->l.fp_function == p->l.fp_context ||
 	    p->l.map_type < 0 || p->l.map_type > 256 || p->l.obj_map < 0 || p->l.obj_map > 256)
 		goto fail;
 	memset(proc, 0, sizeof(*proc));
