@@ -12,6 +12,8 @@
 #    backslash, quote, é: V8 keeps it in a one-byte string), required first:
 #    its module frame read back as the bytes of the path (escaped in the
 #    TSV, whose rows keep their 12 fields);
+#  - analyze --profile lists the module's loading under the functions,
+#    its CPU at least 90% of the window's samples';
 #  - node exits right after its boot (the server listens and closes), and
 #    its frames are named all the same (read while it lived);
 #  - each tier of V8's code is walked: the interpreter alone
@@ -93,6 +95,16 @@ r=$(burn_checks hostile "${wins[0]}" "$HMOD") || exit 1
 ok "host: hostile path: $r (window samples), the path read back byte for byte"
 r=$(burn_checks host "${wins[1]}" "$APP/lib/burner.js") || exit 1
 ok "host: lib/burner.js: $r"
+# analyze --profile lists the module's loading: at least 90% of the window's samples' CPU
+read -r n _ < <(share "$tsv" "${wins[1]}" "burnCpu")
+"$ANALYZE" --profile --until end "$tsv" > "$TMP/host.profile" || fail "host: analyze --profile exited $?"
+ms=$(awk -v f="$APP/lib/burner.js" '/^  modules loaded/ { m = 1; next }
+	m && substr($0, length($0) - length(f) + 1) == f {
+		v = $1 + 0; if ($1 ~ /[0-9]s$/) v *= 1000; if ($1 ~ /us$/) v /= 1000; print v; exit }' "$TMP/host.profile")
+[ -n "$ms" ] || fail "host: analyze --profile lists no lib/burner.js module: $(grep -A4 '^  modules' "$TMP/host.profile")"
+awk -v ms="$ms" -v n="$n" 'BEGIN { exit !(ms >= 0.9 * n * 1000 / 999) }' ||
+	fail "host: analyze says loading lib/burner.js took $ms ms, under 90% of the window's $n samples"
+ok "host: analyze --profile: loading lib/burner.js took $ms ms of CPU (the window: $n samples)"
 read -r -a w <<< "${wins[1]}"
 exit_ms=$(rows "$tsv" exit | awk -F'\t' -v p="${w[2]}" -v e="${w[1]}" '$4 == p { print int(($1 - e) / 1000000) }' | tail -1)
 [ -n "$exit_ms" ] && [ "$exit_ms" -lt 2000 ] || fail "host: node did not exit right after its boot ($exit_ms ms)"
