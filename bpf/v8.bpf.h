@@ -67,7 +67,8 @@ static __always_inline __u64 v8_slot(const struct v8_walk *w, __s16 off)
  * Whether @w's frame (read) is a JS frame, into w->js: its context and
  * function slots hold heap objects (a Smi there: a typed frame's marker),
  * and the function's map says a JSFunction. Reads from what may not be
- * an address fail, or read what is not a map: no branch needed.
+ * an address fail, or read what is not a map: no branch needed past the
+ * first (which spares most native frames two reads).
  */
 static __always_inline void v8_check(const struct bt_interp_proc *ip, struct v8_walk *w)
 {
@@ -75,6 +76,9 @@ static __always_inline void v8_check(const struct bt_interp_proc *ip, struct v8_
 
 	w->map = 0;
 	w->type = 0;
+	w->js = 0;
+	if (!(fn & ctx & 1))
+		return;		/* a Smi: a typed frame's marker; or not V8's frame */
 	bpf_probe_read_user(&w->map, sizeof(w->map), (const void *)(fn - 1 + ip->obj_map));
 	bpf_probe_read_user(&w->type, sizeof(w->type), (const void *)(w->map - 1 + ip->map_type));
 	w->js = fn & ctx & w->map & 1;
