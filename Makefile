@@ -210,6 +210,8 @@ $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(OUTPUT)/libcollector.a $(OUTPU
 	$(Q)$(CC) $(LDFLAGS) $(TEST_LDFLAGS_$*) $^ -lcmocka $(ANALYZE_LDLIBS) $(LDLIBS) -o $@
 # test_collector_lifecycle fails each allocation in turn: it wraps the allocator
 TEST_LDFLAGS_test_collector_lifecycle := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+# test_collector_v8 is a fake node: its v8dbg_* symbols in its .dynsym
+TEST_LDFLAGS_test_collector_v8 := -rdynamic
 
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.

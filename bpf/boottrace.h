@@ -355,6 +355,7 @@ enum bt_interp_kind {
 	BT_INTERP_PYTHON311,	/* CPython 3.11 */
 	BT_INTERP_RUBY31,	/* CRuby 3.1 */
 	BT_INTERP_HOTSPOT,	/* the JVM (HotSpot): struct bt_hotspot_proc, below */
+	BT_INTERP_V8,		/* V8 (Node): the v8 fields of struct bt_interp_proc */
 };
 
 /*
@@ -388,6 +389,14 @@ struct bt_interp_proc {
 			__u16 cfp_iseq;		/* .iseq */
 			__u16 cfp_ep;		/* .ep */
 		};
+		struct {	/* V8 (node's v8dbg_* symbols) */
+			__s16 fp_function;	/* a JS frame's JSFunction, from its fp */
+			__s16 fp_context;	/* its context, or a typed frame's marker (a Smi) */
+			__u16 obj_map;		/* HeapObject::map */
+			__u16 map_type;		/* Map::instance_type */
+			__u16 fn_type_lo;	/* JS_FUNCTION_TYPE .. the last JSFunction type */
+			__u16 fn_type_hi;
+		};
 	};
 	__u32 pad2;
 };
@@ -414,6 +423,12 @@ _Static_assert(sizeof(struct bt_interp_proc) == 40, "bt_interp_proc layout");
  *  - BT_HS_NATIVE: outside the code cache (libjvm, libc below the Java
  *    frames): bits 0-47 the return address.
  * The collector names them while the JVM lives (collector/profile/hotspot.c).
+ *
+ * V8 (BT_INTERP_V8, bpf/v8.bpf.h) fills iframe[] the same way: BT_HS_LEAD,
+ * then from the first JS frame on one entry a frame, BT_HS_V8 (a JS
+ * frame: interpreted, baseline or optimized, bits 0-47 its JSFunction)
+ * or BT_HS_NATIVE (any other frame: V8's builtins and stubs, node's C++,
+ * bits 0-47 its pc). Named by collector/profile/v8.c.
  */
 #define BT_HS_KIND(v) ((unsigned)((v) >> 60))
 #define BT_HS_LEAD 0ULL
@@ -421,6 +436,7 @@ _Static_assert(sizeof(struct bt_interp_proc) == 40, "bt_interp_proc layout");
 #define BT_HS_COMPILED 2ULL
 #define BT_HS_STUB 3ULL
 #define BT_HS_NATIVE 4ULL
+#define BT_HS_V8 5ULL		/* V8: a JS frame, bits 0-47 its JSFunction (tagged) */
 #define BT_HS_PC(v) ((v) & ((1ULL << 48) - 1))
 #define BT_HS_BCI_NONE 0xffffULL
 #define BT_HS_METHOD(v) (((v) & ((1ULL << 44) - 1)) << 3)

@@ -28,7 +28,8 @@
  * (or waiting for it) gets no interpreter frames, never another thread's.
  *
  * A JVM (BT_INTERP_HOTSPOT) is walked by bpf/hotspot.bpf.h: its whole
- * user stack from the code cache on, not an interpreter's chain.
+ * user stack from the code cache on, not an interpreter's chain; V8
+ * (BT_INTERP_V8, node) by bpf/v8.bpf.h, from its first JS frame on.
  *
  * Part of bpf/boottrace.bpf.c (included by profile.bpf.h). Reads of user
  * memory can fail (a page not present: a perf_event program cannot fault
@@ -43,6 +44,7 @@ struct {
 } interp_procs SEC(".maps");
 
 #include "bpf/hotspot.bpf.h"
+#include "bpf/v8.bpf.h"
 
 /* @t's thread id in its own pid namespace (the deepest level of its struct pid). */
 static __always_inline __u32 interp_ns_tid(struct task_struct *t)
@@ -155,12 +157,24 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
-	if (ip && ip->kind == BT_INTERP_HOTSPOT)
-		hotspot_walk(t, e);
-	if (ip && ip->kind == BT_INTERP_RUBY31)
-		interp_walk_ruby(t, e, ip);
-	if (!ip || ip->kind != BT_INTERP_PYTHON311)
+	if (!ip)
 		return;
+	/* one walker a path: the verifier then walks each once, not after each other's */
+	switch (ip->kind) {
+	case BT_INTERP_HOTSPOT:
+		hotspot_walk(t, e);
+		return;
+	case BT_INTERP_RUBY31:
+		interp_walk_ruby(t, e, ip);
+		return;
+	case BT_INTERP_V8:
+		v8_walk(t, e, ip);
+		return;
+	case BT_INTERP_PYTHON311:
+		break;
+	default:
+		return;
+	}
 	tstate = interp_read_ptr(ip->tstate_addr);
 	if (!tstate)
 		return;		/* no thread holds the GIL */

@@ -178,8 +178,9 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 	}
 	sample_fill(ctx, t, key, &c->s);
 	interp_walk(t, &c->s);
-	/* a JVM's Java stack: walked already, nothing for the collector to unwind */
-	if (c->s.interp_kind == BT_INTERP_HOTSPOT && c->s.iframes > 1)
+	/* a JVM's Java stack, node's JS stack: walked already, nothing for the collector to unwind */
+	if ((c->s.interp_kind == BT_INTERP_HOTSPOT || c->s.interp_kind == BT_INTERP_V8) &&
+	    c->s.iframes > 1)
 		c->u.stack_bytes = 0;
 	else
 		sample_copy_ustack(t, c);

@@ -80,6 +80,45 @@ static void text_table(FILE *f, const struct profile *p, const struct prof_ctr *
 		fprintf(f, "  (%zu more functions; --top N)\n", pc->nfns - top);
 }
 
+/* At most this many modules are listed under a container's table (the longest to load). */
+#define MODULES_MAX 10
+#define MODULE_PREFIX "<module> "
+
+/*
+ * The JS modules whose top level ran in @pc's window (node's `<module>
+ * FILE` frames, collector/profile/v8.h), by total: each module's loading,
+ * with the modules it required inside it.
+ */
+static void text_modules(FILE *f, const struct profile *p, const struct prof_ctr *pc)
+{
+	char e[TSV_ESCAPED_MAX(NAME_MAX_RAW) + 1], b[UNITS_BUFSZ];
+	const struct prof_count *m[MODULES_MAX], *c;
+	size_t n = 0, all = 0, i, j;
+
+	for (i = 0; i < pc->nfns; i++) {
+		c = &pc->fns[i];
+		if (strncmp(profile_fn_name(p, c->fn), MODULE_PREFIX, sizeof(MODULE_PREFIX) - 1))
+			continue;
+		all++;
+		for (j = n; j > 0 && m[j - 1]->total < c->total; j--)
+			if (j < MODULES_MAX)
+				m[j] = m[j - 1];
+		if (j < MODULES_MAX) {
+			m[j] = c;
+			n += n < MODULES_MAX;
+		}
+	}
+	if (!n)
+		return;
+	fprintf(f, "  modules loaded (a JS module's top level, the modules it required inside):\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "  %10s %5.1f%%  %s\n", units_format((int64_t)ns_of(pc, m[i]->total), b),
+			pct(m[i]->total, pc->samples),
+			esc(profile_fn_name(p, m[i]->fn) + sizeof(MODULE_PREFIX) - 1, e));
+	if (all > n)
+		fprintf(f, "  (%zu more modules)\n", all - n);
+}
+
 static void text_heading(FILE *f, const struct prof_ctr *pc, const char *what, const char *phase)
 {
 	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
@@ -170,6 +209,7 @@ static void print_text(FILE *f, const struct profile *p, const char *phase,
 			 timeline_str(tl, c->name), file_name(files, nfiles, c->file));
 		text_heading(f, pc, head, phase);
 		text_table(f, p, pc, top);
+		text_modules(f, p, pc);
 	}
 	if (p->nctrs > 1) {
 		fprintf(f, "\nall %zu containers\n  windows start -> %s, %" PRIu64

@@ -650,6 +650,44 @@ int elf_symbol(const char *path, const char *sym, unsigned long long *vaddr,
 	return err;
 }
 
+int elf_symbols(const char *path, const char *prefix,
+		int (*cb)(const char *name, unsigned long long vaddr, unsigned long long size,
+			  void *arg),
+		void *arg)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym st;
+	size_t i, count, plen = strlen(prefix);
+	int fd, r = 0;
+	Elf *e = open_elf(path, &fd);
+
+	if (!e)
+		return -errno;
+	while (!r && (scn = elf_nextscn(e, scn))) {
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM)
+			continue;
+		d = elf_getdata(scn, NULL);
+		if (!d || !sh.sh_entsize)
+			continue;
+		count = sh.sh_size / sh.sh_entsize;
+		for (i = 0; !r && i < count && gelf_getsym(d, (int)i, &st); i++) {
+			const char *name;
+
+			if (st.st_shndx == SHN_UNDEF || !st.st_value)
+				continue;
+			name = elf_strptr(e, sh.sh_link, st.st_name);
+			if (name && !strncmp(name, prefix, plen))
+				r = cb(name, st.st_value, st.st_size, arg);
+		}
+	}
+	elf_end(e);
+	close(fd);
+	return r;
+}
+
 /* The GNU build id note's bytes (at most @n), from @e's notes. */
 static size_t build_id_of(Elf *e, unsigned char *out, size_t n)
 {

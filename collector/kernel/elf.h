@@ -81,6 +81,17 @@ int elf_usdt_sites(const char *path, const char *provider, const char *name,
 int elf_symbol(const char *path, const char *sym, unsigned long long *vaddr,
 	       unsigned long long *size);
 
+/*
+ * elf_symbols - call @cb with each symbol of @path's .dynsym whose name
+ * starts with @prefix (defined ones), until it returns nonzero: that
+ * value. 0 when all were seen, -errno when @path is not a readable ELF
+ * file. One pass, for a family of symbols (node's v8dbg_*).
+ */
+int elf_symbols(const char *path, const char *prefix,
+		int (*cb)(const char *name, unsigned long long vaddr, unsigned long long size,
+			  void *arg),
+		void *arg);
+
 /* What a profiler needs to place an ELF file mapped in a process. */
 struct elf_image {
 	int type;			/* ET_EXEC or ET_DYN */

@@ -133,6 +133,9 @@ static void put_user_interp(struct umaps *u, struct interp *in, const struct bt_
  * its code cache, which the walker reads, so such an address is a frame
  * pointer chain gone wrong (a thread's stack, its heap: 60 `u:` frames
  * below __clone3 in a JDK 17 boot).
+ *
+ * V8's walked stack (BT_INTERP_V8) is laid out the same, its JS frames
+ * named by v8.c (one left out when it is not a JSFunction any more).
  */
 static void put_user_hotspot(struct umaps *u, struct interp *in, const struct bt_sample_event *e,
 			     size_t nu, char *buf, size_t n, size_t *at)
@@ -157,6 +160,8 @@ static void put_user_hotspot(struct umaps *u, struct interp *in, const struct bt
 			len = umaps_frame(u, pid, BT_HS_PC(v), f, sizeof(f));
 		else
 			len = interp_java_frame(in, pid, v, f, sizeof(f), left, &k);
+		if (!len && BT_HS_KIND(v) == BT_HS_V8)
+			continue;	/* not a JSFunction after all (moved, or a native frame's slots) */
 		if (!len || put(buf, n, at, f, len) < 0)
 			return;
 	}
@@ -181,7 +186,8 @@ size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
 		if (put(buf, n, &at, f, len) < 0)
 			return at;
 	}
-	if (in && e->interp_kind == BT_INTERP_HOTSPOT && e->iframes) {
+	if (in && (e->interp_kind == BT_INTERP_HOTSPOT || e->interp_kind == BT_INTERP_V8) &&
+	    e->iframes) {
 		put_user_hotspot(u, in, e, nu, buf, n, &at);
 		return at;
 	}

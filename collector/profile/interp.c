@@ -12,6 +12,7 @@
 #include "collector/kernel/backend.h"
 #include "collector/kernel/elf.h"
 #include "collector/profile/hotspot.h"
+#include "collector/profile/v8.h"
 #include "collector/profile/interp.h"
 #include "collector/profile/umaps.h"
 
@@ -96,8 +97,9 @@ struct iproc {
 struct interp {
 	struct backend *be;
 	struct hotspot *hs;		/* the JVMs */
+	struct v8 *v8;			/* the node processes */
 	struct idmap procs;		/* pid → struct iproc */
-	int warned, warned_jvm;
+	int warned, warned_jvm, warned_v8;
 };
 
 /* A process gets looked at this many times, 200 ms apart, before it is let be. */
@@ -123,7 +125,9 @@ struct interp *interp__new(struct backend *be)
 		return NULL;
 	in->be = be && be->ops->interp_set ? be : NULL;
 	/* a test knob (man collector, ENVIRONMENT): JVMs not walked, their JIT frames from perf maps */
-	if (!(in->hs = hotspot__new(getenv("BOOTTRACE_TEST_NO_HOTSPOT") ? NULL : in->be))) {
+	if (!(in->hs = hotspot__new(getenv("BOOTTRACE_TEST_NO_HOTSPOT") ? NULL : in->be)) ||
+	    !(in->v8 = v8__new())) {
+		hotspot__free(in->hs);
 		free(in);
 		return NULL;
 	}
@@ -157,6 +161,7 @@ void interp__free(struct interp *in)
 			iproc_free(in->procs.slots[i].val);
 	idmap_free(&in->procs);
 	hotspot__free(in->hs);
+	v8__free(in->v8);
 	free(in);
 }
 
@@ -169,6 +174,7 @@ void interp_forget(struct interp *in, pid_t pid)
 	if (p->kind != BT_INTERP_NONE)
 		in->be->ops->interp_set(in->be, (__u32)pid, NULL);
 	hotspot_forget(in->hs, pid);
+	v8_forget(in->v8, pid);
 	idmap_del(&in->procs, (__u64)pid);
 	iproc_free(p);
 }
@@ -177,16 +183,23 @@ void interp_forget(struct interp *in, pid_t pid)
  * Which interpreter @base (a file's name, @n bytes) may be: CPython 3.11's
  * binary or library, libruby 3.1, or a binary named ruby or ruby3.1 (a
  * statically linked Ruby when it has libruby's symbols: register_ruby
- * checks), or HotSpot's libjvm.so. *@other: another version's.
+ * checks), HotSpot's libjvm.so, or node (node, nodejs, libnode.so: V8's
+ * when it exports v8dbg_* symbols, v8_register checks). *@other: another
+ * version's.
  */
 static int interp_file(const char *base, size_t n, int *other)
 {
 	static const char py[] = "python3.11", libpy[] = "libpython3.11.so",
 			  rb[] = "ruby", rb31[] = "ruby3.1", librb[] = "libruby-3.1.so",
-			  jvm[] = "libjvm.so";
+			  jvm[] = "libjvm.so", node[] = "node", nodejs[] = "nodejs",
+			  libnode[] = "libnode.so";
 
 	if (n == sizeof(jvm) - 1 && !memcmp(base, jvm, n))
 		return BT_INTERP_HOTSPOT;
+	if ((n == sizeof(node) - 1 && !memcmp(base, node, n)) ||
+	    (n == sizeof(nodejs) - 1 && !memcmp(base, nodejs, n)) ||
+	    (n >= sizeof(libnode) - 1 && !memcmp(base, libnode, sizeof(libnode) - 1)))
+		return BT_INTERP_V8;
 	if ((n == sizeof(py) - 1 && !memcmp(base, py, n)) ||
 	    (n >= sizeof(libpy) - 1 && !memcmp(base, libpy, sizeof(libpy) - 1)))
 		return BT_INTERP_PYTHON311;
@@ -320,6 +333,18 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 					"are not walked: %s\n", pid, why);
 			continue;
 		}
+		if (k == BT_INTERP_V8) {
+			/* a test knob (man collector, ENVIRONMENT): node's native frames only */
+			if (getenv("BOOTTRACE_TEST_NO_V8"))
+				continue;
+			if (v8_register(in->v8, pid, file,
+					img.type == ET_DYN ? start - img.first_vaddr : 0, &proc, &why) == 0)
+				kind = k;
+			else if (!in->warned_v8++)
+				fprintf(stderr, "collector: --profile: node in process %d: its JS frames "
+					"are not walked: %s\n", pid, why);
+			continue;
+		}
 		if (k == BT_INTERP_PYTHON311 ? register_python(file, &img, start, &proc, p) == 0
 					     : register_ruby(file, &img, start, pid, &proc, p) == 0)
 			kind = k;
@@ -377,6 +402,10 @@ void interp_check(struct interp *in, pid_t pid)
 size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n,
 			 unsigned max, unsigned *frames)
 {
+	if (BT_HS_KIND(v) == BT_HS_V8) {
+		*frames = 1;
+		return v8_frame(in ? in->v8 : NULL, pid, v, buf, n);
+	}
 	return hotspot_frame(in ? in->hs : NULL, pid, v, buf, n, max, frames);
 }
 
@@ -384,7 +413,7 @@ enum interp_where interp_where(struct interp *in, pid_t pid, const struct bt_sta
 {
 	struct iproc *p = in && pid > 0 ? idmap_get(&in->procs, (__u64)pid) : NULL;
 
-	if (!p || p->kind == BT_INTERP_NONE || p->kind == BT_INTERP_HOTSPOT ||
+	if (!p || p->kind == BT_INTERP_NONE || p->kind == BT_INTERP_HOTSPOT || p->kind == BT_INTERP_V8 ||
 	    b->status != BT_STACK_BUILD_ID_VALID ||
 	    memcmp(b->build_id, p->build_id, BT_BUILD_ID_SIZE) != 0)
 		return INTERP_ELSEWHERE;

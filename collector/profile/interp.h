@@ -19,7 +19,10 @@
  *    files, first lines and frame magics are Ruby's own); interp.c says
  *    how each was found.
  *  - the JVM (a process that maps libjvm.so): hotspot.h, which registers
- *    it and names its frames (interp_java_frame()).
+ *    it and names its frames (interp_java_frame());
+ *  - node (a process that maps node, nodejs or libnode.so with V8's
+ *    v8dbg_* symbols): v8.h, which reads them and names its JS frames
+ *    (interp_java_frame() too: its stack is laid out as a JVM's).
  * Another version gets its native frames only, and one warning per run.
  *
  * A process is looked at once, at its first sample (again after an exec):
@@ -91,7 +94,8 @@ size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t 
 
 /*
  * interp_java_frame - the frames of a JVM's iframe entry @v (not
- * BT_HS_NATIVE), at most @max: hotspot_frame() (hotspot.h).
+ * BT_HS_NATIVE), at most @max: hotspot_frame() (hotspot.h); of node's
+ * (BT_HS_V8), its one frame: v8_frame() (v8.h).
  */
 size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n,
 			 unsigned max, unsigned *frames);

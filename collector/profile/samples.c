@@ -77,8 +77,9 @@ static const struct bt_sample_event *unwound(struct samples *s, const struct bt_
 	if (!s->unwind || size < sizeof(*e) + sizeof(*us) ||
 	    size - sizeof(*e) - sizeof(*us) < us->stack_bytes)
 		return e;
-	/* a JVM's walked stack: its native frames before the Java ones are bpf_get_stack()'s */
-	if (e->interp_kind == BT_INTERP_HOTSPOT && e->iframes > 1)
+	/* a JVM's (node's) walked stack: its native frames before the Java ones are bpf_get_stack()'s */
+	if ((e->interp_kind == BT_INTERP_HOTSPOT || e->interp_kind == BT_INTERP_V8) &&
+	    e->iframes > 1)
 		return e;
 	s->unwound = *e;
 	n = unwind_stack(s->unwind, e, us, (const unsigned char *)(us + 1), s->unwound.ustack);

@@ -84,7 +84,9 @@ ok "hostile comm: escaped, 12 fields, $total samples under it"
 # 4. JIT frames: node's perf map, read by the collector while node lives:
 # as /tmp/perf-PID.map, and in a container of its own (pid and mount
 # namespaces, a /tmp of its own) as /proc/PID/root/tmp/perf-NSPID.map,
-# NSPID 1: no file of that name is on the host's /tmp
+# NSPID 1: no file of that name is on the host's /tmp. The V8 walker off
+# (BOOTTRACE_TEST_NO_V8: it names node's JS frames itself,
+# test_collector_profile_node), so that the map names them
 JS='
 	function burnJs(ms) {
 		const end = Date.now() + ms;
@@ -119,14 +121,16 @@ jit_check() { # jit_check FILE WHAT OUT: FILE's samples name burnJs in j: frames
 if have node "the j: frames check"; then
 	# node writes its V8 log (isolate-*.log) in its working directory and
 	# its perf map as /tmp/perf-PID.map: both removed
-	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/j.tsv" -- node --perf-basic-prof -e "$JS" \
+	(cd "$TMP" && BOOTTRACE_TEST_NO_V8=1 "$COLLECTOR" --profile=999 -o "$TMP/j.tsv" -- \
+		node --perf-basic-prof -e "$JS" \
 		> "$TMP/j.out" 2> "$TMP/j.err")
 	rc=$?
 	for p in $(rows "$TMP/j.tsv" exec | cut -f4 | sort -u); do rm -f "/tmp/perf-$p.map"; done
 	[ "$rc" -eq 0 ] || fail "collector exited $rc: $(cat "$TMP/j.err")"
 	jit_check "$TMP/j.tsv" "on the host's /tmp" "$TMP/j.out"
 	# the namespaced /tmp is a tmpfs that goes with the mount namespace
-	(cd "$TMP" && "$COLLECTOR" --profile=999 -o "$TMP/jn.tsv" -- unshare --pid --fork --mount \
+	(cd "$TMP" && BOOTTRACE_TEST_NO_V8=1 "$COLLECTOR" --profile=999 -o "$TMP/jn.tsv" -- \
+		unshare --pid --fork --mount \
 		sh -c 'mount -t tmpfs boottrace-jit /tmp && exec node --perf-basic-prof -e "$1"' sh "$JS" \
 		> "$TMP/jn.out" 2> "$TMP/jn.err") || fail "collector (namespaces) exited $?: $(cat "$TMP/jn.err")"
 	[ -e /tmp/perf-1.map ] && fail "a /tmp/perf-1.map on the host: the namespace's /tmp leaked"
