@@ -215,6 +215,8 @@ $(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override C
 $(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 # burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
 $(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
+# offcpu_wait: the off-CPU stacks' truth, built as Debian builds programs (-O2 -g, no frame pointers)
+$(OUTPUT)/obj/tests/tools/offcpu_wait.o: override CFLAGS += -O2 -g -fomit-frame-pointer
 # burn_libc_df: the same with its CFI in .debug_frame only (-g, no unwind
 # tables): test_collector_profile_dwarf moves it to a debug file
 all: $(OUTPUT)/tests/burn_libc_df

@@ -255,8 +255,11 @@ static __always_inline struct bt_sched_task *state_of(__u32 tid, struct bt_sched
 	return bpf_map_lookup_elem(&sched_states, &tid);
 }
 
-/* @prev leaves the CPU at @now (@preempt: still runnable). */
-static __always_inline void sched_out(struct task_struct *prev, bool preempt, __u64 now)
+/*
+ * @prev leaves the CPU at @now (@preempt: still runnable); its stacks
+ * when it blocks (offcpu_stack(), from sched_switch's @ctx).
+ */
+static __always_inline void sched_out(void *ctx, struct task_struct *prev, bool preempt, __u64 now)
 {
 	struct bt_sched_task *st;
 	__u32 tid = prev->pid, s;
@@ -290,6 +293,7 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	}
 	st->early.ts = 0;
 	st->state = letter;
+	offcpu_stack(ctx, prev, key, letter, now);
 }
 
 /*
@@ -398,7 +402,7 @@ static __always_inline void sched_running(struct task_struct *t, __u64 now)
 }
 
 /* tp_btf/sched_switch's part (bt_sched_switch in boottrace.bpf.c). */
-static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
+static __always_inline void sched_switch(void *ctx, bool preempt, struct task_struct *prev,
 					 struct task_struct *next)
 {
 	__u64 now;
@@ -406,7 +410,7 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 	if (!sched_rows)
 		return;
 	now = bpf_ktime_get_ns();
-	sched_out(prev, preempt, now);
+	sched_out(ctx, prev, preempt, now);
 	sched_in(prev, next, now);
 }
 
