@@ -725,7 +725,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	}
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
-	if (a->tl && (profile || ((critpath || plot_dir) && a->tl->samples))) {
+	if (a->tl && (profile || ((critpath || plot_dir) && (a->tl->samples || a->tl->off_stacks)))) {
 		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug };
 		uint32_t ph = UINT32_MAX;	/* a phase no container reached */
 		long k;

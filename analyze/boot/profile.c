@@ -341,6 +341,26 @@ static bool comm_seen(const uint32_t *seen, size_t n, uint32_t id)
 	return false;
 }
 
+/* The f: frames' paths of the stack of frames @id (escaped), as candidates. -1 out of memory. */
+static int add_frame_paths(struct profile *p, uint32_t id, char *scratch, struct frame *fr)
+{
+	const char *esc;
+	size_t n;
+	int nf, f;
+
+	if (id == TL_NOSTR)
+		return 0;
+	esc = strtab_str(p->tl->strs, id, &n);
+	if (!memmem(esc, n, "f:", 2))
+		return 0;
+	nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
+	for (f = 0; f < nf; f++)
+		if (fr[f].kind == FRAME_FILE && fr[f].name[0] != '[' &&
+		    symbols_add_path(p->sym, fr[f].name, fr[f].name_len) < 0)
+			return -1;
+	return 0;
+}
+
 /* Every path the timeline names, as candidates. -1 out of memory. */
 static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 {
@@ -392,24 +412,19 @@ static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 
 			for (j = 0; j < t->nsamples; j++) {
 				uint32_t id = t->samples[j].stack;
-				const char *esc;
-				size_t n;
-				int nf, f;
 
 				if (id == TL_NOSTR || id == last)
 					continue;
 				last = id;
-				esc = strtab_str(tl->strs, id, &n);
-				if (!memmem(esc, n, "f:", 2))
-					continue;
-				nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
-				for (f = 0; f < nf; f++)
-					if (fr[f].kind == FRAME_FILE && fr[f].name[0] != '[' &&
-					    symbols_add_path(p->sym, fr[f].name, fr[f].name_len) < 0)
-						return -1;
+				if (add_frame_paths(p, id, scratch, fr) < 0)
+					return -1;
 			}
 		}
 	}
+	/* and of the off-CPU stacks (sched rows' stack=) */
+	for (i = 0; tl->off_stacks && i < tl->ninfos; i++)
+		if (add_frame_paths(p, tl->infos[i].stack, scratch, fr) < 0)
+			return -1;
 	return 0;
 }
 
@@ -460,8 +475,12 @@ static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
 static int take_counts(struct profile *p, struct prof_count **out, size_t *n)
 {
 	size_t nf = strtab_count(p->fnkeys), i, k = 0;
-	struct prof_count *c = malloc((nf ? nf : 1) * sizeof(*c));
+	struct prof_count *c;
 
+	/* functions named since the counters last grew (profile_code()'s) have none yet */
+	if (scratch_fit(p, nf) < 0)
+		return -1;
+	c = malloc((nf ? nf : 1) * sizeof(*c));
 	if (!c)
 		return -1;
 	for (i = 0; i < nf; i++) {
@@ -694,7 +713,7 @@ struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 	if (o && o->no_system)
 		symbols_no_system(p->sym);
 	p->any = tl->samples > 0;
-	if (p->any && add_candidates(p, scratch, fr) < 0)
+	if ((p->any || tl->off_stacks) && add_candidates(p, scratch, fr) < 0)
 		goto oom;
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];
@@ -774,6 +793,44 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s)
 	free(fr);
 	free(scratch);
 	return ix < 0 ? -1 : (long)p->stacks[ix].fns[0];
+}
+
+/*
+ * Is function @fn the wait machinery a program calls into, not its own
+ * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
+ * libpthread's, the C++ and GCC runtimes', Go's runtime?
+ */
+static bool wait_machinery(const struct profile *p, uint32_t fn)
+{
+	static const char *const mods[] = { "libc.so", "libc-", "ld-linux", "ld-", "libpthread",
+					    "libstdc++", "libgcc_s", "[kernel]", UNKNOWN };
+	const char *m = profile_fn_module(p, fn), *name = profile_fn_name(p, fn);
+	size_t i;
+
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (!strncmp(m, mods[i], strlen(mods[i])))
+			return true;
+	return !strncmp(name, "runtime.", 8) || !strcmp(name, UNKNOWN);
+}
+
+long profile_code(struct profile *p, uint32_t frames)
+{
+	struct frame *fr = NULL;
+	char *scratch = NULL;
+	long ix, fn = -1;
+	size_t i;
+
+	if (frames == TL_NOSTR)
+		return -1;
+	ix = stack_find(p, frames, &fr, &scratch);
+	free(fr);
+	free(scratch);
+	if (ix < 0)
+		return -2;
+	for (i = 0; i < p->stacks[ix].n && fn < 0; i++)
+		if (!wait_machinery(p, p->stacks[ix].fns[i]))
+			fn = (long)p->stacks[ix].fns[i];
+	return fn;
 }
 
 long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,

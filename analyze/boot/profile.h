@@ -170,6 +170,16 @@ const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix);
 long profile_sample_fn(struct profile *p, const struct tl_sample *s);
 
 /*
+ * profile_code - the code a stack of frames waited in (timeline string
+ * @frames, an off-CPU stack: tl_wakeinfo's stack): its first function,
+ * innermost first, that is the program's own, past the kernel's, libc's,
+ * the dynamic loader's, libpthread's, the C++ and GCC runtimes' and Go's
+ * runtime's (the wait machinery). Its function id; -1 when it has none
+ * (or @frames is TL_NOSTR), -2 out of memory.
+ */
+long profile_code(struct profile *p, uint32_t frames);
+
+/*
  * profile_task_top - the (at most) @ntop functions of most self samples of
  * task @t's samples with ts in [@a, @b), into @top by self descending;
  * *@nsamples gets how many samples there were. Returns how many functions

@@ -301,7 +301,7 @@ static void seg_line(struct text_out *o, const struct timeline *tl, const struct
 {
 	char b[2][UNITS_BUFSZ], what[96], det[CPSEG_DETAIL_MAX], pb[CPSEG_PROFILE_MAX];
 	char tail[CPSEG_DETAIL_MAX + CPSEG_PROFILE_MAX + 1];
-	const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+	const char *d = cpseg_detail(tl, c, p, s, pr, det, sizeof(det));
 	const char *prof = cpseg_profile(pr, c, s, pb);
 	int64_t pid, tid;
 
@@ -512,7 +512,7 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+		const char *d = cpseg_detail(tl, c, p, s, pr, det, sizeof(det));
 		int64_t pid, tid;
 
 		char st[16];
@@ -591,7 +591,7 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		fprintf(f, ", \"what\": ");
 		json_str(f, cpseg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
-		json_str(f, cpseg_detail(tl, c, p, s, det, sizeof(det)));
+		json_str(f, cpseg_detail(tl, c, p, s, pr, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
 		if (cpseg_span(c, s)) {

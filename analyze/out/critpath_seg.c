@@ -197,11 +197,39 @@ static int share_text(const struct timeline *tl, const struct tl_container *c,
 }
 
 /*
+ * "in FUNCTION (MODULE)" (escaped, cut to CPSEG_PROFILE_NAME bytes each),
+ * the code of off-CPU stack @frames (profile_code()), into @buf (@n
+ * bytes, @n > 0), after a space when @space; "" when it names none. Its
+ * length.
+ */
+static int code_text(struct profile *prof, uint32_t frames, char *buf, size_t n, bool space)
+{
+	char esc[2][TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+	const char *name, *mod;
+	long fn = profile_code(prof, frames);
+	size_t ln, lm;
+	int k;
+
+	buf[0] = '\0';
+	if (fn < 0)
+		return 0;
+	name = profile_fn_name(prof, (uint32_t)fn);
+	mod = profile_fn_module(prof, (uint32_t)fn);
+	ln = strlen(name);
+	lm = strlen(mod);
+	esc[0][tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, esc[0])] = '\0';
+	esc[1][tsv_escape(mod, lm > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : lm, esc[1])] = '\0';
+	k = snprintf(buf, n, "%sin %s (%s)", space ? " " : "", esc[0], esc[1]);
+	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
+}
+
+/*
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
  */
 const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c,
-			 const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n)
+			 const struct cp_path *p, const struct cp_seg *s, struct profile *prof,
+			 char *buf, size_t n)
 {
 	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
 			timeline_str(tl, s->detail);
@@ -209,6 +237,12 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 
 	if (k < 0 || (size_t)k >= n)
 		return buf;
+	/* a blocked stretch's code: its stack as it blocked, past libc's wait */
+	if (s->state == CP_ST_BLOCKED && s->stack != TL_NOSTR && prof) {
+		k += code_text(prof, s->stack, buf + k, n - (size_t)k, k > 0);
+		if ((size_t)k >= n)
+			return buf;
+	}
 	if (s->match != CP_MATCH_NONE) {
 		const struct tl_task *o = &c->tasks[s->other];
 		const char *ev = s->event == CP_EV_WRITE ? "write by" :

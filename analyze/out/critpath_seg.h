@@ -64,11 +64,13 @@ size_t cpseg_span_top(const struct tl_container *c, const struct cp_path *p,
 
 /*
  * The detail of @s (escaped, as in TSV) into @buf (@n bytes, cut there):
- * the row's, then where the walk went on; for the runtime, how the
- * container started. Returns @buf.
+ * the row's; a blocked stretch's code from its off-CPU stack, "in
+ * await_config (app)" (with @prof: profile_code()); then where the walk
+ * went on; for the runtime, how the container started. Returns @buf.
  */
 const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c,
-			 const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n);
+			 const struct cp_path *p, const struct cp_seg *s, struct profile *prof,
+			 char *buf, size_t n);
 
 /* How many functions a segment's profile names, and how much of each name. */
 #define CPSEG_PROFILE_TOP 3
