@@ -82,11 +82,14 @@ static const char usage_text[] =
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
-"    --profile             what the CPU did in each boot window (start -> --until's\n"
+"    --profile[=cpu|offcpu]\n"
+"                          what the CPU did in each boot window (start -> --until's\n"
 "                          phase, default listen), from the collector's --profile\n"
 "                          rows: functions by self and total samples, per container\n"
 "                          and over all; with --critical-path, each cpu segment names\n"
-"                          its top functions; with --plot, a flame graph per container\n"
+"                          its top functions; with --plot, a flame graph per container;\n"
+"                          offcpu: where the tasks waited instead, their stacks as\n"
+"                          they blocked (collector --offcpu-stacks) by blocked time\n"
 "    --top <n>             with --profile: the functions a table lists (default 20);\n"
 "                          with --by span: the spans per container (default 20)\n"
 "    --debug-dir <dir>     with --profile: look for debug files by build id under\n"
@@ -174,7 +177,7 @@ static const struct option long_opts[] = {
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "profile", optional_argument, NULL, OPT_PROFILE },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
 	{ "otlp-endpoint", required_argument, NULL, OPT_OTLP_ENDPOINT },
@@ -422,7 +425,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false, profile = false, failures = false;
+	bool compare = false, profile = false, failures = false, offcpu = false;
 	uint64_t stretch = FAILURES_STRETCH_NS;
 	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
@@ -553,6 +556,10 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			ao.timeline = true;
 			break;
 		case OPT_PROFILE:
+			if (optarg && !strcmp(optarg, "offcpu"))
+				offcpu = true;
+			else if (optarg && strcmp(optarg, "cpu"))
+				return usage_error("--profile takes cpu or offcpu, not '%s'", optarg);
 			profile = true;
 			ao.timeline = true;
 			break;
@@ -726,7 +733,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
 	if (a->tl && (profile || ((critpath || plot_dir) && (a->tl->samples || a->tl->off_stacks)))) {
-		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug };
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = offcpu };
 		uint32_t ph = UINT32_MAX;	/* a phase no container reached */
 		long k;
 

@@ -452,23 +452,59 @@ static int cmp_count(const void *x, const void *y, void *arg)
 }
 
 /*
- * Count one sample of stack @ix into the scratch counters (self, total;
- * @stamp: the sample's number, so that a function counts once in total).
+ * Is function @fn the wait machinery a program calls into, not its own
+ * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
+ * libpthread's, the C++ and GCC runtimes', Go's runtime?
  */
-static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
+static bool wait_machinery(const struct profile *p, uint32_t fn)
 {
-	const struct prof_stack *s = &p->stacks[ix];
+	static const char *const mods[] = { "libc.so", "libc-", "ld-linux", "ld-", "libpthread",
+					    "libstdc++", "libgcc_s", "[kernel]", UNKNOWN };
+	const char *m = profile_fn_module(p, fn), *name = profile_fn_name(p, fn);
 	size_t i;
 
-	p->scratch[3 * s->fns[0]]++;
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (!strncmp(m, mods[i], strlen(mods[i])))
+			return true;
+	return !strncmp(name, "runtime.", 8) || !strcmp(name, UNKNOWN);
+}
+
+/* The code stack @ix waited in: its first function past the wait machinery, or -1. */
+static long stack_code(const struct profile *p, long ix)
+{
+	size_t i;
+
+	for (i = 0; i < p->stacks[ix].n; i++)
+		if (!wait_machinery(p, p->stacks[ix].fns[i]))
+			return (long)p->stacks[ix].fns[i];
+	return -1;
+}
+
+/*
+ * Count @w samples of stack @ix into the scratch counters (self, total;
+ * @stamp: the sample's number, so that a function counts once in total).
+ */
+static void count_stack_n(struct profile *p, uint32_t ix, uint64_t stamp, uint64_t w)
+{
+	const struct prof_stack *s = &p->stacks[ix];
+	long self = p->offcpu ? stack_code(p, ix) : -1;
+	size_t i;
+
+	/* off-CPU: "self" is the code that waited, not __schedule, when the stack names it */
+	p->scratch[3 * (self >= 0 ? (uint32_t)self : s->fns[0])] += w;
 	for (i = 0; i < s->n; i++) {
 		uint64_t *c = &p->scratch[3 * s->fns[i]];
 
 		if (c[2] != stamp) {
 			c[2] = stamp;
-			c[1]++;
+			c[1] += w;
 		}
 	}
+}
+
+static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
+{
+	count_stack_n(p, ix, stamp, 1);
 }
 
 /* The scratch counters into a sorted array (@out, *@n), cleared. -1 out of memory. */
@@ -563,6 +599,58 @@ static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t 
 	return 0;
 }
 
+/*
+ * The off-CPU profile of container @ci in [@t0, @t1] into @pc: each
+ * blocked interval (S, D: from its switch-out to its wake, or to its
+ * switch-in when no wake was seen) of its tasks, clipped to the window,
+ * weighs its stack (none: "[unknown]") by its microseconds, in the span
+ * its task was in as it blocked. -1 out of memory.
+ */
+static int profile_ctr_off(struct profile *p, const struct tl_container *c, struct prof_ctr *pc,
+			   struct strtab *keys, char *scratch, struct frame *fr, uint64_t *stamp)
+{
+	size_t k, j, cap = 0;
+
+	pc->period_ns = 1000;
+	for (k = 0; k < c->ntasks; k++) {
+		const struct tl_task *t = &c->tasks[k];
+
+		if (t->host && !t->runtime)
+			continue;
+		for (j = 0; j < t->noffs; j++) {
+			const struct tl_off *o = &t->offs[j];
+			const struct tl_span *sp;
+			uint64_t a = o->out, b, us;
+			uint32_t span;
+			long ix;
+
+			if (o->state != 'S' && o->state != 'D')
+				continue;
+			if (a > pc->t1)
+				break;	/* by out */
+			b = o->out + o->dur - (o->runnable != TL_NONE && o->runnable <= o->dur ?
+					       o->runnable : 0);
+			if (a < pc->t0)
+				a = pc->t0;
+			if (b > pc->t1)
+				b = pc->t1;
+			if (b <= a || !(us = (b - a) / 1000))
+				continue;
+			sp = t->nspans ? timeline_span_over(t, o->out, o->out + 1) : NULL;
+			span = sp ? (uint32_t)(sp - t->spans) : TL_NOSPAN;
+			ix = stack_get(p, timeline_off_info(p->tl, o)->stack, scratch, fr);
+			if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0 ||
+			    fold(pc, &cap, keys, timeline_comm_at(t, o->out), (uint32_t)ix, t, span,
+				 us) < 0)
+				return -1;
+			count_stack_n(p, (uint32_t)ix, ++*stamp, us);
+			pc->samples += us;
+			pc->cpu_ns += b - a;
+		}
+	}
+	return 0;
+}
+
 /* The profile of container @ci in [@t0, @t1] into @pc. -1 out of memory. */
 static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *scratch,
 		       struct frame *fr, uint64_t *stamp)
@@ -573,6 +661,12 @@ static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *
 
 	if (!keys)
 		return -1;
+	if (p->offcpu) {
+		if (profile_ctr_off(p, c, pc, keys, scratch, fr, stamp) < 0)
+			goto oom;
+		strtab__free(keys);
+		return take_counts(p, &pc->fns, &pc->nfns);
+	}
 	for (k = 0; k < c->ntasks; k++) {
 		const struct tl_task *t = &c->tasks[k];
 		size_t j;
@@ -712,7 +806,8 @@ struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 			goto oom;
 	if (o && o->no_system)
 		symbols_no_system(p->sym);
-	p->any = tl->samples > 0;
+	p->offcpu = o && o->offcpu;
+	p->any = p->offcpu ? tl->off_stacks > 0 : tl->samples > 0;
 	if ((p->any || tl->off_stacks) && add_candidates(p, scratch, fr) < 0)
 		goto oom;
 	for (i = 0; i < tl->nctrs; i++) {
@@ -795,30 +890,11 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s)
 	return ix < 0 ? -1 : (long)p->stacks[ix].fns[0];
 }
 
-/*
- * Is function @fn the wait machinery a program calls into, not its own
- * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
- * libpthread's, the C++ and GCC runtimes', Go's runtime?
- */
-static bool wait_machinery(const struct profile *p, uint32_t fn)
-{
-	static const char *const mods[] = { "libc.so", "libc-", "ld-linux", "ld-", "libpthread",
-					    "libstdc++", "libgcc_s", "[kernel]", UNKNOWN };
-	const char *m = profile_fn_module(p, fn), *name = profile_fn_name(p, fn);
-	size_t i;
-
-	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
-		if (!strncmp(m, mods[i], strlen(mods[i])))
-			return true;
-	return !strncmp(name, "runtime.", 8) || !strcmp(name, UNKNOWN);
-}
-
 long profile_code(struct profile *p, uint32_t frames)
 {
 	struct frame *fr = NULL;
 	char *scratch = NULL;
-	long ix, fn = -1;
-	size_t i;
+	long ix;
 
 	if (frames == TL_NOSTR)
 		return -1;
@@ -827,10 +903,7 @@ long profile_code(struct profile *p, uint32_t frames)
 	free(scratch);
 	if (ix < 0)
 		return -2;
-	for (i = 0; i < p->stacks[ix].n && fn < 0; i++)
-		if (!wait_machinery(p, p->stacks[ix].fns[i]))
-			fn = (long)p->stacks[ix].fns[i];
-	return fn;
+	return stack_code(p, ix);
 }
 
 long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,

@@ -43,6 +43,16 @@ struct profile_opts {
 	const char *const *debug_dirs;	/* --debug-dir, in order */
 	size_t ndebug_dirs;
 	bool no_system;			/* not /usr/lib/debug (tests) */
+	/*
+	 * --profile=offcpu: where the tasks waited, not what the CPU did:
+	 * each blocked interval (S, D) of the window weighs its off-CPU
+	 * stack (the sched row's stack=) by its blocked time, clipped to the
+	 * window, a count per microsecond; "samples" are microseconds,
+	 * cpu_ns the blocked ns, period_ns 1000; a stack's "self" is the
+	 * code that waited (profile_code()), its innermost function when
+	 * it names none
+	 */
+	bool offcpu;
 };
 
 /* A function's samples: self (innermost) and total (on the stack). */
@@ -111,7 +121,8 @@ struct symbols;
 struct profile {
 	const struct timeline *tl;
 	uint32_t phase;
-	bool any;		/* the timeline has sample rows */
+	bool offcpu;		/* profile_opts' offcpu: the off-CPU view */
+	bool any;		/* the timeline has sample rows (offcpu: sched rows naming stacks) */
 	struct prof_ctr *ctrs;	/* the containers that reached the phase, in order */
 	size_t nctrs;
 	size_t not_reached;	/* timed containers left out */
