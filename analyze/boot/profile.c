@@ -890,20 +890,71 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s)
 	return ix < 0 ? -1 : (long)p->stacks[ix].fns[0];
 }
 
-long profile_code(struct profile *p, uint32_t frames)
+/*
+ * The source line of frame @f (@ret: a return address), as symbols.h
+ * names it, "file.c:42" into @src (@n bytes); "" when DWARF does not say.
+ */
+static void frame_line(struct profile *p, const struct frame *f, bool ret, char *src, size_t n)
 {
+	struct symbols_hit h;
+	const char *file;
+	int rc = -1, line;
+
+	src[0] = '\0';
+	if (f->kind == FRAME_BUILD_ID)
+		rc = symbols_build_id(p->sym, f->build_id, f->off, ret, &h);
+	else if (f->kind == FRAME_FILE && f->name[0] != '[')
+		rc = symbols_path(p->sym, f->name, f->name_len, f->off, ret, &h);
+	if (rc == 1 && symbols_line(p->sym, &file, &line))
+		snprintf(src, n, "%s:%d", file, line);
+}
+
+long profile_code(struct profile *p, uint32_t frames, char *src, size_t n)
+{
+	uint32_t fns[SYMBOLS_INLINE_MAX + 1];
 	struct frame *fr = NULL;
 	char *scratch = NULL;
-	long ix;
+	long ret = -1;
+	bool users = false;
+	int nf, i, k, j;
 
+	if (n)
+		src[0] = '\0';
 	if (frames == TL_NOSTR)
 		return -1;
-	ix = stack_find(p, frames, &fr, &scratch);
+	fr = malloc(FRAMES_MAX * sizeof(*fr));
+	scratch = malloc(TSV_MAX_LINE + 1);
+	if (!fr || !scratch) {
+		ret = -2;
+		goto out;
+	}
+	{
+		size_t len;
+		const char *esc = strtab_str(p->tl->strs, frames, &len);
+
+		nf = frames_parse_field(esc, len, scratch, fr, NULL, 0);
+	}
+	for (i = 0; i < nf && ret < 0; i++) {
+		bool user = user_frame(&fr[i]), r = user && users;
+
+		k = frame_fns(p, &fr[i], r, fns);
+		if (k < 0) {
+			ret = -2;
+			goto out;
+		}
+		users |= user;
+		for (j = 0; j < k; j++)
+			if (!wait_machinery(p, fns[j])) {
+				ret = (long)fns[j];
+				if (n)
+					frame_line(p, &fr[i], r, src, n);
+				break;
+			}
+	}
+out:
 	free(fr);
 	free(scratch);
-	if (ix < 0)
-		return -2;
-	return stack_code(p, ix);
+	return ret;
 }
 
 long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,

@@ -204,9 +204,9 @@ static int share_text(const struct timeline *tl, const struct tl_container *c,
  */
 static int code_text(struct profile *prof, uint32_t frames, char *buf, size_t n, bool space)
 {
-	char esc[2][TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+	char esc[2][TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1], src[CPSEG_PROFILE_NAME];
 	const char *name, *mod;
-	long fn = profile_code(prof, frames);
+	long fn = profile_code(prof, frames, src, sizeof(src));
 	size_t ln, lm;
 	int k;
 
@@ -218,6 +218,11 @@ static int code_text(struct profile *prof, uint32_t frames, char *buf, size_t n,
 	ln = strlen(name);
 	lm = strlen(mod);
 	esc[0][tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, esc[0])] = '\0';
+	/* its source line when DWARF says, else its module */
+	if (src[0]) {
+		mod = src;
+		lm = strlen(src);
+	}
 	esc[1][tsv_escape(mod, lm > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : lm, esc[1])] = '\0';
 	k = snprintf(buf, n, "%sin %s (%s)", space ? " " : "", esc[0], esc[1]);
 	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;

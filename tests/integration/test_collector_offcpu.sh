@@ -55,15 +55,19 @@ ok "3 long S rows of offcpu_wait, each naming a stack row from __schedule"
 # 2. the critical path names each blocked stretch's function
 "$ANALYZE" --critical-path --format tsv "$TMP/on.tsv" > "$TMP/path.tsv" ||
 	fail "analyze --critical-path exited $?"
-seg() { awk -F'\t' -v f="in $1 (offcpu_wait)" '$10 == "blocked" && index($9, f) == 1 { print $8; exit }' "$TMP/path.tsv"; }
-child=$(seg child_prepares)
-nap=$(seg nap_after)
+# the lines of the two nanosleep calls in the source: child_prepares' first, nap_after's second
+SRC=$(dirname "$0")/../tools/offcpu_wait.c
+read -r l1 l2 < <(grep -n 'while (nanosleep(' "$SRC" | cut -d: -f1 | tr '\n' ' ')
+[ -n "$l2" ] || fail "no two nanosleep calls in $SRC"
+seg() { awk -F'\t' -v f="in $1 (offcpu_wait.c:$2)" '$10 == "blocked" && index($9, f) == 1 { print $8; exit }' "$TMP/path.tsv"; }
+child=$(seg child_prepares "$l1")
+nap=$(seg nap_after "$l2")
 [ -n "$child" ] || fail "no blocked stretch 'in child_prepares' on the path: $(grep blocked "$TMP/path.tsv")"
 [ -n "$nap" ] || fail "no blocked stretch 'in nap_after' on the path: $(grep blocked "$TMP/path.tsv")"
 # the child's sleep is the parent's wait in await_config but for the fork: 200 ms either way
 near "$(ms "$child")" "$await_ms" || fail "child_prepares blocked $(ms "$child") ms, the parent waited $await_ms ms"
 near "$(ms "$nap")" "$nap_ms" || fail "nap_after blocked $(ms "$nap") ms, it measured $nap_ms ms"
-ok "path: blocked in child_prepares $(ms "$child") ms (await_config waited $await_ms), in nap_after $(ms "$nap") ms (measured $nap_ms)"
+ok "path: blocked in child_prepares (line $l1) $(ms "$child") ms (await_config waited $await_ms), in nap_after (line $l2) $(ms "$nap") ms (measured $nap_ms)"
 
 # 3. --profile=offcpu: await_config's wait, by its own code, as long as it measured
 "$ANALYZE" --profile=offcpu --format tsv "$TMP/on.tsv" > "$TMP/off.prof" ||
