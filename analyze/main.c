@@ -429,7 +429,7 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	uint64_t stretch = FAILURES_STRETCH_NS;
 	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
-	struct profile *prof = NULL, *prof2 = NULL;
+	struct profile *prof = NULL, *prof2 = NULL, *proff = NULL;
 	bool keep_all = false;
 	struct otlp_url otlp_url;
 	const struct otlp_url *otlp_to = NULL;
@@ -826,13 +826,28 @@ plots:
 			rc = 1;
 		}
 	}
+	/* the off-CPU flame graphs, in the CPU profile's windows */
+	if (!rc && plot_dir && (b ? b : a)->tl && (b ? b : a)->tl->off_stacks) {
+		const struct analysis *pa = b ? b : a;
+		const struct profile *pp = b ? prof2 : prof;
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = true };
+		long k = strtab_find(pa->phase_names, "listen", 6);
+
+		proff = profile__new(pa->tl, pp ? pp->phase : k >= 0 ? (uint32_t)k : UINT32_MAX, &po);
+		if (!proff) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+		}
+	}
 	if (!rc && plot_dir)
-		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
+		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof, proff);
 cleanup:
 	failures__free(fl);
 	free(until_file);
 	profile__free(prof);
 	profile__free(prof2);
+	profile__free(proff);
 	analysis__free(a);
 	analysis__free(b);
 	return rc;

@@ -448,7 +448,7 @@ static const char style[] =
 "</style>\n";
 
 static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
-		    uint64_t unit_ns)
+		    uint64_t unit_ns, const char *unit)
 {
 	const char *name = v->name ? v->name : ROOT_NAME;
 	double x = XPAD + (double)v->start * GRAPH_W / (double)total;
@@ -458,7 +458,7 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 
 	fputs("<g class=\"f\"><title>", f);
 	put_text(f, name, FLAME_MAX_NAME);
-	fprintf(f, " (%" PRIu64 " samples, ", v->total);
+	fprintf(f, " (%" PRIu64 " %s, ", v->total, unit);
 	put_ms(f, v->total, unit_ns);
 	fprintf(f, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
 		"rx=\"2\" ry=\"2\" fill=\"", 100.0 * (double)v->total / (double)total, x, y, w,
@@ -472,6 +472,12 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 
 int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
 		     uint64_t unit_ns)
+{
+	return flamegraph_write_unit(f, title, stacks, n, unit_ns, "samples");
+}
+
+int flamegraph_write_unit(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
+			  uint64_t unit_ns, const char *unit)
 {
 	struct tree t = { 0 };
 	uint32_t *order = NULL, maxdepth = 0, i;
@@ -514,13 +520,13 @@ int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stack
 	fprintf(f, "</text>\n<text id=\"totals\" x=\"%d\" y=\"44\" text-anchor=\"middle\">",
 		FLAME_WIDTH_PX / 2);
 	if (total) {
-		fprintf(f, "%" PRIu64 " samples, ", total);
+		fprintf(f, "%" PRIu64 " %s, ", total, unit);
 		put_ms(f, total, unit_ns);
 		if (t.capped)
 			fprintf(f, " (over %d nodes or %d frames deep: the rest merged into "
 				"their parents)", FLAME_MAX_NODES, FLAME_MAX_DEPTH);
 	} else {
-		fputs("no samples", f);
+		fprintf(f, "no %s", unit);
 	}
 	fputs("</text>\n", f);
 	if (total) {
@@ -533,7 +539,7 @@ int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stack
 	}
 	fputs("<g id=\"frames\">\n", f);
 	for (i = 0; i < (uint32_t)norder; i++)
-		put_box(f, &t.nodes[order[i]], total, height, unit_ns);
+		put_box(f, &t.nodes[order[i]], total, height, unit_ns, unit);
 	fputs("</g>\n</svg>\n", f);
 	rc = fflush(f) || ferror(f) ? -1 : 0;
 	goto out;

@@ -85,7 +85,12 @@ grep -q ';main;await_config;.*;__schedule_\[k\] [0-9]*$' "$TMP/off.folded" ||
 "$ANALYZE" --profile=sideways "$TMP/on.tsv" > /dev/null 2>&1
 rc=$?
 [ $rc -eq 2 ] || fail "analyze --profile=sideways exited $rc, not 2"
-ok "--profile=offcpu: await_config $(ms "$aw") ms, nap_after $(ms "$np") ms by self; folded main;await_config;...;__schedule"
+# and the off-CPU flame graph of --plot (gnuplot or not: the SVG is analyze's own)
+"$ANALYZE" --plot "$TMP/plot" "$TMP/on.tsv" > /dev/null 2> "$TMP/plot.err" || true
+[ -s "$TMP/plot/offcpu-flame-1.svg" ] || fail "no offcpu-flame-1.svg: $(cat "$TMP/plot.err")"
+grep -q '<title>await_config (' "$TMP/plot/offcpu-flame-1.svg" || fail "no await_config box in offcpu-flame-1.svg"
+grep -q 'offcpu-flame-1.svg' "$TMP/plot/index.html" || fail "index.html does not link offcpu-flame-1.svg"
+ok "--profile=offcpu: await_config $(ms "$aw") ms, nap_after $(ms "$np") ms by self; folded main;await_config;...;__schedule; offcpu-flame-1.svg"
 
 # 4. off
 "$COLLECTOR" --offcpu-stacks off --until listen -o "$TMP/off.tsv" -- "$OW" > /dev/null 2> "$TMP/off.err" ||
