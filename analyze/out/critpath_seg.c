@@ -228,6 +228,38 @@ static int code_text(struct profile *prof, uint32_t frames, char *buf, size_t n,
 	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
 }
 
+/* How far before a wake the waker's samples say what it ran (its stack at the wake is not taken). */
+#define WAKER_WINDOW_NS 10000000ULL
+
+/*
+ * " running FUNCTION" (escaped, cut to CPSEG_PROFILE_NAME bytes): the waker
+ * of blocked segment @s (a task outside the container, imported with its
+ * rows: client mode, --sched host) by its samples' top function in the
+ * WAKER_WINDOW_NS before the wake (@s's end), into @buf (@n > 0 bytes);
+ * "" when it has none there, or there is no profile.
+ */
+static void waker_code(struct profile *prof, const struct tl_container *c, const struct cp_seg *s,
+		       char *buf, size_t n)
+{
+	char esc[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+	struct prof_count top[1];
+	uint32_t k = timeline_find_task(c, s->by);
+	uint64_t end = s->ts + s->dur, ns;
+	const char *name;
+	size_t len;
+
+	buf[0] = '\0';
+	if (!prof || !prof->any || prof->offcpu || k == TL_NOTASK)
+		return;
+	if (profile_task_top(prof, &c->tasks[k], end > WAKER_WINDOW_NS ? end - WAKER_WINDOW_NS : 0,
+			     end + 1, top, 1, &ns) < 1 || !top[0].self)
+		return;
+	name = profile_fn_name(prof, top[0].fn);
+	len = strlen(name);
+	esc[tsv_escape(name, len > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : len, esc)] = '\0';
+	snprintf(buf, n, " running %s", esc);
+}
+
 /*
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
@@ -262,9 +294,12 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 			snprintf(buf + k, n - (size_t)k, "%s<- woken while %" PRId32 " %s ran (by it or by an "
 				 "interrupt: the object cannot tell)", k ? " " : "", s->by,
 				 timeline_str(tl, s->by_comm));
-		else if (s->by)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
-				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+		else if (s->by) {
+			k += snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
+				      k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+			if ((size_t)k < n)
+				waker_code(prof, c, s, buf + k, n - (size_t)k);
+		}
 		else
 			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
 				 s->wake == TL_WAKE_IRQ ? "an interrupt" :
