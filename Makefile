@@ -35,7 +35,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 # the collector unwinds --profile's user stacks with elfutils' libdwfl (collector/profile/unwind.c)
 LDLIBS := -lbpf -ldw -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
-ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod
+ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod -lz
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 

@@ -23,6 +23,7 @@
 #include "analyze/out/failures_report.h"
 #include "analyze/out/otlp.h"
 #include "analyze/out/plot.h"
+#include "analyze/out/pprof.h"
 #include "analyze/out/profile_report.h"
 #include "analyze/out/report.h"
 #include "analyze/out/wrap.h"
@@ -43,6 +44,9 @@ static const char usage_text[] =
 "                          container, a thread per task, syscalls as slices, phases\n"
 "                          and the critical path as slices of their own; folded:\n"
 "                          --profile's collapsed stacks (flamegraph.pl, speedscope;\n"
+"                          implies --profile); pprof: --profile's CPU samples and\n"
+"                          off-CPU time as one gzipped pprof file, two sample types,\n"
+"                          the spans as labels (go tool pprof, Pyroscope, Parca;\n"
 "                          implies --profile);\n"
 "                          otlp: each boot as an OpenTelemetry trace, OTLP/JSON lines\n"
 "                          (a root span, a span per phase, one per segment of the\n"
@@ -463,9 +467,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ro.format = FMT_FOLDED;
 			else if (strcmp(optarg, "otlp") == 0)
 				ro.format = FMT_OTLP;
+			else if (strcmp(optarg, "pprof") == 0)
+				ro.format = FMT_PPROF;
 			else
 				return usage_error("unknown format '%s' (text, tsv, json, "
-						   "trace-event, folded or otlp)", optarg);
+						   "trace-event, folded, otlp or pprof)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -600,8 +606,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
 				   "and --critical-path");
 
-	/* folded stacks are a profile's output and nothing else's */
-	if (ro.format == FMT_FOLDED) {
+	/* folded stacks and pprof files are a profile's output and nothing else's */
+	if (ro.format == FMT_FOLDED || ro.format == FMT_PPROF) {
 		profile = true;
 		ao.timeline = true;
 	}
@@ -751,6 +757,27 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			goto cleanup;
 		}
 		ro.profile = prof;
+	}
+	/* pprof: the CPU profile and the off-CPU one in one file */
+	if (profile && ro.format == FMT_PPROF) {
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = !offcpu };
+		struct profile *other = profile__new(a->tl, prof->phase, &po);
+
+		if (!other) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
+		rc = pprof_write(stdout, offcpu ? other : prof, offcpu ? prof : other);
+		profile__free(other);
+		if (rc < 0) {
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			rc = 1;
+			goto cleanup;
+		}
+		rc = flush_stdout();
+		goto plots;
 	}
 	if (profile) {
 		const char *pname = until ? until : "listen";

@@ -12,8 +12,12 @@
 # child_prepares on the child's 200 ms blocked stretch and nap_after on
 # the parent's 100 ms, each within 10 ms of what the program measured
 # itself; analyze --profile=offcpu weighs await_config's stack by its
-# ~200 ms blocked. --offcpu-stacks off: no stack= and '# offcpu_stacks=off';
-# a bad value is a usage error (exit 2).
+# ~200 ms blocked. analyze --format pprof: Debian's go tool pprof reads
+# it, the off-CPU time under await_config as analyze says it, and, with
+# tests/tools/burn's CPU samples (--profile=999) in the same file, the
+# same top 2 functions by flat CPU as analyze --profile's by self.
+# --offcpu-stacks off: no stack= and '# offcpu_stacks=off'; a bad value is
+# a usage error (exit 2).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
 need_root
@@ -92,7 +96,31 @@ grep -q '<title>await_config (' "$TMP/plot/offcpu-flame-1.svg" || fail "no await
 grep -q 'offcpu-flame-1.svg' "$TMP/plot/index.html" || fail "index.html does not link offcpu-flame-1.svg"
 ok "--profile=offcpu: await_config $(ms "$aw") ms, nap_after $(ms "$np") ms by self; folded main;await_config;...;__schedule; offcpu-flame-1.svg"
 
-# 4. off
+# 4. pprof: go tool pprof reads it; burn's CPU top as analyze's, the off-CPU time as analyze's
+if have go "the pprof file read by go tool pprof"; then
+	"$COLLECTOR" --profile=999 -o "$TMP/burn.tsv" -- "$TOOLS/burn" > /dev/null 2> "$TMP/burn.err" ||
+		fail "collector --profile=999 burn exited $?: $(cat "$TMP/burn.err")"
+	for f in on burn; do
+		"$ANALYZE" --format pprof "$TMP/$f.tsv" > "$TMP/$f.pb.gz" || fail "analyze --format pprof $f.tsv exited $?"
+		(cd "$TMP" && HOME=$TMP go tool pprof -raw "$f.pb.gz") > "$TMP/$f.raw" 2> "$TMP/$f.pperr" ||
+			fail "go tool pprof -raw $f.pb.gz: $(cat "$TMP/$f.pperr")"
+	done
+	grep -q '^cpu/nanoseconds offcpu/nanoseconds' "$TMP/on.raw" || fail "not the two sample types: $(head -5 "$TMP/on.raw")"
+	# go tool pprof's cum of await_config (off-CPU, ns) against analyze's total
+	pcum=$(cd "$TMP" && HOME=$TMP go tool pprof -sample_index=offcpu -top -unit=ns on.pb.gz 2> /dev/null |
+		awk '$NF == "await_config" { sub(/ns$/, "", $4); print $4 }')
+	acum=$(awk -F'\t' '$3 == "await_config" { print $9; exit }' "$TMP/off.prof")
+	[ -n "$pcum" ] && [ "$pcum" -ge $((acum - 1000)) ] && [ "$pcum" -le $((acum + 1000)) ] ||
+		fail "go tool pprof: await_config ${pcum:-none} ns off-CPU, analyze $acum"
+	ptop=$(cd "$TMP" && HOME=$TMP go tool pprof -sample_index=cpu -top burn.pb.gz 2> /dev/null |
+		awk 'f && NF >= 6 { print $6 } /flat%/ { f = 1 }' | head -2 | tr '\n' ' ')
+	atop=$("$ANALYZE" --profile --format tsv --top 2 "$TMP/burn.tsv" | awk -F'\t' 'NR > 1 && $1 != "\\N" { print $3 }' |
+		head -2 | tr '\n' ' ')
+	[ -n "$atop" ] && [ "$ptop" = "$atop" ] || fail "go tool pprof's top 2 '$ptop', analyze --profile's '$atop'"
+	ok "pprof: go tool pprof reads it; await_config off-CPU $pcum ns (analyze $acum); burn's top 2 by CPU '$ptop' as analyze's"
+fi
+
+# 5. off
 "$COLLECTOR" --offcpu-stacks off --until listen -o "$TMP/off.tsv" -- "$OW" > /dev/null 2> "$TMP/off.err" ||
 	fail "collector --offcpu-stacks off exited $?: $(cat "$TMP/off.err")"
 check_tsv "$TMP/off.tsv"
