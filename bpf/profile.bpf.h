@@ -170,7 +170,8 @@ static __always_inline void stack_copy_ustack(struct task_struct *t, __u64 want,
  * stacks and @want bytes of its user stack copied, built in this CPU's
  * entry of @copies (an array as sample_copies) and copied to the ring at
  * its length; its interpreter's frames walked when @interp. The capture
- * the sampling program and the off-CPU stacks share.
+ * the sampling program and the off-CPU stacks share. 0, or -1 when the
+ * record was lost (counted).
  */
 static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, __u64 key,
 					     __u32 type, __u64 ts, __u32 period, void *copies,
@@ -182,7 +183,7 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 
 	if (!c) {
 		count_lost();
-		return 0;
+		return -1;
 	}
 	stack_fill(ctx, t, key, type, ts, period, &c->s);
 	c->s.interp_kind = BT_INTERP_NONE;
@@ -198,8 +199,10 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 	if (size > sizeof(*c))
 		size = sizeof(*c);
 	if (bpf_ringbuf_output(&events, c, size,
-			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
+			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size))) {
 		count_lost();
+		return -1;
+	}
 	return 0;
 }
 
@@ -211,7 +214,7 @@ static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 k
 
 	if (!e) {
 		count_lost();
-		return 0;
+		return -1;
 	}
 	stack_fill(ctx, t, key, type, ts, period, e);
 	e->interp_kind = BT_INTERP_NONE;
@@ -231,7 +234,9 @@ int bt_profile(struct bpf_perf_event_data *ctx)
 	if (!profile_task(t, &key))
 		return 0;
 	if (profile_stack_bytes)
-		return stack_with_ustack(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(),
-					 profile_period_ns, &sample_copies, profile_stack_bytes, true);
-	return stack_plain(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, true);
+		stack_with_ustack(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns,
+				  &sample_copies, profile_stack_bytes, true);
+	else
+		stack_plain(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, true);
+	return 0;
 }

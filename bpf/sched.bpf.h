@@ -69,6 +69,7 @@ struct bt_sched_task {
 	 * taken by that sched_switch, dropped at the next switch-in.
 	 */
 	struct bt_wake early;
+	struct bt_offcpu_last offcpu;	/* where it last blocked with its stack taken */
 };
 
 struct {
@@ -293,7 +294,7 @@ static __always_inline void sched_out(void *ctx, struct task_struct *prev, bool 
 	}
 	st->early.ts = 0;
 	st->state = letter;
-	offcpu_stack(ctx, prev, key, letter, now);
+	offcpu_stack(ctx, prev, key, letter, now, &st->offcpu);
 }
 
 /*

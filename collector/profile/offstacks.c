@@ -17,14 +17,22 @@ void offstacks_put(struct offstacks *o, uint32_t tid, uint64_t ts, uint64_t id)
 	e->id = id;
 }
 
+int offstacks_same(struct offstacks *o, uint32_t tid, uint64_t ts)
+{
+	struct offstack *e = slot(o, tid);
+
+	if (e->tid != tid || !e->id)
+		return 0;
+	e->ts = ts;
+	return 1;
+}
+
 uint64_t offstacks_take(struct offstacks *o, uint32_t tid, uint64_t ts)
 {
 	struct offstack *e = slot(o, tid);
-	uint64_t id;
 
 	if (!e->ts || e->tid != tid || e->ts != ts)
 		return 0;
-	id = e->id;
-	e->ts = 0;
-	return id;
+	e->ts = 0;	/* the id stays, for the next time it blocks there */
+	return e->id;
 }

@@ -453,6 +453,11 @@ int records_on_event(void *ctx, void *data, size_t size)
 		if (size >= sizeof(struct bt_sample_event) && c->samples && c->offstacks)
 			offstacks_put(c->offstacks, h->tid, h->ts_ns, stack_row(c, k, data, size));
 		break;
+	case BT_EV_OFFSTACK_SAME:
+		/* where it blocked last: that stack again */
+		if (c->offstacks)
+			offstacks_same(c->offstacks, h->tid, h->ts_ns);
+		break;
 	}
 	return 0;
 }
