@@ -435,7 +435,8 @@ static int scratch_fit(struct profile *p, size_t n)
 
 	if (array_grow((void **)&p->scratch, &p->scratch_cap, 3 * n, sizeof(*p->scratch), 256) < 0)
 		return -1;
-	memset(p->scratch + old, 0, (p->scratch_cap - old) * sizeof(*p->scratch));
+	if (p->scratch_cap > old)
+		memset(p->scratch + old, 0, (p->scratch_cap - old) * sizeof(*p->scratch));
 	return 0;
 }
 
