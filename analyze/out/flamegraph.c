@@ -330,7 +330,12 @@ static void put_text(FILE *f, const char *s, size_t maxw)
 }
 
 /* A box's fill: see flamegraph.h. */
-static void put_colour(FILE *f, const char *name)
+/*
+ * @name's box colour: hot (red, yellow; the kernel's orange) for CPU time,
+ * @cold (blue; the kernel's lighter) for off-CPU time, as flamegraph.pl's
+ * --colors=io.
+ */
+static void put_colour(FILE *f, const char *name, bool cold)
 {
 	uint64_t h = hash_name(name);
 	double v1 = (double)(h & 0xffff) / 65535, v2 = (double)((h >> 16) & 0xffff) / 65535;
@@ -340,6 +345,12 @@ static void put_colour(FILE *f, const char *name)
 
 	if (!strncmp(name, "[unknown]", 9)) {
 		r = g = b = 170 + (int)(20 * v1);
+	} else if (cold) {
+		bool k = len >= 4 && !strcmp(name + len - 4, "_[k]");
+
+		r = (k ? 120 : 60) + (int)(50 * v1);
+		g = (k ? 150 : 90) + (int)(50 * v2);
+		b = 200 + (int)(55 * v3);
 	} else if (len >= 4 && !strcmp(name + len - 4, "_[k]")) {
 		r = 240 + (int)(15 * v3);		/* orange */
 		g = 128 + (int)(32 * v1);
@@ -463,7 +474,7 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 	fprintf(f, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
 		"rx=\"2\" ry=\"2\" fill=\"", 100.0 * (double)v->total / (double)total, x, y, w,
 		FLAME_ROW_PX - 1);
-	put_colour(f, name);
+	put_colour(f, name, !strcmp(unit, "us"));
 	fprintf(f, "\"/><text x=\"%.2f\" y=\"%.1f\">", x + 3, y + 11.5);
 	if (chars >= 3)
 		put_text(f, name, chars > FLAME_MAX_NAME ? FLAME_MAX_NAME : (size_t)chars);

@@ -64,8 +64,8 @@ struct flame_stack {
  */
 /*
  * flamegraph_write_unit - the same, a count being one @unit ("samples",
- * "us": an off-CPU profile's microseconds blocked) in the tooltips and
- * totals.
+ * "us": an off-CPU profile's microseconds blocked, its boxes blue) in the
+ * tooltips and totals.
  */
 int flamegraph_write_unit(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
 			  uint64_t unit_ns, const char *unit);
