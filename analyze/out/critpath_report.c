@@ -633,6 +633,27 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		}
 		if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled)
 			json_shares(f, tl, c, p, s);
+		if (s->state == CP_ST_BLOCKED) {
+			struct cpseg_code code;
+			int got = cpseg_code(pr, s, &code);
+
+			if (got < 0) {
+				errno = ENOMEM;
+				return -1;
+			}
+			if (got) {
+				fprintf(f, ", \"code\": {\"function\": ");
+				json_str(f, code.fn);
+				fprintf(f, ", \"module\": ");
+				json_str(f, code.module);
+				fprintf(f, ", \"source\": ");
+				if (code.src[0])
+					json_str(f, code.src);
+				else
+					fprintf(f, "null");
+				fprintf(f, "}");
+			}
+		}
 		if (pr && pr->any) {
 			char pb[CPSEG_PROFILE_MAX];
 			const char *prof = cpseg_profile(pr, c, s, pb);

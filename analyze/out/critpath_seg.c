@@ -196,35 +196,47 @@ static int share_text(const struct timeline *tl, const struct tl_container *c,
 	return k;
 }
 
-/*
- * "in FUNCTION (MODULE)" (escaped, cut to CPSEG_PROFILE_NAME bytes each),
- * the code of off-CPU stack @frames (profile_code()), into @buf (@n
- * bytes, @n > 0), after a space when @space; "" when it names none. Its
- * length.
- */
-static int code_text(struct profile *prof, uint32_t frames, char *buf, size_t n, bool space)
+int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *out)
 {
-	char esc[2][TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1], src[CPSEG_PROFILE_NAME];
+	char src[CPSEG_PROFILE_NAME];
 	const char *name, *mod;
-	long fn = profile_code(prof, frames, src, sizeof(src));
-	size_t ln, lm;
-	int k;
+	size_t ln, lm, lsrc;
+	long fn;
 
-	buf[0] = '\0';
+	if (!prof || s->state != CP_ST_BLOCKED || s->stack == TL_NOSTR)
+		return 0;
+	fn = profile_code(prof, s->stack, src, sizeof(src));
+	if (fn < -1)
+		return -1;
 	if (fn < 0)
 		return 0;
 	name = profile_fn_name(prof, (uint32_t)fn);
 	mod = profile_fn_module(prof, (uint32_t)fn);
 	ln = strlen(name);
 	lm = strlen(mod);
-	esc[0][tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, esc[0])] = '\0';
-	/* its source line when DWARF says, else its module */
-	if (src[0]) {
-		mod = src;
-		lm = strlen(src);
-	}
-	esc[1][tsv_escape(mod, lm > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : lm, esc[1])] = '\0';
-	k = snprintf(buf, n, "%sin %s (%s)", space ? " " : "", esc[0], esc[1]);
+	lsrc = strlen(src);
+	out->fn[tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, out->fn)] = '\0';
+	out->module[tsv_escape(mod, lm > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : lm,
+			       out->module)] = '\0';
+	out->src[tsv_escape(src, lsrc, out->src)] = '\0';
+	return 1;
+}
+
+/*
+ * "in FUNCTION (SOURCE:LINE)", else "in FUNCTION (MODULE)": the code of
+ * blocked segment @s (cpseg_code()) into @buf (@n bytes, @n > 0), after a
+ * space when @space; "" when it names none. Its length.
+ */
+static int code_text(struct profile *prof, const struct cp_seg *s, char *buf, size_t n, bool space)
+{
+	struct cpseg_code code;
+	int k;
+
+	buf[0] = '\0';
+	if (cpseg_code(prof, s, &code) < 1)
+		return 0;
+	k = snprintf(buf, n, "%sin %s (%s)", space ? " " : "", code.fn,
+		     code.src[0] ? code.src : code.module);
 	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
 }
 
@@ -276,7 +288,7 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 		return buf;
 	/* a blocked stretch's code: its stack as it blocked, past libc's wait */
 	if (s->state == CP_ST_BLOCKED && s->stack != TL_NOSTR && prof) {
-		k += code_text(prof, s->stack, buf + k, n - (size_t)k, k > 0);
+		k += code_text(prof, s, buf + k, n - (size_t)k, k > 0);
 		if ((size_t)k >= n)
 			return buf;
 	}

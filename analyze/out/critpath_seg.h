@@ -85,6 +85,21 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 const char *cpseg_profile(struct profile *prof, const struct tl_container *c,
 			  const struct cp_seg *s, char *buf);
 
+/* A blocked segment's code (escaped, as in TSV; each cut to CPSEG_PROFILE_NAME raw bytes). */
+struct cpseg_code {
+	char fn[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* the function that waited */
+	char module[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* its file's base name */
+	char src[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* "file.c:42", or "" */
+};
+
+/*
+ * The code blocked segment @s waited in, from its off-CPU stack
+ * (profile_code(): past the kernel, libc, ld.so, the runtimes' wait), into
+ * @out: 1; 0 when it names none (no stack, no @prof, not blocked); -1 out
+ * of memory.
+ */
+int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *out);
+
 /* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
 const char *cpseg_state(const struct cp_seg *s, char *buf, size_t n);
 
