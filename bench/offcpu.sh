@@ -12,6 +12,8 @@
 # (--profile-unwind=fp: no copy). Prints ns per round trip, the ratio to
 # untraced and to --offcpu-stacks off, the lost events, the sched rows
 # naming a stack and the stack rows; each figure the median of 3 runs.
+# Then a Rails 6.1 boot (tests/tools/railsapp under puma) to its listen,
+# 5 runs with and 5 without: the median time to listen, the file.
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -63,3 +65,24 @@ for v in "auto:--profile-unwind auto" "auto, --profile-stack 4096:--profile-stac
 	read -r l s k <<< "$(counts)"
 	row "--offcpu-stacks on (${v%%:*})" "$t" "$l" "$s" "$k"
 done
+
+# A Rails 6.1 boot (tests/tools/railsapp under puma, production, to its
+# listen), 5 runs each way: start -> listen (median) and the file's size
+RB=/usr/bin/ruby3.1
+PUMA=/usr/bin/puma
+if [ -x "$RB" ] && [ -x "$PUMA" ] && "$RB" -e 'require "rails"' 2> /dev/null; then
+	cp -r tests/tools/railsapp "$TMP/app"
+	echo
+	echo "Rails boot (tests/tools/railsapp, puma, 5 runs): start -> listen, median; rows; stacks"
+	for s in off on; do
+		(cd "$TMP/app" && "$OLDPWD/$COLLECTOR" --ringbuf-mb 64 --offcpu-stacks $s --runs 5 \
+			--until listen -o "$TMP/r.tsv" -- "$PUMA" -e production -b tcp://127.0.0.1:0 config.ru) \
+			> /dev/null 2> "$TMP/r.err" || { echo "  --offcpu-stacks $s: collector failed: $(tail -1 "$TMP/r.err")"; continue; }
+		p50=$("$OUTPUT/analyze" --format tsv "$TMP/r.tsv" | awk -F'\t' '$1 == "listen" { print $6 }')
+		echo "  --offcpu-stacks $s: listen p50 $(awk -v n="$p50" 'BEGIN { printf "%.1f ms", n / 1e6 }')," \
+			"$(stat -c %s "$TMP/r.tsv") bytes, lost $(lost "$TMP/r.tsv")," \
+			"$(awk -F'\t' '$8 == "sched" && $12 ~ /stack=/' "$TMP/r.tsv" | wc -l) sched rows with stack=" \
+			"of $(awk -F'\t' '$8 == "sched" && ($9 == "S" || $9 == "D")' "$TMP/r.tsv" | wc -l) S/D," \
+			"$(awk -F'\t' '$8 == "stack"' "$TMP/r.tsv" | wc -l) stack rows"
+	done
+fi
