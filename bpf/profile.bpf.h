@@ -12,7 +12,9 @@
  * --profile-unwind=dwarf|auto (profile_stack_bytes) the record also holds
  * the user registers and the top of the user stack, for the collector to
  * unwind by CFI (collector/profile/unwind.c): a record of variable size,
- * built in sample_copies and copied to the ring at its length.
+ * built in sample_copies and copied to the ring at its length. The
+ * capture (stack_fill(), stack_with_ustack(), stack_plain()) is the
+ * off-CPU stacks' too (bpf/offcpu.bpf.h), from sched_switch.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
  * file of its own as sched.bpf.h is.
