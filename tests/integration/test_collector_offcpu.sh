@@ -100,8 +100,11 @@ ok "--profile=offcpu: await_config $(ms "$aw") ms, nap_after $(ms "$np") ms by s
 if have go "the pprof file read by go tool pprof"; then
 	"$COLLECTOR" --profile=999 -o "$TMP/burn.tsv" -- "$TOOLS/burn" > /dev/null 2> "$TMP/burn.err" ||
 		fail "collector --profile=999 burn exited $?: $(cat "$TMP/burn.err")"
+	# burn never listens: its window to its end
 	for f in on burn; do
-		"$ANALYZE" --format pprof "$TMP/$f.tsv" > "$TMP/$f.pb.gz" || fail "analyze --format pprof $f.tsv exited $?"
+		u=listen; [ $f = burn ] && u=end
+		"$ANALYZE" --format pprof --until $u "$TMP/$f.tsv" > "$TMP/$f.pb.gz" ||
+			fail "analyze --format pprof $f.tsv exited $?"
 		(cd "$TMP" && HOME=$TMP go tool pprof -raw "$f.pb.gz") > "$TMP/$f.raw" 2> "$TMP/$f.pperr" ||
 			fail "go tool pprof -raw $f.pb.gz: $(cat "$TMP/$f.pperr")"
 	done
@@ -114,7 +117,7 @@ if have go "the pprof file read by go tool pprof"; then
 		fail "go tool pprof: await_config ${pcum:-none} ns off-CPU, analyze $acum"
 	ptop=$(cd "$TMP" && HOME=$TMP go tool pprof -sample_index=cpu -top burn.pb.gz 2> /dev/null |
 		awk 'f && NF >= 6 { print $6 } /flat%/ { f = 1 }' | head -2 | tr '\n' ' ')
-	atop=$("$ANALYZE" --profile --format tsv --top 2 "$TMP/burn.tsv" | awk -F'\t' 'NR > 1 && $1 != "\\N" { print $3 }' |
+	atop=$("$ANALYZE" --profile --until end --format tsv --top 2 "$TMP/burn.tsv" | awk -F'\t' 'NR > 1 && $1 != "\\N" { print $3 }' |
 		head -2 | tr '\n' ' ')
 	[ -n "$atop" ] && [ "$ptop" = "$atop" ] || fail "go tool pprof's top 2 '$ptop', analyze --profile's '$atop'"
 	ok "pprof: go tool pprof reads it; await_config off-CPU $pcum ns (analyze $acum); burn's top 2 by CPU '$ptop' as analyze's"
