@@ -21,7 +21,8 @@
  * BT_EV_OFFSTACK_SAME record instead, its header alone: the collector
  * names the last stack again. A worst case's cost (a ping-pong: every
  * block the same) is then a 512-byte read, not a 16 KiB copy and its
- * unwinding. With the user stack copied only (the CFI unwinding's case).
+ * unwinding (or, with frame pointers only, a walk that looks up each
+ * frame's build id).
  *
  * Part of bpf/boottrace.bpf.c (included there, after profile.bpf.h and
  * before sched.bpf.h, which calls offcpu_stack()).
@@ -34,9 +35,10 @@ const volatile __u32 offcpu_stack_bytes = 0;
 
 /*
  * The off-CPU stacks' copies, as sample_copies (an entry per CPU, set by
- * the collector): their own, so that a sample never writes over one half
- * built (a sched_switch runs with interrupts off, but a perf event of
- * another clock could come as an NMI).
+ * the collector with --offcpu-stacks on): their own, so that a sample
+ * never writes over one half built (a sched_switch runs with interrupts
+ * off, but a perf event of another clock could come as an NMI). Also
+ * where offcpu_same() reads the top of a stack, frame pointers or not.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -102,10 +104,6 @@ static __always_inline void offcpu_stack(void *ctx, struct task_struct *t, __u64
 
 	if (!offcpu_stacks || (letter != 'S' && letter != 'D') || key == BT_KEY_HOST)
 		return;
-	if (!offcpu_stack_bytes) {
-		stack_plain(ctx, t, key, BT_EV_OFFSTACK, now, 0, false);
-		return;
-	}
 	cpu = bpf_get_smp_processor_id();
 	c = bpf_map_lookup_elem(&offcpu_copies, &cpu);
 	if (c && offcpu_same(t, c, last, &cur)) {
@@ -119,8 +117,9 @@ static __always_inline void offcpu_stack(void *ctx, struct task_struct *t, __u64
 		bpf_ringbuf_submit(h, wake_flags(h, sizeof(*h)));
 		return;
 	}
-	if (stack_with_ustack(ctx, t, key, BT_EV_OFFSTACK, now, 0, &offcpu_copies,
-			      offcpu_stack_bytes, false) < 0)
+	if ((offcpu_stack_bytes ? stack_with_ustack(ctx, t, key, BT_EV_OFFSTACK, now, 0, &offcpu_copies,
+						    offcpu_stack_bytes, false) :
+				  stack_plain(ctx, t, key, BT_EV_OFFSTACK, now, 0, false)) < 0)
 		cur.ip = 0;
 	*last = cur;
 }

@@ -298,8 +298,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		err = ncpu > 0 ? bpf_map__set_max_entries(m->skel->maps.sample_copies, (__u32)ncpu) :
 				 ncpu;
 	}
-	/* --offcpu-stacks on, unwound by CFI: the same for the off-CPU stacks */
-	if (!err && m->skel->rodata->offcpu_stack_bytes) {
+	/* --offcpu-stacks on: the same for the off-CPU stacks (and offcpu_same()'s reads) */
+	if (!err && m->skel->rodata->offcpu_stacks) {
 		int ncpu = libbpf_num_possible_cpus();
 
 		err = ncpu > 0 ? bpf_map__set_max_entries(m->skel->maps.offcpu_copies, (__u32)ncpu) :
