@@ -11,7 +11,9 @@
 # stack, and --profile-stack 4096), and with frame pointers only
 # (--profile-unwind=fp: no copy). Prints ns per round trip, the ratio to
 # untraced and to --offcpu-stacks off, the lost events, the sched rows
-# naming a stack and the stack rows; each figure the median of 3 runs.
+# naming a stack and the stack rows, bt_sched_switch's ns per run (BPF
+# run-time statistics, held on by bench/bpfstats) and the collector's
+# CPU ms (/proc/PID/stat); each figure the median of 3 runs.
 # Then a Rails 6.1 boot (tests/tools/railsapp under puma) to its listen,
 # 5 runs with and 5 without: the median time to listen, the file.
 # Needs root.
@@ -24,46 +26,75 @@ COLLECTOR=$OUTPUT/collector
 TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 export BOOTTRACE_BENCH=1
+[ -x "$OUTPUT/bench/bpfstats" ] || { echo "bench/offcpu.sh: no $OUTPUT/bench/bpfstats (make)" >&2; exit 1; }
 
 ns() { sed -n "s|^\([0-9.]*\) $1\$|\1|p" "$2" | tail -1; }
 med() { printf '%s\n' "$@" | sort -n | sed -n 2p; }
 lost() { tail -1 "$1" | sed -n 's/^# lost=\([0-9]*\).*/\1/p'; }
-printf '%-46s %10s %8s %8s %6s %9s %7s\n' what ns/rtrip untraced off lost stack= stacks
+# switch_stats PID: "RUN_NS RUNS" of collector PID's bt_sched_switch (its
+# prog fds' ids in fdinfo, named by bpftool: other collectors run their own)
+switch_stats() {
+	local id
+	for id in $(cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '$1 == "prog_id:" { print $2 }'); do
+		bpftool prog show id "$id" 2> /dev/null | awk '/ name bt_sched_switch / {
+			for (i = 1; i < NF; i++) { if ($i == "run_time_ns") t = $(i + 1); if ($i == "run_cnt") c = $(i + 1) }
+			print t + 0, c + 0; exit }'
+	done | head -1
+}
+# cpu_ms PID: its user + system CPU time so far, ms
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.0f", ($14 + $15) * 1000 / hz }' /proc/"$1"/stat; }
+
+"$OUTPUT/bench/bpfstats" > "$TMP/stats" &
+stats=$!
+until [ -s "$TMP/stats" ] || ! kill -0 "$stats" 2> /dev/null; do sleep 0.01; done
+trap 'kill $stats 2> /dev/null; rm -rf "$TMP"' EXIT
+[ -s "$TMP/stats" ] || { echo "bench/offcpu.sh: no BPF run-time statistics" >&2; exit 1; }
+
+printf '%-44s %9s %8s %7s %6s %9s %6s %9s %8s\n' what ns/rtrip untraced off lost stack= stacks switch-ns coll-ms
 row() {
-	printf '%-46s %10s %8s %8s %6s %9s %7s\n' "$1" "$2" \
+	printf '%-44s %9s %8s %7s %6s %9s %6s %9s %8s\n' "$1" "$2" \
 		"$(awk -v a="$2" -v b="$base" 'BEGIN { printf "%.2fx", a / b }')" \
-		"$(awk -v a="$2" -v b="${off:-$2}" 'BEGIN { printf "%.2fx", a / b }')" "$3" "$4" "$5"
+		"$(awk -v a="$2" -v b="${off:-$2}" 'BEGIN { printf "%.2fx", a / b }')" "$3" "$4" "$5" "$6" "$7"
 }
 
 runs=()
 for i in 1 2 3; do "$PROBE" pingpong "$N" 2> "$TMP/u$i"; runs+=("$(ns ns/round-trip "$TMP/u$i")"); done
 base=$(med "${runs[@]}")
 off=
-row "untraced" "$base" - - -
+row "untraced" "$base" - - - - -
 
-# collector OPTIONS...: the ping-pong traced, a row
+# collector OPTIONS...: the ping-pong traced, 3 times: the medians of its
+# ns per round trip, of bt_sched_switch's ns per run, of the collector's CPU
 collector() {
-	local i runs=()
+	local i cpid runs=() sw=() cms=() t c
 	for i in 1 2 3; do
-		"$COLLECTOR" "$@" -o "$TMP/c.tsv" -- "$PROBE" pingpong "$N" 2> "$TMP/c$i" > /dev/null
+		rm -f "$TMP/done"
+		"$COLLECTOR" "$@" -o "$TMP/c.tsv" -- sh -c "'$PROBE' pingpong $N 2> '$TMP/c$i'; touch '$TMP/done'; sleep 2" \
+			> /dev/null 2>&1 &
+		cpid=$!
+		while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
+		read -r t c < <(switch_stats "$cpid")
+		cms+=("$(cpu_ms "$cpid")")
+		wait "$cpid"
 		runs+=("$(ns ns/round-trip "$TMP/c$i")")
+		sw+=("$(awk -v t="${t:-0}" -v c="${c:-0}" 'BEGIN { printf "%.0f", c ? t / c : 0 }')")
 	done
-	med "${runs[@]}"
+	echo "$(med "${runs[@]}") $(med "${sw[@]}") $(med "${cms[@]}")"
 }
 counts() {
 	echo "$(lost "$TMP/c.tsv")" \
 		"$(awk -F'\t' '$8 == "sched" && $12 ~ /stack=/' "$TMP/c.tsv" | wc -l)" \
 		"$(awk -F'\t' '$8 == "stack"' "$TMP/c.tsv" | wc -l)"
 }
-off=$(collector --sched on --offcpu-stacks off)
+read -r off sw cms <<< "$(collector --sched on --offcpu-stacks off)"
 read -r l s k <<< "$(counts)"
-row "--sched on --offcpu-stacks off" "$off" "$l" "$s" "$k"
+row "--sched on --offcpu-stacks off" "$off" "$l" "$s" "$k" "$sw" "$cms"
 for v in "auto:--profile-unwind auto" "auto, --profile-stack 4096:--profile-stack 4096" \
 	 "fp:--profile-unwind fp"; do
 	# shellcheck disable=SC2086
-	t=$(collector --sched on --offcpu-stacks on ${v#*:})
+	read -r t sw cms <<< "$(collector --sched on --offcpu-stacks on ${v#*:})"
 	read -r l s k <<< "$(counts)"
-	row "--offcpu-stacks on (${v%%:*})" "$t" "$l" "$s" "$k"
+	row "--offcpu-stacks on (${v%%:*})" "$t" "$l" "$s" "$k" "$sw" "$cms"
 done
 
 # A Rails 6.1 boot (tests/tools/railsapp under puma, production, to its
