@@ -457,7 +457,8 @@ static int cmp_count(const void *x, const void *y, void *arg)
  * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
  * libpthread's, the C++ and GCC runtimes', Go's runtime; or an
  * interpreter's own (CPython, Ruby, the JVM, node: their blocked threads
- * have no interpreter frames, and the path names their span instead)?
+ * have no interpreter frames, and the path names their span instead); or
+ * a frame without a name ([unknown], [bash+0x9665a])?
  */
 static bool wait_machinery(const struct profile *p, uint32_t fn)
 {
@@ -471,7 +472,8 @@ static bool wait_machinery(const struct profile *p, uint32_t fn)
 	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		if (!strncmp(m, mods[i], strlen(mods[i])))
 			return true;
-	return !strncmp(name, "runtime.", 8) || !strcmp(name, UNKNOWN);
+	/* an unnamed frame, [FILE+0xOFF]: nothing a reader can look for */
+	return !strncmp(name, "runtime.", 8) || name[0] == '[';
 }
 
 /* The code stack @ix waited in: its first function past the wait machinery, or -1. */

@@ -186,7 +186,8 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s);
  * innermost first, that is the program's own, past the kernel's, libc's,
  * the dynamic loader's, libpthread's, the C++ and GCC runtimes' and Go's
  * runtime's (the wait machinery), and an interpreter's (CPython, Ruby,
- * the JVM, node: no interpreter frames are taken off-CPU). Its function id, and its source line
+ * the JVM, node: no interpreter frames are taken off-CPU), and frames
+ * without a name ([bash+0x9665a]: no symbols). Its function id, and its source line
  * "file.c:42" into @src (@n bytes; "" when DWARF does not say); -1 when
  * it has none (or @frames is TL_NOSTR), -2 out of memory.
  */
