@@ -738,7 +738,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	}
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
-	if (a->tl && (profile || ((critpath || plot_dir) && (a->tl->samples || a->tl->off_stacks)))) {
+	if (a->tl && (profile || ((critpath || plot_dir) &&
+			      (a->tl->samples || a->tl->off_stacks)))) {
 		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
 					   .offcpu = offcpu };
 		uint32_t ph = UINT32_MAX;	/* a phase no container reached */
@@ -861,7 +862,8 @@ plots:
 					   .offcpu = true };
 		long k = strtab_find(pa->phase_names, "listen", 6);
 
-		proff = profile__new(pa->tl, pp ? pp->phase : k >= 0 ? (uint32_t)k : UINT32_MAX, &po);
+		proff = profile__new(pa->tl, pp ? pp->phase : k >= 0 ? (uint32_t)k : UINT32_MAX,
+				     &po);
 		if (!proff) {
 			fprintf(stderr, "analyze: out of memory\n");
 			rc = 1;

@@ -122,7 +122,7 @@ struct profile {
 	const struct timeline *tl;
 	uint32_t phase;
 	bool offcpu;		/* profile_opts' offcpu: the off-CPU view */
-	bool any;		/* the timeline has sample rows (offcpu: sched rows naming stacks) */
+	bool any;		/* the timeline has sample rows (offcpu: sched rows' stacks) */
 	struct prof_ctr *ctrs;	/* the containers that reached the phase, in order */
 	size_t nctrs;
 	size_t not_reached;	/* timed containers left out */

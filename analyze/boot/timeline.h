@@ -284,7 +284,7 @@ struct timeline {
 	uint64_t unplaced;	/* rows without a ts_ns or a tid: not kept */
 	uint64_t samples;	/* sample rows kept */
 	uint64_t orphan_samples;	/* of which naming no stack row before them */
-	uint64_t off_stacks;	/* > 0: sched rows name stacks (stack=; counted once per distinct detail) */
+	uint64_t off_stacks;	/* > 0: sched rows name stacks (stack=; once per distinct detail) */
 	uint32_t nfiles;
 	bool finished;
 	/* internal: while reading */

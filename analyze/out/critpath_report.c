@@ -94,7 +94,7 @@ static void span_tally_print(struct text_out *o, const struct timeline *tl,
  */
 struct item_key {
 	uint32_t kind, name, str, state;
-	uint32_t code;		/* blocked: the function that waited (profile_code()) + 1, or 0 */
+	uint32_t code;		/* blocked: the function that waited (profile_code()) + 1; 0 */
 };
 
 /* Count @s of container @ci in the summary. -1 out of memory. */

@@ -240,7 +240,7 @@ static int code_text(struct profile *prof, const struct cp_seg *s, char *buf, si
 	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
 }
 
-/* How far before a wake the waker's samples say what it ran (its stack at the wake is not taken). */
+/* How far before a wake the waker's samples say what it ran (no stack is taken at a wake). */
 #define WAKER_WINDOW_NS 10000000ULL
 
 /*
