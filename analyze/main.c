@@ -854,8 +854,11 @@ plots:
 			rc = 1;
 		}
 	}
-	/* the off-CPU flame graphs, in the CPU profile's windows */
-	if (!rc && plot_dir && (b ? b : a)->tl && (b ? b : a)->tl->off_stacks) {
+	/* the off-CPU flame graphs, in the CPU profile's windows (--profile=offcpu's own) */
+	if (!rc && plot_dir && !b && prof && prof->offcpu) {
+		proff = prof;
+		prof = NULL;
+	} else if (!rc && plot_dir && (b ? b : a)->tl && (b ? b : a)->tl->off_stacks) {
 		const struct analysis *pa = b ? b : a;
 		const struct profile *pp = b ? prof2 : prof;
 		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
