@@ -455,7 +455,8 @@ static int cmp_count(const void *x, const void *y, void *arg)
 /*
  * Is function @fn the wait machinery a program calls into, not its own
  * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
- * libpthread's, the C++ and GCC runtimes', Go's runtime; or an
+ * libpthread's, the C++ and GCC runtimes', Go's runtime, the sanitizers'
+ * (their interceptors wrap libc's calls); or an
  * interpreter's own (CPython, Ruby, the JVM, node: their blocked threads
  * have no interpreter frames, and the path names their span instead); or
  * a frame without a name ([unknown], [bash+0x9665a])?
@@ -465,7 +466,7 @@ static bool wait_machinery(const struct profile *p, uint32_t fn)
 	static const char *const mods[] = { "libc.so", "libc-", "ld-linux", "ld-", "libpthread",
 					    "libstdc++", "libgcc_s", "[kernel]", UNKNOWN,
 					    "libpython", "python3", "libruby", "ruby", "libjvm",
-					    "node" };
+					    "node", "libasan", "libubsan", "libtsan" };
 	const char *m = profile_fn_module(p, fn), *name = profile_fn_name(p, fn);
 	size_t i;
 
