@@ -36,7 +36,7 @@ override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -D_GNU_SOURCE \
 LDLIBS := -lbpf -ldw -lelf -lz -lcgroup -lm
 # analyze names profile frames with elfutils (analyze/read/symbols.c)
 # and demangles C++ names with libstdc++'s __cxa_demangle (analyze/read/demangle.c)
-ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod -l:libstdc++.so.6
+ANALYZE_LDLIBS := -ldw -lelf -ldebuginfod -lz -l:libstdc++.so.6
 BPF_CFLAGS := -g -O2 -Wall -Werror -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I. -I$(OUTPUT) \
 	-idirafter /usr/include/$(shell uname -m)-linux-gnu
 
@@ -219,6 +219,8 @@ $(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override C
 $(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 # burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
 $(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
+# offcpu_wait: the off-CPU stacks' truth, built as Debian builds programs (-O2 -g, no frame pointers)
+$(OUTPUT)/obj/tests/tools/offcpu_wait.o: override CFLAGS += -O2 -g -fomit-frame-pointer
 # burn_libc_df: the same with its CFI in .debug_frame only (-g, no unwind
 # tables): test_collector_profile_dwarf moves it to a debug file
 all: $(OUTPUT)/tests/burn_libc_df

@@ -23,6 +23,7 @@
 #include "analyze/out/failures_report.h"
 #include "analyze/out/otlp.h"
 #include "analyze/out/plot.h"
+#include "analyze/out/pprof.h"
 #include "analyze/out/profile_report.h"
 #include "analyze/out/report.h"
 #include "analyze/out/wrap.h"
@@ -43,6 +44,9 @@ static const char usage_text[] =
 "                          container, a thread per task, syscalls as slices, phases\n"
 "                          and the critical path as slices of their own; folded:\n"
 "                          --profile's collapsed stacks (flamegraph.pl, speedscope;\n"
+"                          implies --profile); pprof: --profile's CPU samples and\n"
+"                          off-CPU time as one gzipped pprof file, two sample types,\n"
+"                          the spans as labels (go tool pprof, Pyroscope, Parca;\n"
 "                          implies --profile);\n"
 "                          otlp: each boot as an OpenTelemetry trace, OTLP/JSON lines\n"
 "                          (a root span, a span per phase, one per segment of the\n"
@@ -82,11 +86,14 @@ static const char usage_text[] =
 "                          segments start -> <phase> (syscall, cpu, runtime), walked\n"
 "                          back through wait4, pipes and forks into the task that\n"
 "                          held it up; then the top items across containers\n"
-"    --profile             what the CPU did in each boot window (start -> --until's\n"
+"    --profile[=cpu|offcpu]\n"
+"                          what the CPU did in each boot window (start -> --until's\n"
 "                          phase, default listen), from the collector's --profile\n"
 "                          rows: functions by self and total samples, per container\n"
 "                          and over all; with --critical-path, each cpu segment names\n"
-"                          its top functions; with --plot, a flame graph per container\n"
+"                          its top functions; with --plot, a flame graph per container;\n"
+"                          offcpu: where the tasks waited instead, their stacks as\n"
+"                          they blocked (collector --offcpu-stacks) by blocked time\n"
 "    --top <n>             with --profile: the functions a table lists (default 20);\n"
 "                          with --by span: the spans per container (default 20)\n"
 "    --sort <key>          with --by span: self (default: the time in the span less\n"
@@ -179,7 +186,7 @@ static const struct option long_opts[] = {
 	{ "critical-path", optional_argument, NULL, OPT_CRITPATH },
 	{ "until", required_argument, NULL, OPT_UNTIL },
 	{ "plot-container", required_argument, NULL, OPT_PLOT_CONTAINER },
-	{ "profile", no_argument, NULL, OPT_PROFILE },
+	{ "profile", optional_argument, NULL, OPT_PROFILE },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "sort", required_argument, NULL, OPT_SORT },
 	{ "debug-dir", required_argument, NULL, OPT_DEBUG_DIR },
@@ -428,11 +435,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	char *stdin_only[] = { "-" }, **files;
 	int nfiles;
 	bool twice;
-	bool compare = false, profile = false, failures = false, sort = false;
+	bool compare = false, profile = false, failures = false, sort = false, offcpu = false;
 	uint64_t stretch = FAILURES_STRETCH_NS;
 	struct failures *fl = NULL;
 	size_t ndebug = 0, top = PROFILE_TOP;
-	struct profile *prof = NULL, *prof2 = NULL;
+	struct profile *prof = NULL, *prof2 = NULL, *proff = NULL;
 	bool keep_all = false;
 	struct otlp_url otlp_url;
 	const struct otlp_url *otlp_to = NULL;
@@ -466,9 +473,11 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 				ro.format = FMT_FOLDED;
 			else if (strcmp(optarg, "otlp") == 0)
 				ro.format = FMT_OTLP;
+			else if (strcmp(optarg, "pprof") == 0)
+				ro.format = FMT_PPROF;
 			else
 				return usage_error("unknown format '%s' (text, tsv, json, "
-						   "trace-event, folded or otlp)", optarg);
+						   "trace-event, folded, otlp or pprof)", optarg);
 			break;
 		case OPT_HIST:
 			if (parse_hist(optarg, &ro) < 0)
@@ -559,6 +568,10 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			ao.timeline = true;
 			break;
 		case OPT_PROFILE:
+			if (optarg && !strcmp(optarg, "offcpu"))
+				offcpu = true;
+			else if (optarg && strcmp(optarg, "cpu"))
+				return usage_error("--profile takes cpu or offcpu, not '%s'", optarg);
 			profile = true;
 			ao.timeline = true;
 			break;
@@ -608,8 +621,8 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 		return usage_error("%s", "--format tsv prints one table: use one of --hist, --by "
 				   "and --critical-path");
 
-	/* folded stacks are a profile's output and nothing else's */
-	if (ro.format == FMT_FOLDED) {
+	/* folded stacks and pprof files are a profile's output and nothing else's */
+	if (ro.format == FMT_FOLDED || ro.format == FMT_PPROF) {
 		profile = true;
 		ao.timeline = true;
 	}
@@ -742,8 +755,10 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 	}
 
 	/* 4. the profile: --profile, and the critical path's and plots' annotations */
-	if (a->tl && (profile || ((critpath || plot_dir) && a->tl->samples))) {
-		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug };
+	if (a->tl && (profile || ((critpath || plot_dir) &&
+			      (a->tl->samples || a->tl->off_stacks)))) {
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = offcpu };
 		uint32_t ph = UINT32_MAX;	/* a phase no container reached */
 		long k;
 
@@ -760,6 +775,27 @@ static int analyze_main(int argc, char **argv, const char **debug_dirs)
 			goto cleanup;
 		}
 		ro.profile = prof;
+	}
+	/* pprof: the CPU profile and the off-CPU one in one file */
+	if (profile && ro.format == FMT_PPROF) {
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = !offcpu };
+		struct profile *other = profile__new(a->tl, prof->phase, &po);
+
+		if (!other) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+			goto cleanup;
+		}
+		rc = pprof_write(stdout, offcpu ? other : prof, offcpu ? prof : other);
+		profile__free(other);
+		if (rc < 0) {
+			fprintf(stderr, "analyze: write error: %s\n", strerror(errno));
+			rc = 1;
+			goto cleanup;
+		}
+		rc = flush_stdout();
+		goto plots;
 	}
 	if (profile) {
 		const char *pname = until ? until : "listen";
@@ -835,13 +871,32 @@ plots:
 			rc = 1;
 		}
 	}
+	/* the off-CPU flame graphs, in the CPU profile's windows (--profile=offcpu's own) */
+	if (!rc && plot_dir && !b && prof && prof->offcpu) {
+		proff = prof;
+		prof = NULL;
+	} else if (!rc && plot_dir && (b ? b : a)->tl && (b ? b : a)->tl->off_stacks) {
+		const struct analysis *pa = b ? b : a;
+		const struct profile *pp = b ? prof2 : prof;
+		struct profile_opts po = { .debug_dirs = debug_dirs, .ndebug_dirs = ndebug,
+					   .offcpu = true };
+		long k = strtab_find(pa->phase_names, "listen", 6);
+
+		proff = profile__new(pa->tl, pp ? pp->phase : k >= 0 ? (uint32_t)k : UINT32_MAX,
+				     &po);
+		if (!proff) {
+			fprintf(stderr, "analyze: out of memory\n");
+			rc = 1;
+		}
+	}
 	if (!rc && plot_dir)
-		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof);
+		rc = plot_write(plot_dir, b ? b : a, stderr, b ? prof2 : prof, proff);
 cleanup:
 	failures__free(fl);
 	free(until_file);
 	profile__free(prof);
 	profile__free(prof2);
+	profile__free(proff);
 	analysis__free(a);
 	analysis__free(b);
 	return rc;

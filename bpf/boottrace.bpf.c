@@ -376,6 +376,9 @@ static __always_inline bool current_container(struct task_struct *t, __u64 *key)
 /* Profile samples (--profile): their own file, same maps. */
 #include "bpf/profile.bpf.h"
 
+/* Off-CPU stacks (--offcpu-stacks on): their own file, profile.bpf.h's capture. */
+#include "bpf/offcpu.bpf.h"
+
 /* current_container() for sys_enter, which every syscall of the host runs. */
 static __always_inline bool current_container_direct(struct task_struct *t, __u64 *key)
 {
@@ -671,7 +674,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(bt_sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	flush_pending();
-	sched_switch(preempt, prev, next);
+	sched_switch(ctx, preempt, prev, next);
 	return 0;
 }
 

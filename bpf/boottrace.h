@@ -38,6 +38,8 @@ enum bt_event_type {
 	BT_EV_SCHED,		/* struct bt_sched_event */
 	BT_EV_SAMPLE,		/* struct bt_sample_event */
 	BT_EV_SPAN,		/* struct bt_span_event */
+	BT_EV_OFFSTACK,		/* struct bt_sample_event: a task blocks (bpf/offcpu.bpf.h) */
+	BT_EV_OFFSTACK_SAME,	/* struct bt_event_hdr: it blocks where it last did */
 };
 
 /* What bt_syscall_detail_event.detail holds. */

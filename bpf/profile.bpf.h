@@ -12,7 +12,9 @@
  * --profile-unwind=dwarf|auto (profile_stack_bytes) the record also holds
  * the user registers and the top of the user stack, for the collector to
  * unwind by CFI (collector/profile/unwind.c): a record of variable size,
- * built in sample_copies and copied to the ring at its length.
+ * built in sample_copies and copied to the ring at its length. The
+ * capture (stack_fill(), stack_with_ustack(), stack_plain()) is the
+ * off-CPU stacks' too (bpf/offcpu.bpf.h), from sched_switch.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
  * file of its own as sched.bpf.h is.
@@ -82,15 +84,29 @@ struct {
 	__type(value, struct bt_sample_copy);
 } sample_copies SEC(".maps");
 
-/* Fill @e's header and stacks: the kernel's by address, the user's by frame pointers. */
-static __always_inline void sample_fill(struct bpf_perf_event_data *ctx, struct task_struct *t,
-					__u64 key, struct bt_sample_event *e)
+/*
+ * Fill @e's header (record @type, time @ts, weight @period) and stacks:
+ * the kernel's by address, the user's by frame pointers, of the current
+ * task, from @ctx (a perf event's: the interrupted registers; a
+ * tracepoint's: where it fired, for the off-CPU stacks of
+ * bpf/offcpu.bpf.h).
+ */
+static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 key, __u32 type,
+				       __u64 ts, __u32 period, struct bt_sample_event *e)
 {
-	fill_hdr(&e->hdr, t, BT_EV_SAMPLE, bpf_ktime_get_ns(), key);
+	/*
+	 * An off-CPU stack: the program's own frames and the tracepoint's
+	 * (bt_sched_switch, bpf_trace_run4, __traceiter_sched_switch) left
+	 * out, __schedule first
+	 */
+	__u64 kskip = type == BT_EV_OFFSTACK ? 3 : 0;
+
+	fill_hdr(&e->hdr, t, type, ts, key);
 	e->cpu = bpf_get_smp_processor_id();
-	e->period_ns = profile_period_ns;
-	/* from the interrupted registers: empty when it came in user mode */
-	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
+	e->period_ns = period;
+	/* a perf event's: empty when it came in user mode */
+	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack),
+					kskip & BPF_F_SKIP_FIELD_MASK);
 	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
 					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
 }
@@ -98,16 +114,17 @@ static __always_inline void sample_fill(struct bpf_perf_event_data *ctx, struct 
 /*
  * @t's user registers (saved at its entry to the kernel, or by the
  * interrupt that came in user mode: task_pt_regs() either way on x86-64)
- * and up to profile_stack_bytes of its stack from sp, into @c. The copy
+ * and up to @want bytes of its stack from sp, into @c. The copy
  * goes a page at a time, as far as the pages are readable: a thread's
  * stack may end (its mapping's top) less than the size asked above sp,
  * and bpf_probe_read_user() takes all of a read or nothing.
  */
-static __always_inline void sample_copy_ustack(struct task_struct *t, struct bt_sample_copy *c)
+static __always_inline void stack_copy_ustack(struct task_struct *t, __u64 want,
+					     struct bt_sample_copy *c)
 {
 #if defined(__TARGET_ARCH_x86)
 	struct pt_regs *r = (struct pt_regs *)bpf_task_pt_regs(t);
-	__u64 want = profile_stack_bytes, got = 0, len, sp;
+	__u64 got = 0, len, sp;
 	int i;
 
 	c->u.regs[0] = r->ax;
@@ -164,32 +181,65 @@ static __always_inline __u64 sample_wake(const struct bt_sample_event *s, __u64 
 	return s->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP : wake_at(off, size);
 }
 
-/* A sample with its user stack copied (--profile-unwind=dwarf|auto). */
-static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
-					      struct task_struct *t, __u64 key)
+/*
+ * A record of @type (time @ts, weight @period) with the current task @t's
+ * stacks and @want bytes of its user stack copied, built in this CPU's
+ * entry of @copies (an array as sample_copies) and copied to the ring at
+ * its length; its interpreter's frames walked when @interp. The capture
+ * the sampling program and the off-CPU stacks share. 0, or -1 when the
+ * record was lost (counted).
+ */
+static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, __u64 key,
+					     __u32 type, __u64 ts, __u32 period, void *copies,
+					     __u64 want, bool interp)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct bt_sample_copy *c = bpf_map_lookup_elem(&sample_copies, &cpu);
+	struct bt_sample_copy *c = bpf_map_lookup_elem(copies, &cpu);
 	__u64 size;
 
 	if (!c) {
 		count_lost();
-		return 0;
+		return -1;
 	}
-	sample_fill(ctx, t, key, &c->s);
-	interp_walk(t, &c->s);
+	stack_fill(ctx, t, key, type, ts, period, &c->s);
+	c->s.interp_kind = BT_INTERP_NONE;
+	c->s.iframes = 0;
+	if (interp)
+		interp_walk(t, &c->s);
 	/* a JVM's Java stack, node's JS stack: walked already, nothing for the collector to unwind */
 	if ((c->s.interp_kind == BT_INTERP_HOTSPOT || c->s.interp_kind == BT_INTERP_V8) &&
 	    c->s.iframes > 1)
 		c->u.stack_bytes = 0;
 	else
-		sample_copy_ustack(t, c);
+		stack_copy_ustack(t, want, c);
 	size = sizeof(c->s) + sizeof(c->u) + c->u.stack_bytes;
 	if (size > sizeof(*c))
 		size = sizeof(*c);
 	if (bpf_ringbuf_output(&events, c, size,
-			       sample_wake(&c->s, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size)))
+			       sample_wake(&c->s, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size))) {
 		count_lost();
+		return -1;
+	}
+	return 0;
+}
+
+/* The same without the user stack copied (frame pointers only). */
+static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 key, __u32 type,
+				       __u64 ts, __u32 period, bool interp)
+{
+	struct bt_sample_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		count_lost();
+		return -1;
+	}
+	stack_fill(ctx, t, key, type, ts, period, e);
+	e->interp_kind = BT_INTERP_NONE;
+	e->iframes = 0;
+	if (interp)
+		interp_walk(t, e);
+	bpf_ringbuf_submit(e, e->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP
+							     : wake_flags(e, sizeof(*e)));
 	return 0;
 }
 
@@ -197,21 +247,14 @@ SEC("perf_event")
 int bt_profile(struct bpf_perf_event_data *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct bt_sample_event *e;
 	__u64 key;
 
 	if (!profile_task(t, &key))
 		return 0;
 	if (profile_stack_bytes)
-		return sample_with_ustack(ctx, t, key);
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
-	if (!e) {
-		count_lost();
-		return 0;
-	}
-	sample_fill(ctx, t, key, e);
-	interp_walk(t, e);
-	bpf_ringbuf_submit(e, e->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP
-							     : wake_flags(e, sizeof(*e)));
+		stack_with_ustack(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns,
+				  &sample_copies, profile_stack_bytes, true);
+	else
+		stack_plain(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, true);
 	return 0;
 }

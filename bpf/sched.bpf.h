@@ -69,6 +69,7 @@ struct bt_sched_task {
 	 * taken by that sched_switch, dropped at the next switch-in.
 	 */
 	struct bt_wake early;
+	struct bt_offcpu_last offcpu;	/* where it last blocked with its stack taken */
 };
 
 struct {
@@ -255,8 +256,11 @@ static __always_inline struct bt_sched_task *state_of(__u32 tid, struct bt_sched
 	return bpf_map_lookup_elem(&sched_states, &tid);
 }
 
-/* @prev leaves the CPU at @now (@preempt: still runnable). */
-static __always_inline void sched_out(struct task_struct *prev, bool preempt, __u64 now)
+/*
+ * @prev leaves the CPU at @now (@preempt: still runnable); its stacks
+ * when it blocks (offcpu_stack(), from sched_switch's @ctx).
+ */
+static __always_inline void sched_out(void *ctx, struct task_struct *prev, bool preempt, __u64 now)
 {
 	struct bt_sched_task *st;
 	__u32 tid = prev->pid, s;
@@ -290,6 +294,7 @@ static __always_inline void sched_out(struct task_struct *prev, bool preempt, __
 	}
 	st->early.ts = 0;
 	st->state = letter;
+	offcpu_stack(ctx, prev, key, letter, now, &st->offcpu);
 }
 
 /*
@@ -398,7 +403,7 @@ static __always_inline void sched_running(struct task_struct *t, __u64 now)
 }
 
 /* tp_btf/sched_switch's part (bt_sched_switch in boottrace.bpf.c). */
-static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
+static __always_inline void sched_switch(void *ctx, bool preempt, struct task_struct *prev,
 					 struct task_struct *next)
 {
 	__u64 now;
@@ -406,7 +411,7 @@ static __always_inline void sched_switch(bool preempt, struct task_struct *prev,
 	if (!sched_rows)
 		return;
 	now = bpf_ktime_get_ns();
-	sched_out(prev, preempt, now);
+	sched_out(ctx, prev, preempt, now);
 	sched_in(prev, next, now);
 }
 

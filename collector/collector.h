@@ -82,7 +82,8 @@ struct collector {
 	unsigned part;			/* this file's, from 1 */
 	unsigned long long lost_base;	/* events lost before this file */
 	int output_file;		/* -o is a regular file: SIGHUP reopens it */
-	struct samples *samples;	/* --profile with the modern object, else NULL */
+	struct samples *samples;	/* --profile or --offcpu-stacks with the modern object, else NULL */
+	struct offstacks *offstacks;	/* --offcpu-stacks on: stacks until their sched rows; else NULL */
 	struct spans *spans;		/* --spans on with the modern object: the attacher */
 	struct spanrows *spanrows;	/* and the pairer of its records; else both NULL */
 };

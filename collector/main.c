@@ -32,6 +32,7 @@
 #include "collector/rows/spanrows.h"
 #include "collector/run/progress.h"
 #include "collector/run/rotate.h"
+#include "collector/profile/offstacks.h"
 #include "collector/profile/samples.h"
 
 static void on_signal(int sig)
@@ -315,7 +316,15 @@ int main(int argc, char **argv)
 	if (c.opt.profile_hz && !c.be->ops->samples)
 		fprintf(stderr, "collector: --profile: the %s BPF object cannot sample stacks "
 			"(# profile=off)\n", c.be->ops->name);
-	else if (c.opt.profile_hz && !(c.samples = samples__new(c.be, profile_unwind_mode(&c)))) {
+	/* --offcpu-stacks: the modern object's, with scheduler rows */
+	if (c.opt.sched == SCHED_OFF || !c.be->ops->offcpu_stacks)
+		c.opt.offcpu_stacks = 0;
+	if (c.opt.offcpu_stacks && !(c.offstacks = calloc(1, sizeof(*c.offstacks)))) {
+		fprintf(stderr, "collector: out of memory\n");
+		goto cleanup;
+	}
+	if (((c.opt.profile_hz && c.be->ops->samples) || c.offstacks) &&
+	    !(c.samples = samples__new(c.be, profile_unwind_mode(&c)))) {
 		fprintf(stderr, "collector: out of memory\n");
 		goto cleanup;
 	}
@@ -375,6 +384,7 @@ cleanup:
 		c.be->ops->destroy(c.be);
 	containers_free(&c.containers);
 	samples__free(c.samples);
+	free(c.offstacks);
 	free(c.opt.groups);
 	free(c.opt.exec_path);
 	if (fd >= 0 && fd != STDOUT_FILENO)

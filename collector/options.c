@@ -88,6 +88,12 @@ void options_usage(FILE *f)
 "                               of every task outside the containers) during each\n"
 "                               boot; host: host rows for the whole trace (a busy\n"
 "                               host pays for every task switch)\n"
+"        --offcpu-stacks <on|off>\n"
+"                               with --sched on (default on, modern object): a\n"
+"                               traced task's stacks each time it blocks (S, D),\n"
+"                               as --profile-unwind walks a sample's; its sched\n"
+"                               row names them (stack=ID): analyze's critical path\n"
+"                               and --profile=offcpu name the code that waited\n"
 "        --profile[=<hz>]       sample the traced tasks' stacks <hz> times a second\n"
 "                               of CPU (default 99): `stack` and `sample` rows for\n"
 "                               analyze --profile (modern and compat objects; at\n"
@@ -313,6 +319,7 @@ static const struct option longopts[] = {
 	{ "mark", required_argument, NULL, 'K' },
 	{ "start", required_argument, NULL, 'S' },
 	{ "sched", required_argument, NULL, 'C' },
+	{ "offcpu-stacks", required_argument, NULL, 'Q' },
 	{ "spans", required_argument, NULL, 'Y' },
 	{ "rotate", required_argument, NULL, 'T' },
 	{ "metrics", required_argument, NULL, 'M' },
@@ -403,6 +410,14 @@ static enum options_result parse_one(int c, const char *arg, struct options *o)
 			o->sched = SCHED_HOST;
 		else
 			return usage_error("--sched takes on, off or host, not '%s'", arg);
+		break;
+	case 'Q':
+		if (!strcmp(arg, "on"))
+			o->offcpu_stacks = 1;
+		else if (!strcmp(arg, "off"))
+			o->offcpu_stacks = 0;
+		else
+			return usage_error("--offcpu-stacks takes on or off, not '%s'", arg);
 		break;
 	case 'Y':
 		if (strcmp(arg, "on") && strcmp(arg, "off") && strcmp(arg, "host"))
@@ -515,6 +530,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->ringbuf_mb = 8;
 	o->object = "auto";
 	o->sched = SCHED_ON;
+	o->offcpu_stacks = 1;
 	o->spans = 1;
 	o->profile_stack = PROFILE_STACK_DEFAULT;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */

@@ -269,6 +269,7 @@ int setup_config(struct collector *c, struct backend_config *cfg)
 	cfg->buffer_mb = c->opt.ringbuf_mb;
 	cfg->sched = c->opt.sched != SCHED_OFF;
 	cfg->profile_hz = c->opt.profile_hz;
+	cfg->offcpu_stacks = c->opt.offcpu_stacks && cfg->sched;
 	cfg->spans = c->opt.spans && marks_uprobes_supported(NULL);
 	if (c->opt.profile_unwind != PROFILE_UNWIND_FP)
 		cfg->profile_stack = c->opt.profile_stack;

@@ -115,10 +115,11 @@ int detail_field_next(const char *s, size_t n, size_t *pos, struct detail_field 
 /* Keys, and the bit that says each was seen. */
 enum key {
 	K_WAKE, K_WAKER, K_WPID, K_WCOMM, K_CUR, K_CPID, K_CCOMM, K_HOLDER, K_HCOMM, K_CPU, K_IN,
-	NKEYS,
+	K_STACK, NKEYS,
 };
 static const char *const key_names[NKEYS] = {
 	"wake", "waker", "wpid", "wcomm", "cur", "cpid", "ccomm", "holder", "hcomm", "cpu", "in",
+	"stack",
 };
 
 /* Store value @v of key @k into @d: 0, or -1 when it is not of the key's kind. */
@@ -161,6 +162,8 @@ static int store(struct sched_detail *d, enum key k, const struct value *v)
 			d->cur.pid = num;
 		else if (k == K_HOLDER)
 			d->holder.tid = num;
+		else if (k == K_STACK)
+			d->stack = num;
 		else
 			d->cpu = num;
 		return 0;
@@ -181,6 +184,7 @@ int sched_detail_parse(const char *s, size_t n, struct sched_detail *d)
 	task_clear(&d->holder);
 	d->cpu = -1;
 	d->in_inferred = false;
+	d->stack = 0;
 	while ((r = detail_field_next(s, n, &i, &f)) > 0) {
 		for (k = 0; k < NKEYS; k++)
 			if (strlen(key_names[k]) == f.klen && !memcmp(key_names[k], f.key, f.klen))
@@ -248,7 +252,8 @@ size_t sched_detail_format(const struct sched_detail *d, char *out, size_t cap)
 	    !put_task(out, cap, &len, &d->cur, "cur", "cpid", "ccomm") ||
 	    !put_task(out, cap, &len, &d->holder, "holder", NULL, "hcomm") ||
 	    (d->cpu >= 0 && !put(out, cap, &len, "%scpu=%lld", len ? " " : "", d->cpu)) ||
-	    (d->in_inferred && !put(out, cap, &len, "%sin=inferred", len ? " " : "")))
+	    (d->in_inferred && !put(out, cap, &len, "%sin=inferred", len ? " " : "")) ||
+	    (d->stack > 0 && !put(out, cap, &len, "%sstack=%lld", len ? " " : "", d->stack)))
 		return 0;
 	return len;
 }

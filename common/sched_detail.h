@@ -5,7 +5,7 @@
  * number, a word (wake=), or a length-prefixed string LEN:BYTES whose
  * bytes may hold anything (spaces, '=', ':', digits):
  *
- *   wake=task waker=812 wpid=800 wcomm=7:dockerd holder=0 hcomm=9:swapper/1 cpu=1
+ *   wake=task waker=812 wpid=800 wcomm=7:dockerd holder=0 hcomm=9:swapper/1 cpu=1 stack=12
  *
  * The collector formats it, the analyzer parses it; both work on the
  * field's bytes after TSV unescaping (LEN counts those). Pure.
@@ -50,6 +50,11 @@ struct sched_detail {
 	 * first sign the task ran again (a bound), and names no holder
 	 */
 	bool in_inferred;
+	/*
+	 * stack=: the id of the task's stack as it blocked (a `stack` row
+	 * earlier in the file; --offcpu-stacks), 0: none
+	 */
+	long long stack;
 };
 
 /* sched_wake_name - "task", "irq", ...; NULL for SCHED_WAKE_MISSING. */

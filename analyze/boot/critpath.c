@@ -126,6 +126,7 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 	s->state = (uint8_t)st;
 	s->by_comm = TL_NOSTR;
 	s->cpu = TL_NOCPU;
+	s->stack = TL_NOSTR;
 	if (o && st == CP_ST_RUNNABLE) {
 		const struct tl_wakeinfo *wi = timeline_off_info(w->tl, o);
 
@@ -139,6 +140,7 @@ static int emit_state(struct walk *w, enum cp_kind kind, uint64_t from, uint64_t
 
 		s->off_state = o->state;
 		s->wake = wi->wake;
+		s->stack = wi->stack;
 		if (wi->wake == TL_WAKE_TASK || wi->wake == TL_WAKE_NEW || wi->wake == TL_WAKE_UNKNOWN) {
 			s->by = wi->waker;	/* unknown: the task current at the wake */
 			s->by_comm = wi->wcomm;

@@ -138,6 +138,7 @@ struct cp_seg {
 				 * runnable: the task that had the CPU last, or 0 */
 	uint32_t by_comm;	/* its comm (timeline_str), or TL_NOSTR */
 	uint16_t cpu;		/* runnable: the CPU it waited for (got back), or TL_NOCPU */
+	uint32_t stack;		/* blocked: its stack as it blocked (tl_wakeinfo), TL_NOSTR */
 };
 
 /*

@@ -6,6 +6,7 @@
  * timeline.c, which holds the rows.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -134,7 +135,8 @@ static long info_id(struct timeline *tl, const struct tl_wakeinfo *w)
 	memcpy(key + 4, &b, 4);
 	memcpy(key + 8, &w->cpu, 2);
 	key[10] = (char)w->wake;
-	id = kc_intern(tl->kc_info, tl->infokeys, key, 11, &added);
+	memcpy(key + 11, &w->stack, 4);
+	id = kc_intern(tl->kc_info, tl->infokeys, key, 15, &added);
 	if (id < 0 || !added)
 		return id;
 	if (array_grow((void **)&tl->infos, &tl->infos_cap, (size_t)id + 1, sizeof(*tl->infos), 4) < 0)
@@ -142,6 +144,26 @@ static long info_id(struct timeline *tl, const struct tl_wakeinfo *w)
 	tl->infos[id] = *w;
 	tl->ninfos = (size_t)id + 1;
 	return id;
+}
+
+/*
+ * The frames of this file's stack @id (a sched row's stack=), or TL_NOSTR:
+ * none, or no stack row of that id before it.
+ */
+static uint32_t stack_frames(struct timeline *tl, long long id)
+{
+	char num[24];
+	int n;
+	long k;
+
+	if (id <= 0)
+		return TL_NOSTR;
+	n = snprintf(num, sizeof(num), "%lld", id);
+	k = strtab_find(tl->fstacks, num, (size_t)n);
+	if (k < 0)
+		return TL_NOSTR;
+	tl->off_stacks++;
+	return tl->fstack[k];
 }
 
 /*
@@ -199,6 +221,7 @@ int offcpu_add(struct timeline *tl, struct tl_task *t, const struct tsv_row *r)
 	wi.wcomm = (uint32_t)wc;
 	wi.hcomm = (uint32_t)hc;
 	wi.cpu = d.cpu >= 0 && d.cpu < TL_NOCPU ? (uint16_t)d.cpu : TL_NOCPU;
+	wi.stack = stack_frames(tl, d.stack);
 	switch (d.wake) {
 	case SCHED_WAKE_TASK: wi.wake = TL_WAKE_TASK; break;
 	case SCHED_WAKE_IRQ: wi.wake = TL_WAKE_IRQ; break;
@@ -241,6 +264,12 @@ const char *timeline_wake_name(enum tl_wake w)
 	case TL_WAKE_NEW: return "new";
 	default: return "unknown";
 	}
+}
+
+void offcpu_cache_clear(struct detail_cache *dc)
+{
+	if (dc)
+		memset(dc, 0, sizeof(*dc));
 }
 
 struct detail_cache *offcpu_cache__new(void)

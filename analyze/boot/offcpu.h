@@ -11,6 +11,8 @@
 
 /* offcpu_cache__new - an empty cache of sched details for @tl->dcache (free() it), or NULL. */
 struct detail_cache *offcpu_cache__new(void);
+/* offcpu_cache_clear - a new file: its details' stack ids name other stacks. */
+void offcpu_cache_clear(struct detail_cache *dc);
 
 /*
  * offcpu_add - sched row @r of task @t of @tl: its off-CPU interval

@@ -350,6 +350,26 @@ static bool comm_seen(const uint32_t *seen, size_t n, uint32_t id)
 	return false;
 }
 
+/* The f: frames' paths of the stack of frames @id (escaped), as candidates. -1 out of memory. */
+static int add_frame_paths(struct profile *p, uint32_t id, char *scratch, struct frame *fr)
+{
+	const char *esc;
+	size_t n;
+	int nf, f;
+
+	if (id == TL_NOSTR)
+		return 0;
+	esc = strtab_str(p->tl->strs, id, &n);
+	if (!memmem(esc, n, "f:", 2))
+		return 0;
+	nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
+	for (f = 0; f < nf; f++)
+		if (fr[f].kind == FRAME_FILE && fr[f].name[0] != '[' &&
+		    symbols_add_path(p->sym, fr[f].name, fr[f].name_len) < 0)
+			return -1;
+	return 0;
+}
+
 /* Every path the timeline names, as candidates. -1 out of memory. */
 static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 {
@@ -401,24 +421,19 @@ static int add_candidates(struct profile *p, char *scratch, struct frame *fr)
 
 			for (j = 0; j < t->nsamples; j++) {
 				uint32_t id = t->samples[j].stack;
-				const char *esc;
-				size_t n;
-				int nf, f;
 
 				if (id == TL_NOSTR || id == last)
 					continue;
 				last = id;
-				esc = strtab_str(tl->strs, id, &n);
-				if (!memmem(esc, n, "f:", 2))
-					continue;
-				nf = frames_parse_field(esc, n, scratch, fr, NULL, 0);
-				for (f = 0; f < nf; f++)
-					if (fr[f].kind == FRAME_FILE && fr[f].name[0] != '[' &&
-					    symbols_add_path(p->sym, fr[f].name, fr[f].name_len) < 0)
-						return -1;
+				if (add_frame_paths(p, id, scratch, fr) < 0)
+					return -1;
 			}
 		}
 	}
+	/* and of the off-CPU stacks (sched rows' stack=) */
+	for (i = 0; tl->off_stacks && i < tl->ninfos; i++)
+		if (add_frame_paths(p, tl->infos[i].stack, scratch, fr) < 0)
+			return -1;
 	return 0;
 }
 
@@ -429,7 +444,8 @@ static int scratch_fit(struct profile *p, size_t n)
 
 	if (array_grow((void **)&p->scratch, &p->scratch_cap, 3 * n, sizeof(*p->scratch), 256) < 0)
 		return -1;
-	memset(p->scratch + old, 0, (p->scratch_cap - old) * sizeof(*p->scratch));
+	if (p->scratch_cap > old)
+		memset(p->scratch + old, 0, (p->scratch_cap - old) * sizeof(*p->scratch));
 	return 0;
 }
 
@@ -446,31 +462,78 @@ static int cmp_count(const void *x, const void *y, void *arg)
 }
 
 /*
- * Count one sample of stack @ix into the scratch counters (self, total;
- * @stamp: the sample's number, so that a function counts once in total).
+ * Is function @fn the wait machinery a program calls into, not its own
+ * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
+ * libpthread's, the C++ and GCC runtimes', Go's runtime, the sanitizers'
+ * (their interceptors wrap libc's calls); or an
+ * interpreter's own (CPython, Ruby, the JVM, node: their blocked threads
+ * have no interpreter frames, and the path names their span instead); or
+ * a frame without a name ([unknown], [bash+0x9665a])?
  */
-static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
+static bool wait_machinery(const struct profile *p, uint32_t fn)
 {
-	const struct prof_stack *s = &p->stacks[ix];
+	static const char *const mods[] = { "libc.so", "libc-", "ld-linux", "ld-", "libpthread",
+					    "libstdc++", "libgcc_s", "[kernel]", UNKNOWN,
+					    "libpython", "python3", "libruby", "ruby", "libjvm",
+					    "node", "libasan", "libubsan", "libtsan" };
+	const char *m = profile_fn_module(p, fn), *name = profile_fn_name(p, fn);
 	size_t i;
 
-	p->scratch[3 * s->fns[0]]++;
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		if (!strncmp(m, mods[i], strlen(mods[i])))
+			return true;
+	/* an unnamed frame, [FILE+0xOFF]: nothing a reader can look for */
+	return !strncmp(name, "runtime.", 8) || name[0] == '[';
+}
+
+/* The code stack @ix waited in: its first function past the wait machinery, or -1. */
+static long stack_code(const struct profile *p, long ix)
+{
+	size_t i;
+
+	for (i = 0; i < p->stacks[ix].n; i++)
+		if (!wait_machinery(p, p->stacks[ix].fns[i]))
+			return (long)p->stacks[ix].fns[i];
+	return -1;
+}
+
+/*
+ * Count @w samples of stack @ix into the scratch counters (self, total;
+ * @stamp: the sample's number, so that a function counts once in total).
+ */
+static void count_stack_n(struct profile *p, uint32_t ix, uint64_t stamp, uint64_t w)
+{
+	const struct prof_stack *s = &p->stacks[ix];
+	long self = p->offcpu ? stack_code(p, ix) : -1;
+	size_t i;
+
+	/* off-CPU: "self" is the code that waited, not __schedule, when the stack names it */
+	p->scratch[3 * (self >= 0 ? (uint32_t)self : s->fns[0])] += w;
 	for (i = 0; i < s->n; i++) {
 		uint64_t *c = &p->scratch[3 * s->fns[i]];
 
 		if (c[2] != stamp) {
 			c[2] = stamp;
-			c[1]++;
+			c[1] += w;
 		}
 	}
+}
+
+static void count_stack(struct profile *p, uint32_t ix, uint64_t stamp)
+{
+	count_stack_n(p, ix, stamp, 1);
 }
 
 /* The scratch counters into a sorted array (@out, *@n), cleared. -1 out of memory. */
 static int take_counts(struct profile *p, struct prof_count **out, size_t *n)
 {
 	size_t nf = strtab_count(p->fnkeys), i, k = 0;
-	struct prof_count *c = malloc((nf ? nf : 1) * sizeof(*c));
+	struct prof_count *c;
 
+	/* functions named since the counters last grew (profile_code()'s) have none yet */
+	if (scratch_fit(p, nf) < 0)
+		return -1;
+	c = malloc((nf ? nf : 1) * sizeof(*c));
 	if (!c)
 		return -1;
 	for (i = 0; i < nf; i++) {
@@ -553,6 +616,58 @@ static int fold(struct prof_ctr *pc, size_t *cap, struct strtab *keys, uint32_t 
 	return 0;
 }
 
+/*
+ * The off-CPU profile of container @ci in [@t0, @t1] into @pc: each
+ * blocked interval (S, D: from its switch-out to its wake, or to its
+ * switch-in when no wake was seen) of its tasks, clipped to the window,
+ * weighs its stack (none: "[unknown]") by its microseconds, in the span
+ * its task was in as it blocked. -1 out of memory.
+ */
+static int profile_ctr_off(struct profile *p, const struct tl_container *c, struct prof_ctr *pc,
+			   struct strtab *keys, char *scratch, struct frame *fr, uint64_t *stamp)
+{
+	size_t k, j, cap = 0;
+
+	pc->period_ns = 1000;
+	for (k = 0; k < c->ntasks; k++) {
+		const struct tl_task *t = &c->tasks[k];
+
+		if (t->host && !t->runtime)
+			continue;
+		for (j = 0; j < t->noffs; j++) {
+			const struct tl_off *o = &t->offs[j];
+			const struct tl_span *sp;
+			uint64_t a = o->out, b, us;
+			uint32_t span;
+			long ix;
+
+			if (o->state != 'S' && o->state != 'D')
+				continue;
+			if (a > pc->t1)
+				break;	/* by out */
+			b = o->out + o->dur - (o->runnable != TL_NONE && o->runnable <= o->dur ?
+					       o->runnable : 0);
+			if (a < pc->t0)
+				a = pc->t0;
+			if (b > pc->t1)
+				b = pc->t1;
+			if (b <= a || !(us = (b - a) / 1000))
+				continue;
+			sp = t->nspans ? timeline_span_over(t, o->out, o->out + 1) : NULL;
+			span = sp ? (uint32_t)(sp - t->spans) : TL_NOSPAN;
+			ix = stack_get(p, timeline_off_info(p->tl, o)->stack, scratch, fr);
+			if (ix < 0 || scratch_fit(p, strtab_count(p->fnkeys)) < 0 ||
+			    fold(pc, &cap, keys, timeline_comm_at(t, o->out), (uint32_t)ix, t, span,
+				 us) < 0)
+				return -1;
+			count_stack_n(p, (uint32_t)ix, ++*stamp, us);
+			pc->samples += us;
+			pc->cpu_ns += b - a;
+		}
+	}
+	return 0;
+}
+
 /* The profile of container @ci in [@t0, @t1] into @pc. -1 out of memory. */
 static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *scratch,
 		       struct frame *fr, uint64_t *stamp)
@@ -563,6 +678,12 @@ static int profile_ctr(struct profile *p, size_t ci, struct prof_ctr *pc, char *
 
 	if (!keys)
 		return -1;
+	if (p->offcpu) {
+		if (profile_ctr_off(p, c, pc, keys, scratch, fr, stamp) < 0)
+			goto oom;
+		strtab__free(keys);
+		return take_counts(p, &pc->fns, &pc->nfns);
+	}
 	for (k = 0; k < c->ntasks; k++) {
 		const struct tl_task *t = &c->tasks[k];
 		size_t j;
@@ -702,8 +823,9 @@ struct profile *profile__new(const struct timeline *tl, uint32_t phase,
 			goto oom;
 	if (o && o->no_system)
 		symbols_no_system(p->sym);
-	p->any = tl->samples > 0;
-	if (p->any && add_candidates(p, scratch, fr) < 0)
+	p->offcpu = o && o->offcpu;
+	p->any = p->offcpu ? tl->off_stacks > 0 : tl->samples > 0;
+	if ((p->any || tl->off_stacks) && add_candidates(p, scratch, fr) < 0)
 		goto oom;
 	for (i = 0; i < tl->nctrs; i++) {
 		const struct tl_container *c = &tl->ctrs[i];
@@ -783,6 +905,73 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s)
 	free(fr);
 	free(scratch);
 	return ix < 0 ? -1 : (long)p->stacks[ix].fns[0];
+}
+
+/*
+ * The source line of frame @f (@ret: a return address), as symbols.h
+ * names it, "file.c:42" into @src (@n bytes); "" when DWARF does not say.
+ */
+static void frame_line(struct profile *p, const struct frame *f, bool ret, char *src, size_t n)
+{
+	struct symbols_hit h;
+	const char *file;
+	int rc = -1, line;
+
+	src[0] = '\0';
+	if (f->kind == FRAME_BUILD_ID)
+		rc = symbols_build_id(p->sym, f->build_id, f->off, ret, &h);
+	else if (f->kind == FRAME_FILE && f->name[0] != '[')
+		rc = symbols_path(p->sym, f->name, f->name_len, f->off, ret, &h);
+	if (rc == 1 && symbols_line(p->sym, &file, &line))
+		snprintf(src, n, "%s:%d", file, line);
+}
+
+long profile_code(struct profile *p, uint32_t frames, char *src, size_t n)
+{
+	uint32_t fns[SYMBOLS_INLINE_MAX + 1];
+	struct frame *fr = NULL;
+	char *scratch = NULL;
+	long ret = -1;
+	bool users = false;
+	int nf, i, k, j;
+
+	if (n)
+		src[0] = '\0';
+	if (frames == TL_NOSTR)
+		return -1;
+	fr = malloc(FRAMES_MAX * sizeof(*fr));
+	scratch = malloc(TSV_MAX_LINE + 1);
+	if (!fr || !scratch) {
+		ret = -2;
+		goto out;
+	}
+	{
+		size_t len;
+		const char *esc = strtab_str(p->tl->strs, frames, &len);
+
+		nf = frames_parse_field(esc, len, scratch, fr, NULL, 0);
+	}
+	for (i = 0; i < nf && ret < 0; i++) {
+		bool user = user_frame(&fr[i]), r = user && users;
+
+		k = frame_fns(p, &fr[i], r, fns);
+		if (k < 0) {
+			ret = -2;
+			goto out;
+		}
+		users |= user;
+		for (j = 0; j < k; j++)
+			if (!wait_machinery(p, fns[j])) {
+				ret = (long)fns[j];
+				if (n)
+					frame_line(p, &fr[i], r, src, n);
+				break;
+			}
+	}
+out:
+	free(fr);
+	free(scratch);
+	return ret;
 }
 
 long profile_task_top(struct profile *p, const struct tl_task *t, uint64_t a, uint64_t b,

@@ -46,6 +46,16 @@ struct profile_opts {
 	const char *const *debug_dirs;	/* --debug-dir, in order */
 	size_t ndebug_dirs;
 	bool no_system;			/* not /usr/lib/debug (tests) */
+	/*
+	 * --profile=offcpu: where the tasks waited, not what the CPU did:
+	 * each blocked interval (S, D) of the window weighs its off-CPU
+	 * stack (the sched row's stack=) by its blocked time, clipped to the
+	 * window, a count per microsecond; "samples" are microseconds,
+	 * cpu_ns the blocked ns, period_ns 1000; a stack's "self" is the
+	 * code that waited (profile_code()), its innermost function when
+	 * it names none
+	 */
+	bool offcpu;
 };
 
 /* A function's samples: self (innermost) and total (on the stack). */
@@ -114,7 +124,8 @@ struct symbols;
 struct profile {
 	const struct timeline *tl;
 	uint32_t phase;
-	bool any;		/* the timeline has sample rows */
+	bool offcpu;		/* profile_opts' offcpu: the off-CPU view */
+	bool any;		/* the timeline has sample rows (offcpu: sched rows' stacks) */
 	struct prof_ctr *ctrs;	/* the containers that reached the phase, in order */
 	size_t nctrs;
 	size_t not_reached;	/* timed containers left out */
@@ -171,6 +182,19 @@ const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix);
  * out of memory.
  */
 long profile_sample_fn(struct profile *p, const struct tl_sample *s);
+
+/*
+ * profile_code - the code a stack of frames waited in (timeline string
+ * @frames, an off-CPU stack: tl_wakeinfo's stack): its first function,
+ * innermost first, that is the program's own, past the kernel's, libc's,
+ * the dynamic loader's, libpthread's, the C++ and GCC runtimes' and Go's
+ * runtime's (the wait machinery), and an interpreter's (CPython, Ruby,
+ * the JVM, node: no interpreter frames are taken off-CPU), and frames
+ * without a name ([bash+0x9665a]: no symbols). Its function id, and its source line
+ * "file.c:42" into @src (@n bytes; "" when DWARF does not say); -1 when
+ * it has none (or @frames is TL_NOSTR), -2 out of memory.
+ */
+long profile_code(struct profile *p, uint32_t frames, char *src, size_t n);
 
 /*
  * profile_task_top - the (at most) @ntop functions of most self samples of

@@ -179,6 +179,8 @@ int timeline_begin_file(struct timeline *tl)
 	strtab__free(tl->fstacks);
 	tl->fstacks = strtab__new();
 	memset(tl->kc_ctr, 0, sizeof(*tl->kc_ctr));
+	/* a detail's stack=N is this file's: the details cached are the last file's */
+	offcpu_cache_clear(tl->dcache);
 	return tl->fnames && tl->fstacks ? 0 : -1;
 }
 

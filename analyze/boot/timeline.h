@@ -134,7 +134,9 @@ enum tl_wake {
  * (the sched row's detail, docs/tsv-format.md). Shared by the intervals
  * whose details say the same (timeline_off_info()): a host's tasks wake
  * and preempt each other in few combinations, so each interval keeps a
- * 4-byte id instead of these 20 bytes.
+ * 4-byte id instead of these 24 bytes. With off-CPU stacks (stack= in the
+ * detail) the stack is part of it: the infos are as many as the distinct
+ * (waker, holder, CPU, wake, stack) of the file.
  */
 struct tl_wakeinfo {
 	int32_t waker;		/* the waking task's tid (TL_WAKE_TASK, _NEW), or with
@@ -145,6 +147,8 @@ struct tl_wakeinfo {
 	uint16_t cpu;		/* the CPU it got back (cpu=), or TL_NOCPU: it ran
 				 * there until its next interval's out */
 	uint8_t wake;		/* enum tl_wake */
+	uint32_t stack;		/* its stack as it blocked (stack=): the stack row's frames,
+				 * timeline_str() (escaped), or TL_NOSTR */
 };
 
 /*
@@ -283,6 +287,7 @@ struct timeline {
 	uint64_t unplaced;	/* rows without a ts_ns or a tid: not kept */
 	uint64_t samples;	/* sample rows kept */
 	uint64_t orphan_samples;	/* of which naming no stack row before them */
+	uint64_t off_stacks;	/* > 0: sched rows name stacks (stack=; once per distinct detail) */
 	uint32_t nfiles;
 	bool finished;
 	/* internal: while reading */

@@ -58,6 +58,7 @@ struct summary {
 	uint64_t boot;		/* the phase's durations, summed */
 	size_t paths;
 	uint64_t by_state[CP_ST_MAX];	/* time on the paths by state */
+	struct profile *prof;	/* names a blocked segment's code (profile_code()), or NULL */
 };
 
 static int done(FILE *f)
@@ -93,6 +94,7 @@ static void span_tally_print(struct text_out *o, const struct timeline *tl,
  */
 struct item_key {
 	uint32_t kind, name, str, state;
+	uint32_t code;		/* blocked: the function that waited (profile_code()) + 1; 0 */
 };
 
 /* Count @s of container @ci in the summary. -1 out of memory. */
@@ -103,6 +105,14 @@ static int summary_add(struct summary *sm, const struct tl_container *c, size_t 
 	int added;
 	long id;
 
+	long fn;
+
+	if (s->state == CP_ST_BLOCKED && s->stack != TL_NOSTR && sm->prof) {
+		fn = profile_code(sm->prof, s->stack, NULL, 0);
+		if (fn < -1)
+			return -1;
+		k.code = fn >= 0 ? (uint32_t)fn + 1 : 0;
+	}
 	if (s->kind == CP_SYSCALL) {
 		k.name = s->name;
 		k.str = s->detail;
@@ -141,12 +151,23 @@ static const char *item_text(const struct summary *sm, const struct timeline *tl
 	d = timeline_str(tl, k.str);
 	/* the state first when known: "blocked syscall:futex", "running cpu python3" */
 	st = k.state == CP_ST_UNKNOWN ? "" : critpath_state_name((enum cp_state)k.state);
+	int len;
+
 	if (k.kind == CP_SYSCALL)
-		snprintf(buf, n, "%s%ssyscall:%s%s%s", st, *st ? " " : "", timeline_str(tl, k.name),
-			 *d ? " " : "", d);
+		len = snprintf(buf, n, "%s%ssyscall:%s%s%s", st, *st ? " " : "", timeline_str(tl, k.name),
+			       *d ? " " : "", d);
 	else
-		snprintf(buf, n, "%s%s%s%s%s", st, *st ? " " : "",
-			 critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+		len = snprintf(buf, n, "%s%s%s%s%s", st, *st ? " " : "",
+			       critpath_kind_name((enum cp_kind)k.kind), *d ? " " : "", d);
+	/* the code that waited: "blocked syscall:read pipe:[7] in await_config" */
+	if (k.code && sm->prof && len >= 0 && (size_t)len < n) {
+		const char *fn = profile_fn_name(sm->prof, k.code - 1);
+		char esc[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+		size_t fl = strlen(fn);
+
+		esc[tsv_escape(fn, fl > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : fl, esc)] = '\0';
+		snprintf(buf + len, n - (size_t)len, " in %s", esc);
+	}
 	return buf;
 }
 
@@ -301,7 +322,7 @@ static void seg_line(struct text_out *o, const struct timeline *tl, const struct
 {
 	char b[2][UNITS_BUFSZ], what[96], det[CPSEG_DETAIL_MAX], pb[CPSEG_PROFILE_MAX];
 	char tail[CPSEG_DETAIL_MAX + CPSEG_PROFILE_MAX + 1];
-	const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+	const char *d = cpseg_detail(tl, c, p, s, pr, det, sizeof(det));
 	const char *prof = cpseg_profile(pr, c, s, pb);
 	int64_t pid, tid;
 
@@ -512,7 +533,7 @@ static int tsv_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 
 	for (i = 0; i < p->nsegs; i++) {
 		const struct cp_seg *s = &p->segs[i];
-		const char *d = cpseg_detail(tl, c, p, s, det, sizeof(det));
+		const char *d = cpseg_detail(tl, c, p, s, pr, det, sizeof(det));
 		int64_t pid, tid;
 
 		char st[16];
@@ -592,7 +613,7 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		fprintf(f, ", \"what\": ");
 		json_str(f, cpseg_what(tl, s, what, sizeof(what)));
 		fprintf(f, ", \"detail\": ");
-		json_str(f, cpseg_detail(tl, c, p, s, det, sizeof(det)));
+		json_str(f, cpseg_detail(tl, c, p, s, pr, det, sizeof(det)));
 		fprintf(f, ", \"state\": ");
 		json_str(f, critpath_state_name((enum cp_state)s->state));
 		if (cpseg_span(c, s)) {
@@ -613,6 +634,27 @@ static int json_path(FILE *f, const struct analysis *a, const struct cp_path *p,
 		}
 		if (s->state == CP_ST_RUNNABLE && s->cpu != TL_NOCPU && p->shares_filled)
 			json_shares(f, tl, c, p, s);
+		if (s->state == CP_ST_BLOCKED) {
+			struct cpseg_code code;
+			int got = cpseg_code(pr, s, &code);
+
+			if (got < 0) {
+				errno = ENOMEM;
+				return -1;
+			}
+			if (got) {
+				fprintf(f, ", \"code\": {\"function\": ");
+				json_str(f, code.fn);
+				fprintf(f, ", \"module\": ");
+				json_str(f, code.module);
+				fprintf(f, ", \"source\": ");
+				if (code.src[0])
+					json_str(f, code.src);
+				else
+					fprintf(f, "null");
+				fprintf(f, "}");
+			}
+		}
 		if (pr && pr->any) {
 			char pb[CPSEG_PROFILE_MAX];
 			const char *prof = cpseg_profile(pr, c, s, pb);
@@ -752,6 +794,7 @@ int critpath_print2(FILE *f, FILE *sf, const struct analysis *a, uint32_t phase,
 	int rc = -1;
 
 	sm.keys = strtab__new();
+	sm.prof = pr;
 	if (!sm.keys) {
 		errno = ENOMEM;
 		return -1;

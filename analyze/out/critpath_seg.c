@@ -199,12 +199,89 @@ static int share_text(const struct timeline *tl, const struct tl_container *c,
 	return k;
 }
 
+int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *out)
+{
+	char src[CPSEG_PROFILE_NAME];
+	const char *name, *mod;
+	size_t ln, lm, lsrc;
+	long fn;
+
+	if (!prof || s->state != CP_ST_BLOCKED || s->stack == TL_NOSTR)
+		return 0;
+	fn = profile_code(prof, s->stack, src, sizeof(src));
+	if (fn < -1)
+		return -1;
+	if (fn < 0)
+		return 0;
+	name = profile_fn_name(prof, (uint32_t)fn);
+	mod = profile_fn_module(prof, (uint32_t)fn);
+	ln = strlen(name);
+	lm = strlen(mod);
+	lsrc = strlen(src);
+	out->fn[tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, out->fn)] = '\0';
+	out->module[tsv_escape(mod, lm > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : lm,
+			       out->module)] = '\0';
+	out->src[tsv_escape(src, lsrc, out->src)] = '\0';
+	return 1;
+}
+
+/*
+ * "in FUNCTION (SOURCE:LINE)", else "in FUNCTION (MODULE)": the code of
+ * blocked segment @s (cpseg_code()) into @buf (@n bytes, @n > 0), after a
+ * space when @space; "" when it names none. Its length.
+ */
+static int code_text(struct profile *prof, const struct cp_seg *s, char *buf, size_t n, bool space)
+{
+	struct cpseg_code code;
+	int k;
+
+	buf[0] = '\0';
+	if (cpseg_code(prof, s, &code) < 1)
+		return 0;
+	k = snprintf(buf, n, "%sin %s (%s)", space ? " " : "", code.fn,
+		     code.src[0] ? code.src : code.module);
+	return k < 0 ? 0 : (size_t)k >= n ? (int)n - 1 : k;
+}
+
+/* How far before a wake the waker's samples say what it ran (no stack is taken at a wake). */
+#define WAKER_WINDOW_NS 10000000ULL
+
+/*
+ * " running FUNCTION" (escaped, cut to CPSEG_PROFILE_NAME bytes): the waker
+ * of blocked segment @s (a task outside the container, imported with its
+ * rows: client mode, --sched host) by its samples' top function in the
+ * WAKER_WINDOW_NS before the wake (@s's end), into @buf (@n > 0 bytes);
+ * "" when it has none there, or there is no profile.
+ */
+static void waker_code(struct profile *prof, const struct tl_container *c, const struct cp_seg *s,
+		       char *buf, size_t n)
+{
+	char esc[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+	struct prof_count top[1];
+	uint32_t k = timeline_find_task(c, s->by);
+	uint64_t end = s->ts + s->dur, ns;
+	const char *name;
+	size_t len;
+
+	buf[0] = '\0';
+	if (!prof || !prof->any || prof->offcpu || k == TL_NOTASK)
+		return;
+	if (profile_task_top(prof, &c->tasks[k], end > WAKER_WINDOW_NS ? end - WAKER_WINDOW_NS : 0,
+			     end + 1, top, 1, &ns) < 1 || !top[0].self)
+		return;
+	name = profile_fn_name(prof, top[0].fn);
+	len = strlen(name);
+	esc[tsv_escape(name, len > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : len, esc)] = '\0';
+	snprintf(buf, n, " running %s", esc);
+}
+
 /*
  * The detail of @s (escaped, as in TSV): the row's, then where the walk
  * went on; for the runtime, how the container started.
  */
 const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c,
-			 const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n)
+			 const struct cp_path *p, const struct cp_seg *s, struct profile *prof,
+			 char *buf, size_t n)
 {
 	const char *d = s->kind == CP_RUNTIME && c->nstarts ? timeline_str(tl, c->starts[0].how) :
 			timeline_str(tl, s->detail);
@@ -212,6 +289,12 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 
 	if (k < 0 || (size_t)k >= n)
 		return buf;
+	/* a blocked stretch's code: its stack as it blocked, past libc's wait */
+	if (s->state == CP_ST_BLOCKED && s->stack != TL_NOSTR && prof) {
+		k += code_text(prof, s, buf + k, n - (size_t)k, k > 0);
+		if ((size_t)k >= n)
+			return buf;
+	}
 	if (s->match != CP_MATCH_NONE) {
 		const struct tl_task *o = &c->tasks[s->other];
 		const char *ev = s->event == CP_EV_WRITE ? "write by" :
@@ -226,9 +309,12 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
 			snprintf(buf + k, n - (size_t)k, "%s<- woken while %" PRId32 " %s ran (by it or by an "
 				 "interrupt: the object cannot tell)", k ? " " : "", s->by,
 				 timeline_str(tl, s->by_comm));
-		else if (s->by)
-			snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
-				 k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+		else if (s->by) {
+			k += snprintf(buf + k, n - (size_t)k, "%s<- woken by %" PRId32 " %s (outside the container)",
+				      k ? " " : "", s->by, timeline_str(tl, s->by_comm));
+			if ((size_t)k < n)
+				waker_code(prof, c, s, buf + k, n - (size_t)k);
+		}
 		else
 			snprintf(buf + k, n - (size_t)k, "%s<- woken by %s", k ? " " : "",
 				 s->wake == TL_WAKE_IRQ ? "an interrupt" :

@@ -64,11 +64,13 @@ size_t cpseg_span_top(const struct tl_container *c, const struct cp_path *p,
 
 /*
  * The detail of @s (escaped, as in TSV) into @buf (@n bytes, cut there):
- * the row's, then where the walk went on; for the runtime, how the
- * container started. Returns @buf.
+ * the row's; a blocked stretch's code from its off-CPU stack, "in
+ * await_config (app)" (with @prof: profile_code()); then where the walk
+ * went on; for the runtime, how the container started. Returns @buf.
  */
 const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c,
-			 const struct cp_path *p, const struct cp_seg *s, char *buf, size_t n);
+			 const struct cp_path *p, const struct cp_seg *s, struct profile *prof,
+			 char *buf, size_t n);
 
 /* How many functions a segment's profile names, and how much of each name. */
 #define CPSEG_PROFILE_TOP 3
@@ -82,6 +84,21 @@ const char *cpseg_detail(const struct timeline *tl, const struct tl_container *c
  */
 const char *cpseg_profile(struct profile *prof, const struct tl_container *c,
 			  const struct cp_seg *s, char *buf);
+
+/* A blocked segment's code (escaped, as in TSV; each cut to CPSEG_PROFILE_NAME raw bytes). */
+struct cpseg_code {
+	char fn[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* the function that waited */
+	char module[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* its file's base name */
+	char src[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];	/* "file.c:42", or "" */
+};
+
+/*
+ * The code blocked segment @s waited in, from its off-CPU stack
+ * (profile_code(): past the kernel, libc, ld.so, the runtimes' wait), into
+ * @out: 1; 0 when it names none (no stack, no @prof, not blocked); -1 out
+ * of memory.
+ */
+int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *out);
 
 /* The state of @s as shown: "running", "blocked(D)", ... into @buf. */
 const char *cpseg_state(const struct cp_seg *s, char *buf, size_t n);

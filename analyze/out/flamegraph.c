@@ -332,7 +332,12 @@ static void put_text(FILE *f, const char *s, size_t maxw)
 }
 
 /* A box's fill: see flamegraph.h. */
-static void put_colour(FILE *f, const char *name)
+/*
+ * @name's box colour: hot (red, yellow; the kernel's orange) for CPU time,
+ * @cold (blue; the kernel's lighter) for off-CPU time, as flamegraph.pl's
+ * --colors=io.
+ */
+static void put_colour(FILE *f, const char *name, bool cold)
 {
 	uint64_t h = hash_name(name);
 	double v1 = (double)(h & 0xffff) / 65535, v2 = (double)((h >> 16) & 0xffff) / 65535;
@@ -342,6 +347,12 @@ static void put_colour(FILE *f, const char *name)
 
 	if (!strncmp(name, "[unknown]", 9)) {
 		r = g = b = 170 + (int)(20 * v1);
+	} else if (cold) {
+		bool k = len >= 4 && !strcmp(name + len - 4, "_[k]");
+
+		r = (k ? 120 : 60) + (int)(50 * v1);
+		g = (k ? 150 : 90) + (int)(50 * v2);
+		b = 200 + (int)(55 * v3);
 	} else if (len >= 4 && !strcmp(name + len - 4, "_[k]")) {
 		r = 240 + (int)(15 * v3);		/* orange */
 		g = 128 + (int)(32 * v1);
@@ -457,7 +468,7 @@ static const char style[] =
 "</style>\n";
 
 static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
-		    uint64_t unit_ns)
+		    uint64_t unit_ns, const char *unit)
 {
 	const char *name = v->name ? v->name : ROOT_NAME;
 	double x = XPAD + (double)v->start * GRAPH_W / (double)total;
@@ -467,12 +478,12 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 
 	fputs("<g class=\"f\"><title>", f);
 	put_text(f, name, FLAME_MAX_NAME);
-	fprintf(f, " (%" PRIu64 " samples, ", v->total);
+	fprintf(f, " (%" PRIu64 " %s, ", v->total, unit);
 	put_ms(f, v->total, unit_ns);
 	/* (the rounded corners in the style: 14 bytes a box) */
 	fprintf(f, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
 		"fill=\"", 100.0 * (double)v->total / (double)total, x, y, w, FLAME_ROW_PX - 1);
-	put_colour(f, name);
+	put_colour(f, name, !strcmp(unit, "us"));
 	fputs("\"/>", f);
 	/* no text in a box too narrow for it: the script makes one when it zooms
 	 * (most boxes of a big graph are narrow: 40 bytes each) */
@@ -486,6 +497,12 @@ static void put_box(FILE *f, const struct node *v, uint64_t total, int height,
 
 int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
 		     uint64_t unit_ns)
+{
+	return flamegraph_write_unit(f, title, stacks, n, unit_ns, "samples");
+}
+
+int flamegraph_write_unit(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
+			  uint64_t unit_ns, const char *unit)
 {
 	struct tree t = { 0 };
 	uint32_t *order = NULL, maxdepth = 0, i;
@@ -528,13 +545,13 @@ int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stack
 	fprintf(f, "</text>\n<text id=\"totals\" x=\"%d\" y=\"44\" text-anchor=\"middle\">",
 		FLAME_WIDTH_PX / 2);
 	if (total) {
-		fprintf(f, "%" PRIu64 " samples, ", total);
+		fprintf(f, "%" PRIu64 " %s, ", total, unit);
 		put_ms(f, total, unit_ns);
 		if (t.capped)
 			fprintf(f, " (over %d nodes or %d frames deep: the rest merged into "
 				"their parents)", FLAME_MAX_NODES, FLAME_MAX_DEPTH);
 	} else {
-		fputs("no samples", f);
+		fprintf(f, "no %s", unit);
 	}
 	fputs("</text>\n", f);
 	if (total) {
@@ -547,7 +564,7 @@ int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stack
 	}
 	fputs("<g id=\"frames\">\n", f);
 	for (i = 0; i < (uint32_t)norder; i++)
-		put_box(f, &t.nodes[order[i]], total, height, unit_ns);
+		put_box(f, &t.nodes[order[i]], total, height, unit_ns, unit);
 	fputs("</g>\n</svg>\n", f);
 	rc = fflush(f) || ferror(f) ? -1 : 0;
 	goto out;

@@ -67,6 +67,13 @@ struct flame_stack {
  * "no samples". A NULL frame name is drawn as "[unknown]". The strings are
  * only read during the call.
  */
+/*
+ * flamegraph_write_unit - the same, a count being one @unit ("samples",
+ * "us": an off-CPU profile's microseconds blocked, its boxes blue) in the
+ * tooltips and totals.
+ */
+int flamegraph_write_unit(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
+			  uint64_t unit_ns, const char *unit);
 int flamegraph_write(FILE *f, const char *title, const struct flame_stack *stacks, size_t n,
 		     uint64_t unit_ns);
 

@@ -37,9 +37,14 @@ int html_text(FILE *f, const char *s, size_t n);
  * images appear once the scripts are rendered). Failures are said on the
  * plot's stream and mark the run failed.
  */
-/* It also links flame-1.svg .. flame-@nflames.svg, of profile @prof's containers. */
+/*
+ * It also links flame-1.svg .. flame-@nflames.svg, of profile @prof's
+ * containers, and offcpu-flame-1.svg .. offcpu-flame-@noff.svg, of
+ * off-CPU profile @offcpu's.
+ */
 struct profile;
 void html_write(struct plot *p, const struct analysis *a, char *const *scripts, size_t n,
-		const struct profile *prof, size_t nflames);
+		const struct profile *prof, size_t nflames, const struct profile *offcpu,
+		size_t noff);
 
 #endif /* ANALYZE_HTML_H */

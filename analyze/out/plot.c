@@ -604,9 +604,10 @@ static int render(struct plot *p)
 	return 0;
 }
 
-int plot_write(const char *dir, const struct analysis *a, FILE *err, struct profile *prof)
+int plot_write(const char *dir, const struct analysis *a, FILE *err, struct profile *prof,
+	       struct profile *offcpu)
 {
-	size_t nflames = 0;
+	size_t nflames = 0, noff = 0;
 	struct plot p = { .dir = dir, .err = err, .dfd = -1 };
 	size_t i;
 	int rc = 1;
@@ -629,7 +630,8 @@ int plot_write(const char *dir, const struct analysis *a, FILE *err, struct prof
 	if (a->tl)
 		bootchart_figures(&p, a);
 	nflames = profile_flame_write(&p, prof);
-	html_write(&p, a, p.scripts, p.nscripts, prof, nflames);
+	noff = profile_flame_write(&p, offcpu);
+	html_write(&p, a, p.scripts, p.nscripts, prof, nflames, offcpu, noff);
 	if (!p.failed)
 		rc = render(&p);
 	for (i = 0; i < p.nscripts; i++)

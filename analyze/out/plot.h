@@ -41,10 +41,13 @@ size_t plot_sanitize(const char *in, size_t n, char *out, size_t outsz);
  * scripts and run gnuplot on them in @dir. Messages on @err. Returns 0, or 1
  * on a failure (gnuplot missing is not one: it says how to render later).
  * With @prof (NULL: none) of an input with profile rows, a flame graph per
- * container too (profile_flame.h), linked from index.html.
+ * container too (profile_flame.h), linked from index.html; with @offcpu
+ * (an off-CPU profile, NULL: none) of an input with off-CPU stacks, an
+ * off-CPU flame graph per container (offcpu-flame-N.svg).
  */
 struct profile;
-int plot_write(const char *dir, const struct analysis *a, FILE *err, struct profile *prof);
+int plot_write(const char *dir, const struct analysis *a, FILE *err, struct profile *prof,
+	       struct profile *offcpu);
 
 /*
  * For figures kept in files of their own (bootchart.c), while plot_write()

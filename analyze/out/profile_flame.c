@@ -69,8 +69,9 @@ static int flame_one(FILE *f, struct profile *prof, const struct prof_ctr *pc, c
 		st[i].nframes = s->n + 1 + ns;
 		st[i].count = pc->folded[i].count;
 	}
-	rc = flamegraph_write(f, title, st, pc->nfolded,
-			      pc->samples ? pc->cpu_ns / pc->samples : 0);
+	rc = flamegraph_write_unit(f, title, st, pc->nfolded,
+				   pc->samples ? pc->cpu_ns / pc->samples : 0,
+				   prof->offcpu ? "us" : "samples");
 out:
 	for (i = 0; owned && i < total; i++)
 		free(owned[i]);
@@ -89,11 +90,13 @@ size_t profile_flame_write(struct plot *p, struct profile *prof)
 	for (i = 0; i < prof->nctrs && i < PROFILE_FLAME_MAX; i++) {
 		const struct prof_ctr *pc = &prof->ctrs[i];
 		const char *cname = timeline_str(prof->tl, prof->tl->ctrs[pc->ctr].name);
+		const char *what = prof->offcpu ? "off-CPU profile of " : "boot profile of ";
 		char name[32], *title = malloc(strlen(cname) + 64);
+		size_t wl = strlen(what);
 		FILE *f;
 		long u;
 
-		snprintf(name, sizeof(name), "flame-%zu.svg", i + 1);
+		snprintf(name, sizeof(name), "%sflame-%zu.svg", prof->offcpu ? "offcpu-" : "", i + 1);
 		f = plot_file(p, name);
 		if (!f || !title) {
 			free(title);
@@ -103,9 +106,9 @@ size_t profile_flame_write(struct plot *p, struct profile *prof)
 			continue;
 		}
 		/* the title in raw bytes: flamegraph_write() escapes it */
-		strcpy(title, "boot profile of ");
-		u = tsv_unescape(cname, strlen(cname), title + 16);
-		title[16 + (u < 0 ? 0 : u)] = '\0';
+		strcpy(title, what);
+		u = tsv_unescape(cname, strlen(cname), title + wl);
+		title[wl + (u < 0 ? 0 : u)] = '\0';
 		if (flame_one(f, prof, pc, title) < 0) {
 			fprintf(plot_err(p), "analyze: %s: cannot write the flame graph\n", name);
 			plot_failed(p);

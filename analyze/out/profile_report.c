@@ -63,7 +63,7 @@ static void text_table(FILE *f, const struct profile *p, const struct prof_ctr *
 	size_t i;
 
 	if (!pc->samples) {
-		fprintf(f, "  no samples\n");
+		fprintf(f, p->offcpu ? "  no blocked time\n" : "  no samples\n");
 		return;
 	}
 	fprintf(f, "  %10s %6s %10s %6s  %s  (%s)\n", "self", "self%", "total", "total%", "function",
@@ -119,10 +119,17 @@ static void text_modules(FILE *f, const struct profile *p, const struct prof_ctr
 		fprintf(f, "  (%zu more modules)\n", all - n);
 }
 
-static void text_heading(FILE *f, const struct prof_ctr *pc, const char *what, const char *phase)
+static void text_heading(FILE *f, const struct profile *p, const struct prof_ctr *pc,
+			 const char *what, const char *phase)
 {
 	char b1[UNITS_BUFSZ], b2[UNITS_BUFSZ];
 
+	if (p->offcpu) {
+		fprintf(f, "%s\n  window start -> %s %s, blocked %s (off-CPU stacks, by blocked time)\n",
+			what, phase, units_format((int64_t)(pc->t1 - pc->t0), b1),
+			units_format((int64_t)pc->cpu_ns, b2));
+		return;
+	}
 	fprintf(f, "%s\n  window start -> %s %s, %" PRIu64 " samples, CPU %s at %u Hz\n", what, phase,
 		units_format((int64_t)(pc->t1 - pc->t0), b1), pc->samples,
 		units_format((int64_t)pc->cpu_ns, b2), hz(pc));
@@ -198,7 +205,9 @@ static void print_text(FILE *f, const struct profile *p, const char *phase,
 	size_t i;
 
 	if (!p->any) {
-		fprintf(f, "no samples (the input has no profile rows: collector --profile)\n");
+		fprintf(f, p->offcpu ? "no off-CPU stacks (no sched row names one: collector "
+				       "--offcpu-stacks on, the modern object)\n" :
+				       "no samples (the input has no profile rows: collector --profile)\n");
 		return;
 	}
 	for (i = 0; i < p->nctrs; i++) {
@@ -207,11 +216,15 @@ static void print_text(FILE *f, const struct profile *p, const char *phase,
 
 		snprintf(head, sizeof(head), "%scontainer %s (%s)", i ? "\n" : "",
 			 timeline_str(tl, c->name), file_name(files, nfiles, c->file));
-		text_heading(f, pc, head, phase);
+		text_heading(f, p, pc, head, phase);
 		text_table(f, p, pc, top);
 		text_modules(f, p, pc);
 	}
-	if (p->nctrs > 1) {
+	if (p->nctrs > 1 && p->offcpu) {
+		fprintf(f, "\nall %zu containers\n  windows start -> %s, blocked %s\n", p->nctrs,
+			phase, units_format((int64_t)p->all.cpu_ns, b));
+		text_table(f, p, &p->all, top);
+	} else if (p->nctrs > 1) {
 		fprintf(f, "\nall %zu containers\n  windows start -> %s, %" PRIu64
 			" samples, CPU %s at %u Hz\n", p->nctrs, phase, p->all.samples,
 			units_format((int64_t)p->all.cpu_ns, b), hz(&p->all));
@@ -329,7 +342,9 @@ static int print_json(FILE *f, const struct profile *p, const char *phase, size_
 
 	fprintf(f, "{\"phase\": ");
 	report_json_string(f, phase, strlen(phase));
-	fprintf(f, ", \"samples\": %s, \"containers\": [", p->any ? "true" : "false");
+	/* offcpu: "samples" are microseconds blocked, "cpu_ns" the blocked ns */
+	fprintf(f, ", \"view\": \"%s\", \"samples\": %s, \"containers\": [",
+		p->offcpu ? "offcpu" : "cpu", p->any ? "true" : "false");
 	for (i = 0; i < p->nctrs; i++) {
 		const struct tl_container *c = &p->tl->ctrs[p->ctrs[i].ctr];
 

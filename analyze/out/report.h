@@ -15,7 +15,7 @@
 #include "analyze/boot/analysis.h"
 #include "analyze/stats/hist.h"
 
-enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT, FMT_FOLDED, FMT_OTLP };
+enum report_format { FMT_TEXT, FMT_TSV, FMT_JSON, FMT_TRACE_EVENT, FMT_FOLDED, FMT_OTLP, FMT_PPROF };
 
 struct profile;
 

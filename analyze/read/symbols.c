@@ -76,6 +76,9 @@ struct symbols {
 	size_t nmissing, missing_cap;
 	struct dbgfetch *fetch;	/* DEBUGINFOD_URLS, last */
 	struct demangler *dem;	/* C++ names, each demangled once */
+	/* the file and address the last lookup named: symbols_line()'s */
+	struct elf_file *last;
+	uint64_t last_va;
 };
 
 struct symbols *symbols__new(void)
@@ -583,6 +586,7 @@ static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
 
 	h->module = f->base;
 	h->n = 0;
+	s->last = NULL;
 	if (ret && off)
 		off--;
 	for (i = 0; i < f->nsegs && !in; i++)
@@ -614,6 +618,24 @@ static int lookup(struct symbols *s, struct elf_file *f, uint64_t off, bool ret,
 	file_dwarf(s, f);
 	h->n = inlined_at(s, f, va, h->fn, SYMBOLS_INLINE_MAX);
 	h->fn[h->n++] = demangle(s->dem, f->names + f->syms[i].name);
+	s->last = f;
+	s->last_va = va;
+	return 1;
+}
+
+int symbols_line(struct symbols *s, const char **src, int *line)
+{
+	Dwarf_Line *l;
+	Dwarf_Die cu;
+	const char *p;
+
+	*src = NULL;
+	*line = 0;
+	if (!s->last || !s->last->dw || !dwarf_addrdie(s->last->dw, s->last_va, &cu) ||
+	    !(l = dwarf_getsrc_die(&cu, s->last_va)) || !(p = dwarf_linesrc(l, NULL, NULL)) ||
+	    dwarf_lineno(l, line) != 0 || *line <= 0)
+		return 0;
+	*src = strrchr(p, '/') ? strrchr(p, '/') + 1 : p;
 	return 1;
 }
 
@@ -625,6 +647,7 @@ int symbols_build_id(struct symbols *s, const uint8_t id[20], uint64_t off, bool
 
 	h->n = 0;
 	h->module = NULL;
+	s->last = NULL;
 	for (i = 0; i < s->nfiles && !f; i++)
 		if (s->files[i]->has_id && memcmp(s->files[i]->id, id, BID) == 0)
 			f = s->files[i];
@@ -677,6 +700,7 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bo
 
 	h->n = 0;
 	h->module = NULL;
+	s->last = NULL;
 	if (!n || memchr(path, '\0', n))
 		return -1;
 	for (i = 0; i < s->nfiles && !f; i++)

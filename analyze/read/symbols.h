@@ -104,6 +104,15 @@ int symbols_path(struct symbols *s, const char *path, size_t n, uint64_t off, bo
 		 struct symbols_hit *h);
 
 /*
+ * symbols_line - the source file (its base name, living as long as @s)
+ * and line, from DWARF's line table, of the address the last
+ * symbols_build_id() or symbols_path() that returned 1 named (with @ret,
+ * the call before the return address): 1, or 0 when DWARF does not say
+ * (*@src NULL).
+ */
+int symbols_line(struct symbols *s, const char **src, int *line);
+
+/*
  * symbols_build_id_path - the path of the file of build id @id (20
  * bytes) that symbols_build_id() found (the binary's, or a debug file's
  * when found alone), or NULL when none was. It lives as long as @s.

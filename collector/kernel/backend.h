@@ -52,6 +52,7 @@ struct backend_config {
 	bool sched;			/* --sched on: BT_EV_SCHED records */
 	unsigned profile_hz;		/* --profile: BT_EV_SAMPLE records (ops->samples), 0: off */
 	unsigned profile_stack;		/* and the user stack copied, bytes (ops->ustack_copy), 0: none */
+	bool offcpu_stacks;		/* --offcpu-stacks on: BT_EV_OFFSTACK records (ops->offcpu_stacks) */
 	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
 	/* ring buffer size (modern) or perf buffer size per CPU (legacy, compat) */
 	unsigned long buffer_mb;
@@ -73,6 +74,7 @@ struct backend_ops {
 	const char *name;		/* "modern", "legacy", "compat" */
 	bool samples;			/* it has --profile's sampling program */
 	bool ustack_copy;		/* and it copies user stacks (--profile-unwind=dwarf) */
+	bool offcpu_stacks;		/* it takes a task's stacks as it blocks (--offcpu-stacks) */
 	/* Wait up to timeout_ms, deliver what is there; 0 or -errno. */
 	int (*poll)(struct backend *b, int timeout_ms);
 	/* Deliver everything pending without waiting; 0 or -errno. */

@@ -226,6 +226,7 @@ static void modern_destroy(struct backend *b)
 static const struct backend_ops modern_ops = {
 	.name = "modern",
 	.samples = true,
+	.offcpu_stacks = true,
 #if defined(__x86_64__)
 	.ustack_copy = true,	/* the registers are taken for x86-64 only (bpf/profile.bpf.h) */
 #endif
@@ -281,6 +282,9 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
 					       cfg->profile_stack : 0;
+	m->skel->rodata->offcpu_stacks = cfg->offcpu_stacks;
+	m->skel->rodata->offcpu_stack_bytes = cfg->offcpu_stacks && modern_ops.ustack_copy ?
+					      cfg->profile_stack : 0;
 	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
@@ -298,6 +302,13 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		int ncpu = libbpf_num_possible_cpus();
 
 		err = ncpu > 0 ? bpf_map__set_max_entries(m->skel->maps.sample_copies, (__u32)ncpu) :
+				 ncpu;
+	}
+	/* --offcpu-stacks on: the same for the off-CPU stacks (and offcpu_same()'s reads) */
+	if (!err && m->skel->rodata->offcpu_stacks) {
+		int ncpu = libbpf_num_possible_cpus();
+
+		err = ncpu > 0 ? bpf_map__set_max_entries(m->skel->maps.offcpu_copies, (__u32)ncpu) :
 				 ncpu;
 	}
 	if (!err && !cfg->sched)

@@ -18,6 +18,7 @@
 #include "collector/kernel/marks.h"
 #include "collector/rows/names.h"
 #include "collector/run/progress.h"
+#include "collector/profile/offstacks.h"
 #include "collector/profile/samples.h"
 #include "collector/kernel/spans.h"
 #include "collector/rows/spanrows.h"
@@ -96,7 +97,7 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 	};
 	struct sched_task none = { -1, -1, { NULL, 0 } }, waker = {
 		e->waker_tid, e->waker_pid, comm_str(e->waker_comm) };
-	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu, false };
+	struct sched_detail d = { SCHED_WAKE_MISSING, none, none, none, e->cpu, false, 0 };
 	char state[2] = { (char)e->state, 0 }, detail[256];
 	bool woken = e->wake_ts && e->wake < sizeof(wakes) / sizeof(wakes[0]);
 	struct row r;
@@ -117,6 +118,9 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 			d.cur = waker;	/* the waker, or the task an interrupt came in */
 	}
 	d.in_inferred = e->flags & BT_SCHED_IN_INFERRED;
+	/* its stack as it blocked (--offcpu-stacks), given by a record before this one */
+	if (c->offstacks && (e->state == 'S' || e->state == 'D'))
+		d.stack = (long long)offstacks_take(c->offstacks, e->hdr.tid, e->hdr.ts_ns);
 	/* who had the CPU while it waited for it (unknown wait: named too) */
 	if (!d.in_inferred && (!woken || r.ret > 0)) {
 		d.holder.tid = e->holder_tid;
@@ -128,6 +132,31 @@ static void on_sched(struct collector *c, struct container *k, const struct bt_s
 }
 
 /*
+ * The stack id of sample or off-CPU stack @e, its stack row written the
+ * first time this file sees the stack (docs/tsv-format.md, Profile rows).
+ */
+static uint64_t stack_row(struct collector *c, struct container *k, const struct bt_sample_event *e,
+			  size_t size)
+{
+	uint64_t sid;
+	char id[24];
+	const char *frames;
+	size_t n;
+	int fresh;
+	struct row r;
+
+	sid = samples_stack(c->samples, e, size, &frames, &n, &fresh);
+	if (fresh) {
+		snprintf(id, sizeof(id), "%llu", (unsigned long long)sid);
+		row_from_hdr(c, &r, &e->hdr, k, "stack");
+		r.name = field_str(id);
+		r.detail = field_strn(frames, n);
+		output_row(c->out, &r);
+	}
+	return sid;
+}
+
+/*
  * A profile sample (bt_sample_event): its stack row the first time this
  * file sees the stack, then the sample row (docs/tsv-format.md, Profile
  * rows).
@@ -136,21 +165,11 @@ static void on_sample(struct collector *c, struct container *k, const struct bt_
 		      size_t size)
 {
 	char id[24], cpu[24];
-	const char *frames;
-	size_t n;
-	int fresh;
 	struct row r;
 
-	if (!c->samples)
+	if (!c->samples || !c->opt.profile_hz)
 		return;
-	snprintf(id, sizeof(id), "%llu",
-		 (unsigned long long)samples_stack(c->samples, e, size, &frames, &n, &fresh));
-	if (fresh) {
-		row_from_hdr(c, &r, &e->hdr, k, "stack");
-		r.name = field_str(id);
-		r.detail = field_strn(frames, n);
-		output_row(c->out, &r);
-	}
+	snprintf(id, sizeof(id), "%llu", (unsigned long long)stack_row(c, k, e, size));
 	row_from_hdr(c, &r, &e->hdr, k, "sample");
 	r.name = field_str(id);
 	r.has_dur = true;
@@ -429,6 +448,16 @@ int records_on_event(void *ctx, void *data, size_t size)
 		if (size >= sizeof(struct bt_sample_event))
 			on_sample(c, k, data, size);
 		break;
+	case BT_EV_OFFSTACK:
+		/* a task blocks (--offcpu-stacks): its stack, for its sched row to name */
+		if (size >= sizeof(struct bt_sample_event) && c->samples && c->offstacks)
+			offstacks_put(c->offstacks, h->tid, h->ts_ns, stack_row(c, k, data, size));
+		break;
+	case BT_EV_OFFSTACK_SAME:
+		/* where it blocked last: that stack again */
+		if (c->offstacks)
+			offstacks_same(c->offstacks, h->tid, h->ts_ns);
+		break;
 	}
 	return 0;
 }
@@ -476,7 +505,8 @@ void records_write_header(struct collector *c)
 	output_meta(c->out, "sched", c->opt.sched != SCHED_OFF ? "on" : "off");
 	output_meta(c->out, "host_rows", host_rows_meta(c));
 	snprintf(buf, sizeof(buf), "%u", c->opt.profile_hz);
-	output_meta(c->out, "profile", c->samples ? buf : "off");
+	output_meta(c->out, "profile", c->samples && c->opt.profile_hz ? buf : "off");
+	output_meta(c->out, "offcpu_stacks", c->offstacks ? "on" : "off");
 	output_meta(c->out, "spans", c->spanrows ? "on" : "off");
 	/* the window each boot was stopped at, as analyze names the phase: its default --until */
 	if (c->opt.until != UNTIL_END)

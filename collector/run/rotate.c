@@ -11,6 +11,7 @@
 
 #include "collector/collector.h"
 #include "collector/run/rotate.h"
+#include "collector/profile/offstacks.h"
 #include "collector/profile/samples.h"
 
 volatile sig_atomic_t rotate_hup;
@@ -87,6 +88,8 @@ static void next_file(struct collector *c, int moved)
 	/* the names of the containers that ended may be given again (rotate.h) */
 	containers_forget_names(&c->containers);
 	samples_new_file(c->samples);	/* a file is complete: its stacks in it */
+	if (c->offstacks)	/* their ids were the last file's */
+		memset(c->offstacks, 0, sizeof(*c->offstacks));
 	records_write_header(c);
 	if (c->opt.verbose)
 		fprintf(stderr, "collector: %s: part %u of run %s\n", path, c->part, c->run_id);

@@ -88,9 +88,11 @@ print("ok - %d lines, the longest %d; %d details shown; the FIFO's openat %.1f m
     text.count("\n"), max(map(len, text.split("\n"))), len(shown), blocked / 1e6))
 PY
 # a line that starts with 12 spaces continues the one above (analyze(1)): joined, the
-# openat's line holds its state, what and detail, as one line would
+# openat's line holds its state, what and detail, as one line would (the
+# code that waited, from the off-CPU stack, after the path: bash's
+# do_redirections, by its .dynsym)
 unwrap "$TMP/path.txt" | grep -F 'syscall:openat' | grep -E '^ +[0-9.]+m?s +[0-9.]+ms .* blocked +syscall:openat' |
-	grep -qF "/fifo <- woken by " || fail "the openat's line, joined, is not one line: $(unwrap "$TMP/path.txt" | grep -F openat)"
+	grep -qE '/fifo( in [^ ]+ \([^)]*\))? <- woken by ' || fail "the openat's line, joined, is not one line: $(unwrap "$TMP/path.txt" | grep -F openat)"
 ok "text fits 120 columns, every detail in it; tsv and json unwrapped"
 
 # A terminal 250 columns wide: its width (script(1) gives analyze a pty)

@@ -45,7 +45,7 @@ else
 	[[ "$detail" =~ ^wake=(irq|softirq)\  ]] || fail "the sleep's wake is not an interrupt: $detail"
 	[[ "$detail" =~ waker= ]] && fail "an interrupt's wake names a waker: $detail"
 fi
-[[ "$detail" =~ \ cpu=[0-9]+$ ]] || fail "no cpu=: $detail"
+[[ "$detail" =~ \ cpu=[0-9]+( |$) ]] || fail "no cpu=: $detail"
 ok "sleep 100 ms: one S row, blocked $((blocked / 1000)) us, ${detail%% *}"
 
 # 2. a pipe: the reader is woken by the writer, after its 50 ms of CPU

@@ -111,7 +111,7 @@ static void test_renamed_hog(void **state)
 	assert_int_equal(sh[0].pid, 20);
 	assert_int_equal(sh[0].ns, s->dur);
 	assert_string_equal(timeline_str(fx.a->tl, sh[0].comm), "bt-hog");
-	cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, buf, sizeof(buf));
+	cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "/etc/x; CPU 0 held by bt-hog 20 100%; last 20 bt-hog (preempted)");
 	release(&fx);
 }
@@ -151,7 +151,7 @@ static void test_host_hog_renamed_unseen(void **state)
 	assert_int_equal(sh[0].tid, 30);
 	assert_string_equal(timeline_str(fx.a->tl, sh[0].comm), "bt-hog");
 	/* no row detail: nothing before "CPU" */
-	cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, buf, sizeof(buf));
+	cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, NULL, buf, sizeof(buf));
 	assert_string_equal(buf, "CPU 0 held by bt-hog 30 100%, idle or unrecorded <0.1%; "
 			    "last 30 bt-hog (preempted)");
 	release(&fx);

@@ -18,7 +18,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "analyze/boot/profile.h"
 #include "analyze/boot/states.h"
+#include "analyze/out/critpath_seg.h"
 #include "tests/unit/critpath_fixture.h"
 
 #define HEAD_SCHED "# boottrace-tsv 1\n# mode=cgroup\n# sched=on\n" TSV_HEADER "\n"
@@ -407,6 +409,71 @@ static void test_guessed_wakes(void **state)
 	release(&fx);
 }
 
+/*
+ * Off-CPU stacks: 10's nanosleep names the stack it blocked with
+ * (stack=1): the kernel's frames, libc's (a file not here, named by its
+ * module), then its own code (a JIT frame: named without ELF files); the
+ * detail names that code, past the kernel and libc. A stack= of no stack
+ * row names none.
+ */
+static const char coded[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "app", "nanosleep", "0", "100100000", "\\N")
+	R("2010000", "10", "10", "1", "app", "stack", "1", "\\N", "\\N",
+	  "k:__schedule+0x1 k:do_nanosleep+0x2 f:22:/nonexistent/libc.so.6+0x10 "
+	  "j:12:await_config j:4:main")
+	SCHED("2010000", "10", "10", "app", "S", "50000", "100050000", "wake=softirq holder=0 "
+	      "hcomm=9:swapper/0 cpu=0 stack=1")
+	SYS("103000000", "10", "10", "app", "read", "5", "20000000", "\\N")
+	SCHED("103010000", "10", "10", "app", "S", "0", "19980000", "wake=irq cpu=0 stack=7")
+	SYS("124000000", "10", "10", "app", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_blocked_code(void **state)
+{
+	struct profile_opts po = { .no_system = true };
+	struct profile *prof;
+	struct fixture fx;
+	const struct cp_seg *s;
+	char buf[CPSEG_DETAIL_MAX];
+	long ph;
+
+	(void)state;
+	path_of(coded, "listen", &fx);
+	assert_true(fx.a->tl->off_stacks > 0);
+	ph = strtab_find(fx.a->phase_names, "listen", 6);
+	prof = profile__new(fx.a->tl, (uint32_t)ph, &po);
+	assert_non_null(prof);
+	s = seg(&fx, CP_SYSCALL, "nanosleep", 10);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_not_equal(s->stack, TL_NOSTR);
+	assert_string_equal(cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, prof, buf, sizeof(buf)),
+			    "in await_config ([jit]) <- woken by a softirq");
+	/* without a profile, as before */
+	assert_string_equal(cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, NULL, buf, sizeof(buf)),
+			    "<- woken by a softirq");
+	s = seg(&fx, CP_SYSCALL, "read", 10);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_int_equal(s->stack, TL_NOSTR);
+	assert_string_equal(cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, prof, buf, sizeof(buf)),
+			    "<- woken by an interrupt");
+	/* the off-CPU profile: await_config's 100 ms by self, in microseconds */
+	profile__free(prof);
+	po.offcpu = true;
+	prof = profile__new(fx.a->tl, (uint32_t)ph, &po);
+	assert_non_null(prof);
+	assert_true(prof->any);
+	assert_int_equal(prof->nctrs, 1);
+	assert_string_equal(profile_fn_name(prof, prof->ctrs[0].fns[0].fn), "await_config");
+	assert_int_equal(prof->ctrs[0].fns[0].self, 100000);
+	/* the read's 19.98 ms, its stack unknown */
+	assert_int_equal(prof->ctrs[0].samples, 100000 + 19980);
+	profile__free(prof);
+	release(&fx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +486,7 @@ int main(void)
 		cmocka_unit_test(test_client_through_daemons),
 		cmocka_unit_test(test_fork_thread_and_kworker),
 		cmocka_unit_test(test_guessed_wakes),
+		cmocka_unit_test(test_blocked_code),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

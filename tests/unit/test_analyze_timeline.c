@@ -284,6 +284,45 @@ static void test_files_and_glob(void **state)
 	analysis__free(a);
 }
 
+/*
+ * Off-CPU stacks: a sched row's stack= names the stack row of that id in
+ * its own file (the ids start again in each file); the same detail text
+ * in the next file names that file's stack, not the first's.
+ */
+static const char offstk1[] = HEAD
+	R("1000", "s", "10", "10", "9", "runc", "start", "spawn", "\\N", "\\N", "\\N")
+	R("1100", "s", "10", "10", "9", "app", "stack", "1", "\\N", "\\N", "k:schedule+0x1 k:pipe_read+0x2")
+	R("1100", "s", "10", "10", "9", "app", "sched", "S", "50", "500", "wake=irq cpu=0 stack=1")
+	R("1700", "s", "10", "10", "9", "app", "sched", "S", "50", "100", "wake=irq cpu=0 stack=9")
+	R("2000", "s", "10", "10", "9", "app", "sched", "S", "50", "100", "wake=irq cpu=0");
+static const char offstk2[] = HEAD
+	R("1000", "t", "10", "10", "9", "runc", "start", "spawn", "\\N", "\\N", "\\N")
+	R("1100", "t", "10", "10", "9", "app", "stack", "1", "\\N", "\\N", "k:schedule+0x1 k:do_nanosleep+0x2")
+	R("1100", "t", "10", "10", "9", "app", "sched", "S", "50", "500", "wake=irq cpu=0 stack=1");
+
+static void test_off_stacks(void **state)
+{
+	struct analyze_opts o = { .timeline = true };
+	const char *two[] = { offstk1, offstk2 };
+	struct analysis *a = load_files(two, 2, &o);
+	const struct tl_task *t;
+
+	(void)state;
+	assert_true(a->tl->off_stacks > 0);
+	t = task(&a->tl->ctrs[0], 10);
+	assert_int_equal(t->noffs, 3);
+	assert_string_equal(str(a, timeline_off_info(a->tl, &t->offs[0])->stack),
+			    "k:schedule+0x1 k:pipe_read+0x2");
+	/* no stack row of that id, none at all */
+	assert_int_equal(timeline_off_info(a->tl, &t->offs[1])->stack, TL_NOSTR);
+	assert_int_equal(timeline_off_info(a->tl, &t->offs[2])->stack, TL_NOSTR);
+	t = task(&a->tl->ctrs[1], 10);
+	assert_int_equal(t->noffs, 1);
+	assert_string_equal(str(a, timeline_off_info(a->tl, &t->offs[0])->stack),
+			    "k:schedule+0x1 k:do_nanosleep+0x2");
+	analysis__free(a);
+}
+
 /* The API alone, rows parsed by the reader's row parser. */
 static void add(struct timeline *tl, const char *line)
 {
@@ -386,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_marks_and_phases),
 		cmocka_unit_test(test_exec_phase_is_init),
 		cmocka_unit_test(test_files_and_glob),
+		cmocka_unit_test(test_off_stacks),
 		cmocka_unit_test(test_api_alone),
 		cmocka_unit_test(test_many_tasks_one_each),
 	};

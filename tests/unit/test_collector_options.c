@@ -229,6 +229,14 @@ static void test_sched(void **state)
 	assert_int_equal(o.sched, SCHED_HOST);
 	assert_int_equal(parse(&o, "--sched", "hosts", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--sched", "", NULL), OPTIONS_USAGE);
+	/* --offcpu-stacks: on by default */
+	assert_int_equal(parse(&o, NULL), OPTIONS_OK);
+	assert_int_equal(o.offcpu_stacks, 1);
+	assert_int_equal(parse(&o, "--offcpu-stacks", "off", NULL), OPTIONS_OK);
+	assert_int_equal(o.offcpu_stacks, 0);
+	assert_int_equal(parse(&o, "--offcpu-stacks", "on", NULL), OPTIONS_OK);
+	assert_int_equal(o.offcpu_stacks, 1);
+	assert_int_equal(parse(&o, "--offcpu-stacks", "yes", NULL), OPTIONS_USAGE);
 }
 
 /* --profile-unwind and --profile-stack: the default is auto with 16 KiB */

@@ -237,6 +237,35 @@ static void test_in_inferred(void **state)
 	assert_int_equal(sched_detail_parse("in=inferred in=inferred", 23, &back), -1);
 }
 
+/* stack=: the off-CPU stack's id, written last, read back; 0 (absent) is not written. */
+static void test_stack(void **state)
+{
+	struct sched_detail d = {
+		.wake = SCHED_WAKE_TASK,
+		.waker = { 7, 7, { "w", 1 } },
+		.cur = { -1, -1, { NULL, 0 } },
+		.holder = { -1, -1, { NULL, 0 } },
+		.cpu = 0,
+		.stack = 42,
+	}, back;
+	char buf[256];
+	size_t n;
+
+	(void)state;
+	n = sched_detail_format(&d, buf, sizeof(buf));
+	assert_int_equal(n, strlen("wake=task waker=7 wpid=7 wcomm=1:w cpu=0 stack=42"));
+	assert_memory_equal(buf, "wake=task waker=7 wpid=7 wcomm=1:w cpu=0 stack=42", n);
+	assert_int_equal(sched_detail_parse(buf, n, &back), 0);
+	assert_int_equal(back.stack, 42);
+	d.stack = 0;
+	n = sched_detail_format(&d, buf, sizeof(buf));
+	assert_null(memmem(buf, n, "stack", 5));
+	assert_int_equal(sched_detail_parse(buf, n, &back), 0);
+	assert_int_equal(back.stack, 0);
+	assert_int_equal(sched_detail_parse("stack=x", 7, &back), -1);
+	assert_int_equal(sched_detail_parse("stack=1 stack=2", 15, &back), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -249,6 +278,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_format_too_small),
 		cmocka_unit_test(test_in_inferred),
+		cmocka_unit_test(test_stack),
 	};
 
 	return cmocka_run_group_tests_name("sched_detail", tests, NULL, NULL);
