@@ -152,7 +152,8 @@ static __always_inline void sample_copy_ustack(struct task_struct *t, struct bt_
 
 /* A sample with its user stack copied (--profile-unwind=dwarf|auto). */
 static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
-					      struct task_struct *t, __u64 key)
+					      struct task_struct *t, __u64 key,
+					      const struct bt_interp_proc *ip)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bt_sample_copy *c = bpf_map_lookup_elem(&sample_copies, &cpu);
@@ -163,7 +164,7 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 		return 0;
 	}
 	sample_fill(ctx, t, key, &c->s);
-	interp_walk(t, &c->s);
+	interp_walk(t, &c->s, ip);
 	/* a JVM's Java stack: walked already, nothing for the collector to unwind */
 	if (c->s.interp_kind == BT_INTERP_HOTSPOT && c->s.iframes > 1)
 		c->u.stack_bytes = 0;
@@ -178,24 +179,61 @@ static __always_inline int sample_with_ustack(struct bpf_perf_event_data *ctx,
 	return 0;
 }
 
+/*
+ * A sample of a CPython or Ruby process, built here and copied to the
+ * ring: the names of its new code objects (inames.bpf.h) go to the ring
+ * while it is walked, and must come before it (a record reserved first
+ * is read first). A per-CPU array (3.4 KB, under PCPU_MIN_UNIT_SIZE).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bt_sample_event);
+} sample_named SEC(".maps");
+
+static __always_inline int sample_interp(struct bpf_perf_event_data *ctx, struct task_struct *t,
+					 __u64 key, const struct bt_interp_proc *ip)
+{
+	__u32 zero = 0;
+	struct bt_sample_event *e = bpf_map_lookup_elem(&sample_named, &zero);
+
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	sample_fill(ctx, t, key, e);
+	interp_walk(t, e, ip);
+	if (bpf_ringbuf_output(&events, e, sizeof(*e),
+			       wake_at(bpf_ringbuf_query(&events, BPF_RB_PROD_POS), sizeof(*e))))
+		count_lost();
+	return 0;
+}
+
 SEC("perf_event")
 int bt_profile(struct bpf_perf_event_data *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	const struct bt_interp_proc *ip;
 	struct bt_sample_event *e;
+	__u32 tgid;
 	__u64 key;
 
 	if (!profile_task(t, &key))
 		return 0;
+	tgid = t->tgid;
+	ip = bpf_map_lookup_elem(&interp_procs, &tgid);
 	if (profile_stack_bytes)
-		return sample_with_ustack(ctx, t, key);
+		return sample_with_ustack(ctx, t, key, ip);
+	if (ip && (ip->kind == BT_INTERP_PYTHON311 || ip->kind == BT_INTERP_RUBY31))
+		return sample_interp(ctx, t, key, ip);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		count_lost();
 		return 0;
 	}
 	sample_fill(ctx, t, key, e);
-	interp_walk(t, e);
+	interp_walk(t, e, ip);
 	bpf_ringbuf_submit(e, wake_flags(e, sizeof(*e)));
 	return 0;
 }
