@@ -24,6 +24,9 @@
  * Part of bpf/boottrace.bpf.c (included by interp.bpf.h).
  */
 
+/* 0: no names read here (BOOTTRACE_TEST_NO_INAMES, man collector): the walks call nothing */
+const volatile __u8 inames_on = 1;
+
 struct iname_key {
 	__u64 code;
 	__u32 tgid;

@@ -119,7 +119,8 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		flags = ep ? interp_read_ptr(ep) : 0;
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
-		iname_see(ip, iseq, e->hdr.cgroup_id);
+		if (inames_on)
+			iname_see(ip, iseq, e->hdr.cgroup_id);
 		/*
 		 * The count lives in the record, not in a register: the
 		 * verifier then sees one state per turn whatever the frames
@@ -166,7 +167,8 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 		code = interp_read_ptr(frame + ip->fr_code);
 		if (!code)
 			break;
-		iname_see(ip, code, e->hdr.cgroup_id);
+		if (inames_on)
+			iname_see(ip, code, e->hdr.cgroup_id);
 		entry = 0;
 		bpf_probe_read_user(&entry, sizeof(entry), (const void *)(frame + ip->fr_is_entry));
 		e->iframe[i] = code | (entry ? BT_IFRAME_ENTRY : 0);

@@ -225,7 +225,7 @@ int bt_profile(struct bpf_perf_event_data *ctx)
 	ip = bpf_map_lookup_elem(&interp_procs, &tgid);
 	if (profile_stack_bytes)
 		return sample_with_ustack(ctx, t, key, ip);
-	if (ip && (ip->kind == BT_INTERP_PYTHON311 || ip->kind == BT_INTERP_RUBY31))
+	if (inames_on && ip && (ip->kind == BT_INTERP_PYTHON311 || ip->kind == BT_INTERP_RUBY31))
 		return sample_interp(ctx, t, key, ip);
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
