@@ -594,27 +594,35 @@ size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t 
 	return len > 0 && (size_t)len < n ? (size_t)len : 0;
 }
 
-void interp_iname(struct interp *in, const struct bt_iname_event *e)
+char *interp_iname_name(const struct bt_iname_event *e)
 {
-	struct iproc *p = in && e->hdr.pid ? idmap_get(&in->procs, (__u64)e->hdr.pid) : NULL;
-	int whole = (e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) == (BT_INAME_LABEL | BT_INAME_FILE);
 	size_t ll = e->label_len < BT_INAME_TEXT ? e->label_len : BT_INAME_TEXT - 1;
 	size_t fl = e->file_len < BT_INAME_TEXT ? e->file_len : BT_INAME_TEXT - 1;
-	char *name, *old;
+	char *name;
 
-	if (!in)
-		return;
-	in->inames++;
-	if (!whole)
-		in->inames_part++;
-	/* a process forgotten since (exec'd, exited), or not this one's; a name read in part: read later */
-	if (!p || (int)e->kind != p->kind || !whole || !e->code)
-		return;
+	if ((e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) != (BT_INAME_LABEL | BT_INAME_FILE))
+		return NULL;
 	/* a NUL inside ends a part, as peek_str() has it */
 	ll = strnlen(e->label, ll);
 	fl = strnlen(e->file, fl);
 	if (asprintf(&name, "%.*s (%.*s:%lld)", (int)ll, e->label, (int)fl, e->file,
 		     (long long)e->line) < 0)
+		return NULL;
+	return name;
+}
+
+void interp_iname(struct interp *in, const struct bt_iname_event *e)
+{
+	struct iproc *p = in && e->hdr.pid ? idmap_get(&in->procs, (__u64)e->hdr.pid) : NULL;
+	char *name, *old;
+
+	if (!in)
+		return;
+	in->inames++;
+	if ((e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) != (BT_INAME_LABEL | BT_INAME_FILE))
+		in->inames_part++;
+	/* a process forgotten since (exec'd, exited), or not this one's; a name read in part: read later */
+	if (!p || (int)e->kind != p->kind || !e->code || !(name = interp_iname_name(e)))
 		return;
 	if ((old = idmap_get(&p->names, e->code))) {
 		free(old);

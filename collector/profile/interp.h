@@ -106,6 +106,12 @@ size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, si
  * came in part).
  */
 void interp_iname(struct interp *in, const struct bt_iname_event *e);
+/*
+ * interp_iname_name - record @e's name, `label (file:LINE)` (each part cut
+ * at BT_INAME_TEXT - 1 bytes and at a NUL), malloc'd; NULL when a part
+ * was not read (or out of memory).
+ */
+char *interp_iname_name(const struct bt_iname_event *e);
 /* interp_iname_counts - the BT_EV_INAME records so far, and those read in part. */
 void interp_iname_counts(const struct interp *in, unsigned long long *all, unsigned long long *part);
 
