@@ -40,6 +40,7 @@ enum bt_event_type {
 	BT_EV_SPAN,		/* struct bt_span_event */
 	BT_EV_OFFSTACK,		/* struct bt_sample_event: a task blocks (bpf/offcpu.bpf.h) */
 	BT_EV_OFFSTACK_SAME,	/* struct bt_event_hdr: it blocks where it last did */
+	BT_EV_INAME,		/* struct bt_iname_event */
 };
 
 /* What bt_syscall_detail_event.detail holds. */
@@ -367,7 +368,7 @@ enum bt_interp_kind {
  */
 struct bt_interp_proc {
 	__u32 kind;		/* enum bt_interp_kind */
-	__u32 pad;
+	__u32 gen;		/* this registration's number: a code object named once per (pid, gen) */
 	/* 3.11: &_PyRuntime.gilstate.tstate_current; Ruby: &ruby_single_main_ractor */
 	__u64 tstate_addr;
 	union {
@@ -401,8 +402,62 @@ struct bt_interp_proc {
 		};
 	};
 	__u32 pad2;
+	/* where a code object's name parts are (BT_EV_INAME) */
+	union {
+		struct {	/* CPython 3.11 */
+			__u16 co_firstlineno;	/* PyCodeObject's, an int */
+			__u16 co_filename;	/* a str */
+			__u16 co_qualname;	/* a str */
+			__u16 str_length;	/* PyASCIIObject.length */
+			__u16 str_state;	/* its state bits: compact 5, ascii 6 */
+			__u16 str_ascii_data;	/* a compact ASCII string's bytes */
+			__u16 str_utf8_length;	/* PyCompactUnicodeObject.utf8_length */
+			__u16 str_utf8;		/* .utf8 */
+		};
+		struct {	/* Ruby 3.1 */
+			__u16 iseq_body;	/* rb_iseq_t.body */
+			__u16 body_pathobj;	/* rb_iseq_constant_body.location.pathobj */
+			__u16 body_label;	/* .location.label */
+			__u16 body_first_lineno;	/* .location.first_lineno, a Fixnum */
+			__u16 str_heap_len;	/* RString.as.heap.len */
+			__u16 str_heap_ptr;	/* .as.heap.ptr */
+			__u16 str_embed;	/* .as.embed.ary */
+			__u16 ary_embed;	/* RArray.as.ary */
+			__u16 ary_heap_ptr;	/* .as.heap.ptr */
+		};
+	};
+	__u16 pad3[3];
 };
-_Static_assert(sizeof(struct bt_interp_proc) == 40, "bt_interp_proc layout");
+_Static_assert(sizeof(struct bt_interp_proc) == 64, "bt_interp_proc layout");
+
+/*
+ * A code object's name parts (BT_EV_INAME), read by the sampling program
+ * (bpf/interp.bpf.h) the first time a process's samples show it (per
+ * registration, bt_interp_proc.gen), before the sample that shows it is
+ * written: the collector names the frames from them, not from the
+ * process's memory later, where the object may be freed by then (Ruby's
+ * iseq of a file's top level, once the file is loaded). label: the
+ * qualname (CPython) or the iseq's label (Ruby); file: co_filename or the
+ * iseq's path; line: the first line. flags say which parts were read (a
+ * page not present: a perf event's program cannot fault it in).
+ */
+#define BT_INAME_TEXT 256
+#define BT_INAME_LABEL 1	/* label read */
+#define BT_INAME_FILE 2		/* file read */
+
+struct bt_iname_event {
+	struct bt_event_hdr hdr;
+	__u64 code;		/* the code object's (iseq's) address, as in iframe[] (no entry bit) */
+	__u32 kind;		/* enum bt_interp_kind */
+	__u32 flags;		/* BT_INAME_* */
+	__s64 line;
+	__u16 label_len;	/* bytes in label (no NUL) */
+	__u16 file_len;		/* bytes in file */
+	__u32 pad;
+	char label[BT_INAME_TEXT];
+	char file[BT_INAME_TEXT];
+};
+_Static_assert(sizeof(struct bt_iname_event) == 48 + 32 + 2 * BT_INAME_TEXT, "bt_iname_event layout");
 
 /*
  * HotSpot (BT_INTERP_HOTSPOT, bpf/hotspot.bpf.h): the JVM's frames are not

@@ -4,9 +4,10 @@
  * process the collector registered in interp_procs (it found CPython 3.11
  * or Ruby 3.1 mapped: collector/profile/interp.c), the frame chain of the
  * interrupted thread, read from its memory, the way the OpenTelemetry
- * eBPF profiler, py-spy and rbspy read it. Only the code objects'
- * addresses are taken here; the collector reads their names while the
- * process lives.
+ * eBPF profiler, py-spy and rbspy read it. The code objects' addresses
+ * are taken here, and the first time a process's samples show one, its
+ * names (bpf/inames.bpf.h): before the sample's record is written, so the
+ * collector knows them when it formats it.
  *
  * CPython 3.11: the thread state of the thread holding the GIL
  * (_PyRuntime.gilstate.tstate_current), its cframe's current frame, then
@@ -73,6 +74,8 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 	return v;
 }
 
+#include "bpf/inames.bpf.h"
+
 /*
  * Ruby's control frames looked at per sample, at most: C-method frames
  * (Integer#times, Array#each: one per block call) are among them, so a
@@ -132,6 +135,8 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		flags = ep ? interp_read_ptr(ep) : 0;
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
+		if (inames_on)
+			iname_see(ip, iseq, e->hdr.cgroup_id);
 		/*
 		 * The count lives in the record, not in a register: the
 		 * verifier then sees one state per turn whatever the frames
@@ -146,11 +151,14 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	e->interp_kind = ip->kind;
 }
 
-/* Fill @e's iframe[] when @t's process is a registered interpreter. */
-static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e)
+/*
+ * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
+ * its entry in interp_procs, else NULL), and write the names of the code
+ * objects its samples had not shown yet (inames.bpf.h).
+ */
+static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e,
+					const struct bt_interp_proc *ip)
 {
-	__u32 tgid = e->hdr.pid;
-	struct bt_interp_proc *ip = bpf_map_lookup_elem(&interp_procs, &tgid);
 	__u64 tstate, frame, code, tid = 0;
 	__u8 entry = 0;
 	__u32 i, n = 0;
@@ -187,6 +195,8 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 		code = interp_read_ptr(frame + ip->fr_code);
 		if (!code)
 			break;
+		if (inames_on)
+			iname_see(ip, code, e->hdr.cgroup_id);
 		entry = 0;
 		bpf_probe_read_user(&entry, sizeof(entry), (const void *)(frame + ip->fr_is_entry));
 		e->iframe[i] = code | (entry ? BT_IFRAME_ENTRY : 0);

@@ -118,8 +118,8 @@ static __always_inline void offcpu_stack(void *ctx, struct task_struct *t, __u64
 		return;
 	}
 	if ((offcpu_stack_bytes ? stack_with_ustack(ctx, t, key, BT_EV_OFFSTACK, now, 0, &offcpu_copies,
-						    offcpu_stack_bytes, false) :
-				  stack_plain(ctx, t, key, BT_EV_OFFSTACK, now, 0, false)) < 0)
+						    offcpu_stack_bytes, NULL) :
+				  stack_plain(ctx, t, key, BT_EV_OFFSTACK, now, 0, NULL)) < 0)
 		cur.ip = 0;
 	*last = cur;
 }

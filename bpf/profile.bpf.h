@@ -185,13 +185,14 @@ static __always_inline __u64 sample_wake(const struct bt_sample_event *s, __u64 
  * A record of @type (time @ts, weight @period) with the current task @t's
  * stacks and @want bytes of its user stack copied, built in this CPU's
  * entry of @copies (an array as sample_copies) and copied to the ring at
- * its length; its interpreter's frames walked when @interp. The capture
+ * its length; its interpreter's frames walked when @ip (its entry in
+ * interp_procs; NULL: none walked, the off-CPU stacks'). The capture
  * the sampling program and the off-CPU stacks share. 0, or -1 when the
  * record was lost (counted).
  */
 static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, __u64 key,
 					     __u32 type, __u64 ts, __u32 period, void *copies,
-					     __u64 want, bool interp)
+					     __u64 want, const struct bt_interp_proc *ip)
 {
 	__u32 cpu = bpf_get_smp_processor_id();
 	struct bt_sample_copy *c = bpf_map_lookup_elem(copies, &cpu);
@@ -204,8 +205,8 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 	stack_fill(ctx, t, key, type, ts, period, &c->s);
 	c->s.interp_kind = BT_INTERP_NONE;
 	c->s.iframes = 0;
-	if (interp)
-		interp_walk(t, &c->s);
+	if (ip)
+		interp_walk(t, &c->s, ip);
 	/* a JVM's Java stack, node's JS stack: walked already, nothing for the collector to unwind */
 	if ((c->s.interp_kind == BT_INTERP_HOTSPOT || c->s.interp_kind == BT_INTERP_V8) &&
 	    c->s.iframes > 1)
@@ -225,7 +226,7 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 
 /* The same without the user stack copied (frame pointers only). */
 static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 key, __u32 type,
-				       __u64 ts, __u32 period, bool interp)
+				       __u64 ts, __u32 period, const struct bt_interp_proc *ip)
 {
 	struct bt_sample_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
@@ -236,10 +237,41 @@ static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 k
 	stack_fill(ctx, t, key, type, ts, period, e);
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
-	if (interp)
-		interp_walk(t, e);
+	if (ip)
+		interp_walk(t, e, ip);
 	bpf_ringbuf_submit(e, e->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP
 							     : wake_flags(e, sizeof(*e)));
+	return 0;
+}
+
+/*
+ * A sample of a CPython or Ruby process, built here and copied to the
+ * ring: the names of its new code objects (inames.bpf.h) go to the ring
+ * while it is walked, and must come before it (a record reserved first
+ * is read first). A per-CPU array (3.4 KB, under PCPU_MIN_UNIT_SIZE).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct bt_sample_event);
+} sample_named SEC(".maps");
+
+static __always_inline int sample_interp(struct bpf_perf_event_data *ctx, struct task_struct *t,
+					 __u64 key, const struct bt_interp_proc *ip)
+{
+	__u32 zero = 0;
+	struct bt_sample_event *e = bpf_map_lookup_elem(&sample_named, &zero);
+
+	if (!e) {
+		count_lost();
+		return 0;
+	}
+	stack_fill(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, e);
+	interp_walk(t, e, ip);
+	if (bpf_ringbuf_output(&events, e, sizeof(*e),
+			       sample_wake(e, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), sizeof(*e))))
+		count_lost();
 	return 0;
 }
 
@@ -247,14 +279,20 @@ SEC("perf_event")
 int bt_profile(struct bpf_perf_event_data *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	const struct bt_interp_proc *ip;
+	__u32 tgid;
 	__u64 key;
 
 	if (!profile_task(t, &key))
 		return 0;
+	tgid = t->tgid;
+	ip = bpf_map_lookup_elem(&interp_procs, &tgid);
 	if (profile_stack_bytes)
 		stack_with_ustack(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns,
-				  &sample_copies, profile_stack_bytes, true);
+				  &sample_copies, profile_stack_bytes, ip);
+	else if (inames_on && ip && (ip->kind == BT_INTERP_PYTHON311 || ip->kind == BT_INTERP_RUBY31))
+		sample_interp(ctx, t, key, ip);
 	else
-		stack_plain(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, true);
+		stack_plain(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, ip);
 	return 0;
 }

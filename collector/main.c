@@ -207,7 +207,7 @@ static void report_missed(struct collector *c)
 /* The trailer, what was lost (counted, never hidden) and the last flush; exit status. */
 static int finish_output(struct collector *c, int ret)
 {
-	unsigned long long lost = c->be->ops->lost(c->be);
+	unsigned long long lost = c->be->ops->lost(c->be), inames, part;
 
 	loop_show_status(c, 1);
 	jitrows_finish(c);	/* the perf maps of the processes still running */
@@ -227,6 +227,11 @@ static int finish_output(struct collector *c, int ret)
 	report_missed(c);
 	if (c->opt.verbose)
 		fprintf(stderr, "collector: %llu events of no container followed (stray)\n", c->stray);
+	samples_iname_counts(c->samples, &inames, &part);
+	if (part || (c->opt.verbose && inames))
+		fprintf(stderr, "collector: --profile: %llu interpreter code objects named by the "
+			"sampling program, %llu of them in part (read again from the process)\n",
+			inames, part);
 	if (c->opt.verbose && unwind_count(samples_unwind(c->samples)))
 		fprintf(stderr, "collector: --profile: %llu samples unwound by CFI, %llu ns of CPU each\n",
 			unwind_count(samples_unwind(c->samples)),

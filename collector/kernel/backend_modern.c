@@ -280,6 +280,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 		strncpy((char *)m->skel->rodata->test_skip_in_comm, skip_in,
 			sizeof(m->skel->rodata->test_skip_in_comm) - 1);
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
+	/* a test knob (man collector, ENVIRONMENT): interpreter frames named from memory only */
+	m->skel->rodata->inames_on = !getenv("BOOTTRACE_TEST_NO_INAMES");
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
 					       cfg->profile_stack : 0;
 	m->skel->rodata->offcpu_stacks = cfg->offcpu_stacks;

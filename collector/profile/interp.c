@@ -100,6 +100,8 @@ struct interp {
 	struct v8 *v8;			/* the node processes */
 	struct idmap procs;		/* pid → struct iproc */
 	int warned, warned_jvm, warned_v8;
+	__u32 gen;			/* registrations so far (bt_interp_proc.gen) */
+	unsigned long long inames, inames_part;	/* BT_EV_INAME records; of them, read in part */
 };
 
 /* A process gets looked at this many times, 200 ms apart, before it is let be. */
@@ -246,6 +248,14 @@ static int register_python(const char *file, const struct elf_image *img, uint64
 		return -1;
 	*proc = interp_py311.proc;
 	proc->tstate_addr = rt + interp_py311.runtime_tstate;
+	proc->co_firstlineno = interp_py311.co_firstlineno;
+	proc->co_filename = interp_py311.co_filename;
+	proc->co_qualname = interp_py311.co_qualname;
+	proc->str_length = interp_py311.str_length;
+	proc->str_state = interp_py311.str_state;
+	proc->str_ascii_data = interp_py311.str_ascii_data;
+	proc->str_utf8_length = interp_py311.str_utf8_length;
+	proc->str_utf8 = interp_py311.str_utf8;
 	p->eval_lo = evoff;
 	p->eval_hi = evoff + evsz;
 	return 0;
@@ -270,6 +280,15 @@ static int register_ruby(const char *file, const struct elf_image *img, uint64_t
 		return -1;
 	*proc = interp_rb31.proc;
 	proc->tstate_addr = ractor;
+	proc->iseq_body = interp_rb31.iseq_body;
+	proc->body_pathobj = interp_rb31.body_pathobj;
+	proc->body_label = interp_rb31.body_label;
+	proc->body_first_lineno = interp_rb31.body_first_lineno;
+	proc->str_heap_len = interp_rb31.str_heap_len;
+	proc->str_heap_ptr = interp_rb31.str_heap_ptr;
+	proc->str_embed = interp_rb31.str_embed;
+	proc->ary_embed = interp_rb31.ary_embed;
+	proc->ary_heap_ptr = interp_rb31.ary_heap_ptr;
 	p->eval_lo = p->eval_hi = 0;
 	return 0;
 }
@@ -356,6 +375,8 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 				"only (boottrace reads CPython 3.11's and Ruby 3.1's)\n", seen, pid);
 		return -1;
 	}
+	/* a new registration: its code objects' names are written again (inames.bpf.h) */
+	proc.gen = ++in->gen;
 	if (kind != BT_INTERP_HOTSPOT && in->be->ops->interp_set(in->be, (__u32)pid, &proc) < 0)
 		return -1;
 	p->kind = kind;
@@ -600,4 +621,54 @@ size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t 
 			       (unsigned long long)code), (unsigned long long)code);
 	free(once);
 	return len > 0 && (size_t)len < n ? (size_t)len : 0;
+}
+
+char *interp_iname_name(const struct bt_iname_event *e)
+{
+	size_t ll = e->label_len < BT_INAME_TEXT ? e->label_len : BT_INAME_TEXT - 1;
+	size_t fl = e->file_len < BT_INAME_TEXT ? e->file_len : BT_INAME_TEXT - 1;
+	char *name;
+
+	if ((e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) != (BT_INAME_LABEL | BT_INAME_FILE))
+		return NULL;
+	/* a NUL inside ends a part, as peek_str() has it */
+	ll = strnlen(e->label, ll);
+	fl = strnlen(e->file, fl);
+	if (asprintf(&name, "%.*s (%.*s:%lld)", (int)ll, e->label, (int)fl, e->file,
+		     (long long)e->line) < 0)
+		return NULL;
+	return name;
+}
+
+void interp_iname(struct interp *in, const struct bt_iname_event *e)
+{
+	struct iproc *p = in && e->hdr.pid ? idmap_get(&in->procs, (__u64)e->hdr.pid) : NULL;
+	char *name, *old;
+
+	if (!in)
+		return;
+	in->inames++;
+	if ((e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) != (BT_INAME_LABEL | BT_INAME_FILE))
+		in->inames_part++;
+	/* a process forgotten since (exec'd, exited), or not this one's; a name read in part: read later */
+	if (!p || (int)e->kind != p->kind || !e->code || !(name = interp_iname_name(e)))
+		return;
+	if ((old = idmap_get(&p->names, e->code))) {
+		free(old);
+		idmap_del(&p->names, e->code);
+		p->nnames--;
+	}
+	if (p->nnames >= INTERP_NAMES_MAX)
+		names_free(p);
+	if (idmap_put(&p->names, e->code, name) < 0) {
+		free(name);
+		return;
+	}
+	p->nnames++;
+}
+
+void interp_iname_counts(const struct interp *in, unsigned long long *all, unsigned long long *part)
+{
+	*all = in ? in->inames : 0;
+	*part = in ? in->inames_part : 0;
 }

@@ -33,10 +33,12 @@
  * of the first native frame in libruby and all after it). A frame is a
  * code object's (an iseq's) address; its name is read from the process's
  * memory the first time and kept per process (unless read in part: an
- * object being made or freed there), so a code object freed and another
- * made at its address would keep the first one's name (rare for CPython's
- * code objects during a boot; for Ruby, the iseqs of code eval'd from
- * strings that the GC frees). CPython: `qualname (file.py:LINE)`, with the line the
+ * object being made or freed there); the sampling program reads them
+ * itself the first time a sample shows the object (interp_iname()), so
+ * that a name is known before the object can be freed. A code object
+ * freed and another made at its address keeps the first one's name
+ * (rare for CPython's code objects during a boot; for Ruby, the iseqs of
+ * code eval'd from strings that the GC frees). CPython: `qualname (file.py:LINE)`, with the line the
  * function starts at (co_firstlineno). Ruby: `label (file.rb:LINE)`, the
  * iseq's label (`meth`, `block in meth`, `<class:Foo>`, `<main>`,
  * `<top (required)>`) without the method's class (its owner's name is
@@ -99,6 +101,23 @@ size_t interp_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t 
  */
 size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, size_t n,
 			 unsigned max, unsigned *frames);
+
+/*
+ * interp_iname - a code object's names, as the sampling program read them
+ * the first time the process's samples showed it (BT_EV_INAME, before the
+ * sample): kept as its name when read whole, in place of one read from the
+ * process's memory (interp_frame() reads it there when none came, or
+ * came in part).
+ */
+void interp_iname(struct interp *in, const struct bt_iname_event *e);
+/*
+ * interp_iname_name - record @e's name, `label (file:LINE)` (each part cut
+ * at BT_INAME_TEXT - 1 bytes and at a NUL), malloc'd; NULL when a part
+ * was not read (or out of memory).
+ */
+char *interp_iname_name(const struct bt_iname_event *e);
+/* interp_iname_counts - the BT_EV_INAME records so far, and those read in part. */
+void interp_iname_counts(const struct interp *in, unsigned long long *all, unsigned long long *part);
 
 /* The CPython 3.11 offsets the collector uses, for the test that checks them against DWARF. */
 struct interp_py311 {

@@ -101,6 +101,18 @@ uint64_t samples_stack(struct samples *s, const struct bt_sample_event *e, size_
 	return stacks_id(s->stacks, s->text, *n, fresh);
 }
 
+void samples_iname(struct samples *s, const struct bt_iname_event *e)
+{
+	if (s)
+		interp_iname(s->interp, e);
+}
+
+void samples_iname_counts(const struct samples *s, unsigned long long *all,
+			  unsigned long long *part)
+{
+	interp_iname_counts(s ? s->interp : NULL, all, part);
+}
+
 void samples_forget(struct samples *s, pid_t pid)
 {
 	if (!s)

@@ -53,6 +53,11 @@ size_t samples_late(struct samples *s, pid_t pid,
 pid_t samples_late_any(const struct samples *s);
 /* samples_unwind - the unwinder, for its costs (unwind_ns()); NULL without one. */
 const struct unwind *samples_unwind(const struct samples *s);
+/* samples_iname - a code object's names, read by the sampling program (interp_iname()). */
+void samples_iname(struct samples *s, const struct bt_iname_event *e);
+/* samples_iname_counts - interp_iname_counts(). */
+void samples_iname_counts(const struct samples *s, unsigned long long *all,
+			  unsigned long long *part);
 /* samples_forget - process @pid exec'd or exited: its mappings are gone. */
 void samples_forget(struct samples *s, pid_t pid);
 /* samples_new_file - a new file of the run: its stacks are written again. */

@@ -301,6 +301,12 @@ int records_on_event(void *ctx, void *data, size_t size)
 		lifecycle_on_gone(c, h);
 		return 0;
 	}
+	/* names for the samples that follow: no row of their own */
+	if (h->type == BT_EV_INAME) {
+		if (size >= sizeof(struct bt_iname_event))
+			samples_iname(c->samples, data);
+		return 0;
+	}
 	if (h->cgroup_id == BT_KEY_HOST) {
 		/*
 		 * A task outside every container (bpf/host.bpf.h): its row and

@@ -153,6 +153,19 @@ check_tsv() {
 	tail -1 "$f" | grep -q '^# lost=0 ' || fail "$f: lost events: $(tail -1 "$f")"
 }
 
+# ratio_near A B R PCT: A/B is R within PCT percent (A, B counts, R a
+# number: 2 for 2:1), as the profile tests compare what they sampled with
+# a known truth: two burners with each other, or a burner's samples with
+# the CPU time it measured itself (cpu_samples). False when B is 0.
+ratio_near() {
+	awk -v a="$1" -v b="$2" -v r="$3" -v p="$4" \
+		'BEGIN { if (b <= 0 || r <= 0) exit 1; d = a / b / r - 1; if (d < 0) d = -d; exit !(d * 100 <= p) }'
+}
+
+# cpu_samples NS PERIOD_NS: the samples NS of a thread's CPU time makes at
+# that period (the sample rows' dur_ns: 1001001 at 999 Hz), rounded
+cpu_samples() { awk -v n="$1" -v p="$2" 'BEGIN { printf "%d\n", n / p + 0.5 }'; }
+
 # need_profile_checks: the profile tests' tools (python3, binutils), then
 # BURN (tests/tools/burn, the known truth) and PC, the command of
 # profile_check.py (reads a TSV's stacks and samples)

@@ -103,7 +103,7 @@ JS='
 jit_check() { # jit_check FILE WHAT OUT: FILE's samples name burnJs in j: frames
 	local in js cpu
 	check_tsv "$1"
-	out=$("${PC[@]}" check "$1") || fail "node ($2): $out"
+	out=$("${PC[@]}" check "$1") || fail "node ($3): $out"
 	in=$("${PC[@]}" jnames "$1")
 	js=$(awk -F'\t' '$2 ~ /burnJs/ { n += $1 } END { print n + 0 }' <<< "$in")
 	# 300 ms of wall time spinning, of which the main thread was on a CPU

@@ -13,13 +13,16 @@
 #  - the raw TSV: stack rows carry i: frames `spin (FILE:LINE)`,
 #    `burn_long (FILE:LINE)` ..., LINE each method's def line;
 #  - analyze --profile: burn_long's total is 2x burn_short's (±15%),
-#    together at least 3/4 of the window's samples; main above both;
+#    and each's the CPU time the function measured itself (its thread's
+#    clock before and after, printed) in samples at 999 Hz (±15%); main
+#    above both;
 #  - in a container of its own (pid and mount namespaces: the
 #    interpreter's file reached through the process's own mappings);
 #  - two threads (rbburn.rb threads), burn_long in one and burn_short in
 #    the other, at once: each thread's samples carry its own method
 #    (only the GVL holder's execution context is read, checked against
-#    the interrupted thread), 2:1.
+#    the interrupted thread), 2:1, and each thread's samples its
+#    method's measured CPU time (±15%).
 # The compat and legacy objects read no interpreter frames (modern only).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
@@ -57,7 +60,11 @@ awk -F'\t' -v l="burn_long ($APP:" -v s="burn_short ($APP:" '
 	fail "threads: burn_long and burn_short are not each in one thread of its own: $(tr '\n' ';' < "$TMP/threads.count")"
 long=$(awk '$2 == "long" { print $3 }' "$TMP/threads.count")
 short=$(awk '$2 == "short" { print $3 }' "$TMP/threads.count")
-[ $((long * 10)) -ge $((short * 17)) ] && [ $((long * 10)) -le $((short * 23)) ] ||
+ratio_near "$long" "$short" 2 15 ||
 	fail "threads: burn_long $long samples, burn_short $short: not 2:1 (±15%)"
-ok "threads: burn_long $long samples in its thread, burn_short $short in its own, none crossed"
+burner_check threads burn_long "$long" "$(burner_ns "$TMP/threads.out" burn_long)" 1001001
+burner_check threads burn_short "$short" "$(burner_ns "$TMP/threads.out" burn_short)" 1001001
+ok "threads: burn_long $long samples in its thread, burn_short $short in its own, none crossed;" \
+	"they measured $(($(burner_ns "$TMP/threads.out" burn_long) / 1000000)) and" \
+	"$(($(burner_ns "$TMP/threads.out" burn_short) / 1000000)) ms"
 exit 0

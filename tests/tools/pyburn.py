@@ -2,7 +2,11 @@
 # pyburn.py: a Python app whose two functions burn 200 and 100 ms of CPU
 # in Python code of their own (spin, below them), then listens on
 # 127.0.0.1:0 and exits: test_collector_profile_python's known truth.
+# Each function prints the CPU time its thread spent in it, `burn_long
+# cpu_ns=N`, measured by the thread itself: what the test compares its
+# samples with.
 import socket
+import sys
 import time
 
 
@@ -16,12 +20,22 @@ def spin(ms):
             return n
 
 
+def report(name, ns):
+    """a line with the thread CPU time @name took (after it: not on its stacks)"""
+    sys.stdout.write("%s cpu_ns=%d\n" % (name, ns))
+    sys.stdout.flush()
+
+
 def burn_long():
-    return spin(200)
+    t0 = time.thread_time_ns()
+    spin(200)
+    report("burn_long", time.thread_time_ns() - t0)
 
 
 def burn_short():
-    return spin(100)
+    t0 = time.thread_time_ns()
+    spin(100)
+    report("burn_short", time.thread_time_ns() - t0)
 
 
 def main():

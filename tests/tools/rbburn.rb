@@ -3,11 +3,23 @@
 # of CPU in Ruby code of their own (spin, below them), then listens on
 # 127.0.0.1:0 and exits: test_collector_profile_ruby's known truth. With
 # `threads`, each method runs in a thread of its own, both at once (they
-# take turns holding the GVL).
+# take turns holding the GVL). Each method prints the CPU time its thread
+# spent in it, `burn_long cpu_ns=N`, measured by the thread itself: what
+# the test compares its samples with.
 require 'socket'
 
 def cpu_ms
   Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :millisecond)
+end
+
+def cpu_ns
+  Process.clock_gettime(Process::CLOCK_THREAD_CPUTIME_ID, :nanosecond)
+end
+
+# a line with the thread CPU time @name took (after it: not on its stacks)
+def report(name, ns)
+  $stdout.write("#{name} cpu_ns=#{ns}\n")
+  $stdout.flush
 end
 
 def spin(ms)
@@ -24,11 +36,15 @@ def spin(ms)
 end
 
 def burn_long
+  t0 = cpu_ns
   spin(200)
+  report('burn_long', cpu_ns - t0)
 end
 
 def burn_short
+  t0 = cpu_ns
   spin(100)
+  report('burn_short', cpu_ns - t0)
 end
 
 def main

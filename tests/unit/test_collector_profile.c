@@ -8,7 +8,10 @@
  * perf map that grows, an address in nothing, a process that is gone;
  * re-reads after misses that keep the heap the same size);
  * collector/profile/stacks.c's ids (the same frames, the same id; a new file
- * starts again from 1); collector/profile/frames.c's text of a sample record.
+ * starts again from 1); collector/profile/frames.c's text of a sample record;
+ * collector/profile/interp.c's names from the sampling program's records
+ * (BT_EV_INAME: parts cut at their length and at a NUL, lengths past the
+ * buffer, a part not read; records of a process not registered counted).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +26,7 @@
 #include <cmocka.h>
 
 #include "collector/profile/frames.h"
+#include "collector/profile/interp.h"
 #include "collector/profile/ksyms.h"
 #include "collector/profile/stacks.h"
 #include "collector/profile/umaps.h"
@@ -366,6 +370,54 @@ static void test_frames(void **state)
 	ksyms__free(k);
 }
 
+static void test_iname(void **state)
+{
+	struct bt_iname_event *e = calloc(1, sizeof(*e));
+	struct interp *in = interp__new(NULL);
+	unsigned long long all, part;
+	char *s;
+
+	(void)state;
+	assert_non_null(in);
+	e->hdr.type = BT_EV_INAME;
+	e->hdr.pid = 4242;
+	e->kind = BT_INTERP_RUBY31;
+	e->code = 0x7f0012345678ULL;
+	e->flags = BT_INAME_LABEL | BT_INAME_FILE;
+	e->line = 12;
+	memcpy(e->label, "build_tableXX", 13);	/* bytes past its length: not its */
+	e->label_len = 11;
+	memcpy(e->file, "/app/slow\t.rb", 14);
+	e->file_len = 14;
+	s = interp_iname_name(e);
+	assert_string_equal(s, "build_table (/app/slow\t.rb:12)");
+	free(s);
+	/* a NUL inside ends the part; a length past the buffer is cut to it */
+	e->label[5] = '\0';
+	memset(e->file, 'a', sizeof(e->file));
+	e->file_len = 60000;
+	e->line = -1;
+	s = interp_iname_name(e);
+	assert_non_null(s);
+	assert_int_equal(strlen(s), strlen("build (") + BT_INAME_TEXT - 1 + strlen(":-1)"));
+	assert_int_equal(strncmp(s, "build (aaa", 10), 0);
+	free(s);
+	/* a part not read: no name (read from the process's memory then) */
+	e->flags = BT_INAME_LABEL;
+	assert_null(interp_iname_name(e));
+	/* records of a process the collector registered not: counted, kept nowhere */
+	interp_iname(in, e);
+	e->flags = BT_INAME_LABEL | BT_INAME_FILE;
+	interp_iname(in, e);
+	interp_iname_counts(in, &all, &part);
+	assert_int_equal(all, 2);
+	assert_int_equal(part, 1);
+	interp_iname_counts(NULL, &all, &part);
+	assert_int_equal(all, 0);
+	interp__free(in);
+	free(e);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -378,6 +430,7 @@ int main(void)
 		cmocka_unit_test(test_stacks),
 		cmocka_unit_test(test_stacks_bound),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_iname),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
