@@ -39,6 +39,12 @@ def burn_short():
 
 
 def main():
+    # the collector registers an interpreter when it reads the process's
+    # first sample (collector/profile/samples.c): before that, a few ms
+    # to some tens under load, its samples have native frames only; the
+    # burns start once it has (test_collector_profile_java and _node check
+    # a process's first milliseconds)
+    time.sleep(0.1)
     burn_long()
     burn_short()
     s = socket.socket()

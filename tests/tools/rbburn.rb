@@ -48,6 +48,11 @@ def burn_short
 end
 
 def main
+  # the collector registers an interpreter when it reads the process's
+  # first sample (collector/profile/samples.c): before that, a few ms to
+  # some tens under load, its samples have native frames only; the burns
+  # start once it has
+  sleep 0.1
   if ARGV[0] == 'threads'
     [Thread.new { burn_long }, Thread.new { burn_short }].each(&:join)
   else
