@@ -95,11 +95,13 @@ static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 k
 				       __u64 ts, __u32 period, struct bt_sample_event *e)
 {
 	/*
-	 * An off-CPU stack: the program's own frames and the tracepoint's
-	 * (bt_sched_switch, bpf_trace_run4, __traceiter_sched_switch) left
-	 * out, __schedule first
+	 * An off-CPU stack begins with the program's own frames and the
+	 * tracepoint's (bt_sched_switch, bpf_trace_run4,
+	 * __traceiter_sched_switch), not always all of them (the unwinder
+	 * passes over the program's now and then): the collector drops what
+	 * is above __schedule (collector/profile/frames.c)
 	 */
-	__u64 kskip = type == BT_EV_OFFSTACK ? 3 : 0;
+	__u64 kskip = 0;
 
 	fill_hdr(&e->hdr, t, type, ts, key);
 	e->cpu = bpf_get_smp_processor_id();

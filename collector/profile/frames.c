@@ -167,6 +167,28 @@ static void put_user_hotspot(struct umaps *u, struct interp *in, const struct bt
 	}
 }
 
+/*
+ * Where an off-CPU stack's kernel frames begin: at __schedule, past the
+ * sched_switch program's and its tracepoint's frames above it (how many
+ * the unwinder shows varies: bpf/profile.bpf.h takes them all); 0 for a
+ * sample, or when no __schedule is there.
+ */
+static size_t offstack_first(const struct ksyms *k, const struct bt_sample_event *e, size_t nk)
+{
+	const char *name;
+	uint64_t off;
+	size_t i;
+
+	if (e->hdr.type != BT_EV_OFFSTACK)
+		return 0;
+	for (i = 0; i < nk && i < 8; i++) {
+		name = ksyms_find(k, e->kstack[i], &off);
+		if (name && !strcmp(name, "__schedule"))
+			return i;
+	}
+	return 0;
+}
+
 size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
 		     const struct bt_sample_event *e, char *buf, size_t n)
 {
@@ -181,7 +203,7 @@ size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
 		nk = BT_STACK_MAX;
 	if (nu > BT_STACK_MAX)
 		nu = BT_STACK_MAX;
-	for (i = 0; i < nk; i++) {
+	for (i = offstack_first(k, e, nk); i < nk; i++) {
 		len = kernel_frame(k, e->kstack[i], f, sizeof(f));
 		if (put(buf, n, &at, f, len) < 0)
 			return at;
