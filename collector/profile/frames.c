@@ -224,3 +224,16 @@ size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
 	}
 	return at;
 }
+
+int frames_fp_count(const struct bt_sample_event *e)
+{
+	int i, n = e->ustack_bytes > 0 ? e->ustack_bytes / (int)sizeof(e->ustack[0]) : 0;
+
+	if (n > BT_STACK_MAX)
+		n = BT_STACK_MAX;
+	for (i = 0; i < n; i++)
+		if (e->ustack[i].status == BT_STACK_BUILD_ID_EMPTY ||
+		    (e->ustack[i].status == BT_STACK_BUILD_ID_IP && !e->ustack[i].ip))
+			break;
+	return i;
+}

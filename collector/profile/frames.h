@@ -39,4 +39,10 @@ struct interp;
 size_t frames_format(const struct ksyms *k, struct umaps *u, struct interp *in,
 		     const struct bt_sample_event *e, char *buf, size_t n);
 
+/*
+ * frames_fp_count - how many user frames the kernel's frame-pointer walk
+ * gave @e: up to the first empty one.
+ */
+int frames_fp_count(const struct bt_sample_event *e);
+
 #endif /* COLLECTOR_FRAMES_H */

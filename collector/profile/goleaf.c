@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collector/profile/frames.h"
 #include "collector/profile/goleaf.h"
 #include "collector/profile/umaps.h"
 #include "common/gosym.h"
@@ -90,20 +91,6 @@ void goleaf__free(struct goleaf *gl)
 	free(gl);
 }
 
-/* The frames the kernel gave: up to the first empty one. */
-static int frames_given(const struct bt_sample_event *e)
-{
-	int i, n = e->ustack_bytes > 0 ? e->ustack_bytes / (int)sizeof(e->ustack[0]) : 0;
-
-	if (n > BT_STACK_MAX)
-		n = BT_STACK_MAX;
-	for (i = 0; i < n; i++)
-		if (e->ustack[i].status == BT_STACK_BUILD_ID_EMPTY ||
-		    (e->ustack[i].status == BT_STACK_BUILD_ID_IP && !e->ustack[i].ip))
-			break;
-	return i;
-}
-
 /* Is @f the frame of address @a, whose file offset is @off? */
 static bool frame_is(const struct bt_stack_build_id *f, uint64_t a, uint64_t off)
 {
@@ -150,5 +137,5 @@ int goleaf_stack(const struct goleaf *gl, const struct bt_sample_event *e,
 	if (!gl)
 		return -1;
 	return goleaf_fix(gl->g, gl->start, gl->end, gl->va_start, gl->pgoff, e->ustack,
-			  frames_given(e), us->regs[BT_UREG_IP], stack, us->stack_bytes, out);
+			  frames_fp_count(e), us->regs[BT_UREG_IP], stack, us->stack_bytes, out);
 }

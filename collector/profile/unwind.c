@@ -20,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "collector/idmap.h"
+#include "collector/profile/frames.h"
 #include "collector/profile/goleaf.h"
 #include "collector/profile/umaps.h"
 #include "collector/profile/unwind.h"
@@ -466,20 +467,6 @@ static unsigned long long cpu_now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
 }
 
-/* The frame-pointer frames of @e: how many the kernel gave. */
-static int fp_frames(const struct bt_sample_event *e)
-{
-	int i, n = e->ustack_bytes > 0 ? e->ustack_bytes / (int)sizeof(e->ustack[0]) : 0;
-
-	if (n > BT_STACK_MAX)
-		n = BT_STACK_MAX;
-	for (i = 0; i < n; i++)
-		if (e->ustack[i].status == BT_STACK_BUILD_ID_EMPTY ||
-		    (e->ustack[i].status == BT_STACK_BUILD_ID_IP && !e->ustack[i].ip))
-			break;
-	return i;
-}
-
 int unwind_stack(struct unwind *w, const struct bt_sample_event *e,
 		 const struct bt_sample_ustack *us, const unsigned char *stack,
 		 struct bt_stack_build_id *out)
@@ -517,7 +504,7 @@ int unwind_stack(struct unwind *w, const struct bt_sample_event *e,
 	n = p->nout ? p->nout : -1;	/* nothing: frame pointers' frames, if any */
 	w->count++;
 	/* no CFI past the first frame (JIT'd code): frame pointers may know more */
-	if (w->mode == UNWIND_AUTO && n <= 1 && fp_frames(e) > n)
+	if (w->mode == UNWIND_AUTO && n <= 1 && frames_fp_count(e) > n)
 		n = -1;
 out:
 	w->ns += cpu_now_ns() - t0;
