@@ -89,7 +89,8 @@ void options_usage(FILE *f)
 "                               boot; host: host rows for the whole trace (a busy\n"
 "                               host pays for every task switch)\n"
 "        --offcpu-stacks <on|off>\n"
-"                               with --sched on (default on, modern object): a\n"
+"                               with --sched on (modern object; default on with a\n"
+"                               command, off in watch mode, whose memory stays flat): a\n"
 "                               traced task's stacks each time it blocks (S, D),\n"
 "                               as --profile-unwind walks a sample's; its sched\n"
 "                               row names them (stack=ID): analyze's critical path\n"
@@ -530,7 +531,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->ringbuf_mb = 8;
 	o->object = "auto";
 	o->sched = SCHED_ON;
-	o->offcpu_stacks = 1;
+	o->offcpu_stacks = -1;	/* by the mode: collector/main.c */
 	o->spans = 1;
 	o->profile_stack = PROFILE_STACK_DEFAULT;
 	optind = 0;	/* GNU getopt: start over (tests parse many times) */

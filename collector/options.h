@@ -54,7 +54,7 @@ struct options {
 	unsigned long ringbuf_mb;
 	const char *object;	/* auto, modern, compat, legacy */
 	enum sched_rows sched;	/* --sched: on (default), off or host */
-	int offcpu_stacks;	/* --offcpu-stacks: on (1, default) or off (0); with --sched on or host */
+	int offcpu_stacks;	/* --offcpu-stacks: on (1) or off (0), -1: by the mode; with --sched on or host */
 	pid_t pid;		/* --pid: trace this existing process tree */
 	const char *root_exec;	/* pidtree watch: roots made by this runtime */
 	struct marks *marks;	/* --mark and --start probes */

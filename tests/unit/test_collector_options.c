@@ -229,9 +229,9 @@ static void test_sched(void **state)
 	assert_int_equal(o.sched, SCHED_HOST);
 	assert_int_equal(parse(&o, "--sched", "hosts", NULL), OPTIONS_USAGE);
 	assert_int_equal(parse(&o, "--sched", "", NULL), OPTIONS_USAGE);
-	/* --offcpu-stacks: on by default */
+	/* --offcpu-stacks: by the mode by default (-1: collector/main.c) */
 	assert_int_equal(parse(&o, NULL), OPTIONS_OK);
-	assert_int_equal(o.offcpu_stacks, 1);
+	assert_int_equal(o.offcpu_stacks, -1);
 	assert_int_equal(parse(&o, "--offcpu-stacks", "off", NULL), OPTIONS_OK);
 	assert_int_equal(o.offcpu_stacks, 0);
 	assert_int_equal(parse(&o, "--offcpu-stacks", "on", NULL), OPTIONS_OK);
