@@ -39,13 +39,19 @@ out=$("$RB" "$(dirname "$APP")/rboffsets.rb" "$TMP/offsets" 2>&1) ||
 	fail "the collector's Ruby 3.1 offsets misread a live process's frames: $out"
 ok "Ruby 3.1 offsets: a live process's own thread, labels, files and lines read right ($out)"
 
-interp_run host "$APP" line_of -- "$RB" "$APP"
-cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$RB" "$APP"
+# --disable-gems: rubygems' start-up loads gemspecs whose block iseqs the
+# GC frees, and a burner's iseq made later at the same address was named
+# after the freed one (1 run in 20: `block in load (...gemspec:4)` for
+# spin): names are kept by a code object's address, a known defect
+# (docs/profiles.md) these truths are not about
+RB=("$RB" --disable-gems)
+interp_run host "$APP" line_of -- "${RB[@]}" "$APP"
+cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "${RB[@]}" "$APP"
 
 # threads: burn_long and burn_short at once, in two threads taking turns
 # with the GVL; each thread's samples carry its own method, never the other's
 tsv=$TMP/threads.tsv
-"$COLLECTOR" --profile=999 -o "$tsv" -- "$RB" "$APP" threads > "$TMP/threads.out" 2> "$TMP/threads.err" ||
+"$COLLECTOR" --profile=999 -o "$tsv" -- "${RB[@]}" "$APP" threads > "$TMP/threads.out" 2> "$TMP/threads.err" ||
 	fail "threads: collector exited $?: $(cat "$TMP/threads.err")"
 check_tsv "$tsv"
 # per thread (tid): its samples under burn_long, under burn_short
