@@ -21,25 +21,6 @@ static const char *hex(const char *p, const char *end, uint64_t *v)
 	return s == p + 2 || (s < end && tsv_hexval(*s) >= 0) ? NULL : s;
 }
 
-/* A LEN:BYTES string at @p (before @end): the position after it, or NULL. */
-static const char *len_str(const char *p, const char *end, const char **s, size_t *n)
-{
-	size_t len = 0;
-
-	if (p >= end || *p < '0' || *p > '9')
-		return NULL;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
-		len = len * 10 + (size_t)(*p - '0');
-		if (len > (1u << 20))
-			return NULL;
-	}
-	if (p >= end || *p != ':' || (size_t)(end - p - 1) < len)
-		return NULL;
-	*s = p + 1;
-	*n = len;
-	return p + 1 + len;
-}
-
 int jit_detail_parse(const char *s, size_t n, struct jit_detail *d)
 {
 	const char *p = s, *end = s + n, *eq;
@@ -61,7 +42,7 @@ int jit_detail_parse(const char *s, size_t n, struct jit_detail *d)
 			p = hex(eq + 1, end, &d->size);
 			have_size = p != NULL;
 		} else if (eq - p == 4 && !memcmp(p, "name", 4)) {
-			p = len_str(eq + 1, end, &d->name, &d->name_n);
+			p = tsv_len_str(eq + 1, end, &d->name, &d->name_n);
 		} else {
 			/* a key of a later version: a word up to the next space */
 			p = memchr(eq, ' ', (size_t)(end - eq));

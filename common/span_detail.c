@@ -3,25 +3,7 @@
 #include <string.h>
 
 #include "common/span_detail.h"
-
-/* A LEN:BYTES string at @p (before @end): its bytes, the position after; NULL: bad. */
-static const char *len_str(const char *p, const char *end, const char **s, size_t *n)
-{
-	size_t len = 0;
-
-	if (p >= end || *p < '0' || *p > '9')
-		return NULL;
-	for (; p < end && *p >= '0' && *p <= '9'; p++) {
-		len = len * 10 + (size_t)(*p - '0');
-		if (len > (1u << 20))
-			return NULL;
-	}
-	if (p >= end || *p != ':' || (size_t)(end - p - 1) < len)
-		return NULL;
-	*s = p + 1;
-	*n = len;
-	return p + 1 + len;
-}
+#include "common/tsv.h"
 
 static const char *number(const char *p, const char *end, long long *v)
 {
@@ -54,10 +36,10 @@ int span_detail_parse(const char *s, size_t n, struct span_detail *d)
 		if (!eq)
 			return -1;
 		if (eq - p == 4 && !memcmp(p, "what", 4)) {
-			p = len_str(eq + 1, end, &d->what, &d->what_n);
+			p = tsv_len_str(eq + 1, end, &d->what, &d->what_n);
 			have_what = p != NULL;
 		} else if (eq - p == 6 && !memcmp(p, "caller", 6)) {
-			p = len_str(eq + 1, end, &d->caller, &d->caller_n);
+			p = tsv_len_str(eq + 1, end, &d->caller, &d->caller_n);
 		} else if (eq - p == 4 && !memcmp(p, "line", 4)) {
 			p = number(eq + 1, end, &d->line);
 		} else if (eq - p == 5 && !memcmp(p, "found", 5)) {

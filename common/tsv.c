@@ -133,3 +133,21 @@ bool tsv_glob_match(const char *in, size_t n, const char *glob, char *scratch)
 	scratch[m] = '\0';
 	return !memchr(scratch, '\0', (size_t)m) && fnmatch(glob, scratch, 0) == 0;
 }
+
+const char *tsv_len_str(const char *p, const char *end, const char **s, size_t *n)
+{
+	size_t len = 0;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return NULL;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		len = len * 10 + (size_t)(*p - '0');
+		if (len > (1u << 20))
+			return NULL;
+	}
+	if (p >= end || *p != ':' || (size_t)(end - p - 1) < len)
+		return NULL;
+	*s = p + 1;
+	*n = len;
+	return p + 1 + len;
+}

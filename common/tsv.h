@@ -70,4 +70,11 @@ static inline bool tsv_is_null(const char *f, size_t n)
  */
 size_t tsv_utf8_seq_len(const unsigned char *s, size_t n);
 
+/*
+ * tsv_len_str - the LEN:BYTES string at @p (before @end), as the details
+ * write a hostile string (span, jit): *@s its bytes, *@n their count; the
+ * position after it, or NULL when it is not one (LEN over 1 MiB, past @end).
+ */
+const char *tsv_len_str(const char *p, const char *end, const char **s, size_t *n);
+
 #endif /* BOOTTRACE_TSV_H */
