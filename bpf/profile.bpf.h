@@ -170,17 +170,24 @@ static __always_inline void stack_copy_ustack(struct task_struct *t, __u64 want,
 }
 
 /*
- * The wake-up flags of a sample record of @size at ring offset @off: an
- * interpreter's or the JVM's sample wakes the collector at once, since
- * its frames are code addresses the collector names from the process's
- * memory (a JVM exits milliseconds after its boot: with the wake-ups
- * batched, names were read up to a poll period, 10 ms, later, and under
- * load a JVM's last 50 ms of samples were read after it was gone); the
- * rest are batched (wake_at()).
+ * Does sample @s hold frames the collector names from the process's
+ * memory as it reads the sample: the JVM's and node's (an interpreter's
+ * too when the sampling program reads no names, inames.bpf.h)? Such a
+ * sample wakes the collector at once: a JVM exits milliseconds after its
+ * boot, and with the wake-ups batched its names were read up to a poll
+ * period, 10 ms, later (under load a JVM's last 50 ms of samples were read
+ * after it was gone). The rest are batched (wake_at()).
  */
+static __always_inline bool named_late(const struct bt_sample_event *s)
+{
+	return s->interp_kind == BT_INTERP_HOTSPOT || s->interp_kind == BT_INTERP_V8 ||
+	       (s->interp_kind != BT_INTERP_NONE && !inames_on);
+}
+
+/* The wake-up flags of sample record @s of @size at ring offset @off. */
 static __always_inline __u64 sample_wake(const struct bt_sample_event *s, __u64 off, __u64 size)
 {
-	return s->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP : wake_at(off, size);
+	return named_late(s) ? BPF_RB_FORCE_WAKEUP : wake_at(off, size);
 }
 
 /*
@@ -241,8 +248,7 @@ static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 k
 	e->iframes = 0;
 	if (ip)
 		interp_walk(t, e, ip);
-	bpf_ringbuf_submit(e, e->interp_kind != BT_INTERP_NONE ? BPF_RB_FORCE_WAKEUP
-							     : wake_flags(e, sizeof(*e)));
+	bpf_ringbuf_submit(e, named_late(e) ? BPF_RB_FORCE_WAKEUP : wake_flags(e, sizeof(*e)));
 	return 0;
 }
 
