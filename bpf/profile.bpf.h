@@ -94,21 +94,18 @@ struct {
 static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 key, __u32 type,
 				       __u64 ts, __u32 period, struct bt_sample_event *e)
 {
-	/*
-	 * An off-CPU stack begins with the program's own frames and the
-	 * tracepoint's (bt_sched_switch, bpf_trace_run4,
-	 * __traceiter_sched_switch), not always all of them (the unwinder
-	 * passes over the program's now and then): the collector drops what
-	 * is above __schedule (collector/profile/frames.c)
-	 */
-	__u64 kskip = 0;
-
 	fill_hdr(&e->hdr, t, type, ts, key);
 	e->cpu = bpf_get_smp_processor_id();
 	e->period_ns = period;
-	/* a perf event's: empty when it came in user mode */
-	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack),
-					kskip & BPF_F_SKIP_FIELD_MASK);
+	/*
+	 * A perf event's: empty when it came in user mode. An off-CPU stack
+	 * begins with the program's own frames and the tracepoint's
+	 * (bt_sched_switch, bpf_trace_run4, __traceiter_sched_switch), not
+	 * always all of them (the unwinder passes over the program's now and
+	 * then): the collector drops what is above __schedule
+	 * (collector/profile/frames.c)
+	 */
+	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
 	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
 					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
 }

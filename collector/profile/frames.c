@@ -173,6 +173,9 @@ static void put_user_hotspot(struct umaps *u, struct interp *in, const struct bt
  * the unwinder shows varies: bpf/profile.bpf.h takes them all); 0 for a
  * sample, or when no __schedule is there.
  */
+/* The frames looked through for __schedule: the program's, the tracepoint's, a few more. */
+#define OFFSTACK_ABOVE_MAX 8
+
 static size_t offstack_first(const struct ksyms *k, const struct bt_sample_event *e, size_t nk)
 {
 	const char *name;
@@ -181,7 +184,7 @@ static size_t offstack_first(const struct ksyms *k, const struct bt_sample_event
 
 	if (e->hdr.type != BT_EV_OFFSTACK)
 		return 0;
-	for (i = 0; i < nk && i < 8; i++) {
+	for (i = 0; i < nk && i < OFFSTACK_ABOVE_MAX; i++) {
 		name = ksyms_find(k, e->kstack[i], &off);
 		if (name && !strcmp(name, "__schedule"))
 			return i;
