@@ -76,8 +76,10 @@ void options_usage(FILE *f)
 "                               descendants until they end (like strace -p)\n"
 "        --root-exec <glob>     pidtree watch: only containers whose runtime's\n"
 "                               comm or command line matches <glob>\n"
-"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8); with the\n"
-"                               legacy or compat object, the perf buffer per CPU\n"
+"        --ringbuf-mb <mb>      ring buffer size in MiB (default 8, 32 when user\n"
+"                               stacks are copied: --profile, off-CPU stacks);\n"
+"                               with the legacy or compat object, the perf\n"
+"                               buffer per CPU (default 8)\n"
 "        --object <obj>         auto, modern, compat or legacy BPF object (default\n"
 "                               auto: modern if it loads, else compat in cgroup\n"
 "                               mode (kernel >= 4.18), else legacy in pidtree mode)\n"
@@ -528,7 +530,7 @@ enum options_result options_parse(int argc, char **argv, struct options *o)
 	o->mode = "auto";
 	o->syscalls = "all";
 	o->runs = 1;
-	o->ringbuf_mb = 8;
+	o->ringbuf_mb = 0;	/* the backend's default (collector/kernel/backend.h) */
 	o->object = "auto";
 	o->sched = SCHED_ON;
 	o->offcpu_stacks = -1;	/* by the mode: collector/main.c */

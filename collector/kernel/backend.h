@@ -39,6 +39,17 @@ static inline int test_knob(const char *name)
 
 enum bt_mode { BT_MODE_CGROUP, BT_MODE_PIDTREE };
 
+/*
+ * The ring buffer's default size, MiB. With user stacks copied (--profile
+ * or off-CPU stacks unwound by CFI: up to 16 KiB a record) records come at
+ * tens of MB/s while the collector unwinds each: a JVM server's boot at
+ * 999 Hz writes ~20 MB/s (jetty9, tests/integration/test_collector_profile_
+ * jetty.sh), so 8 MiB let a collector kept off its CPU ~0.4 s lose
+ * events (it did, under ASan beside other tests); 32 MiB gives it ~1.6 s.
+ */
+#define BT_RINGBUF_MB 8
+#define BT_RINGBUF_MB_COPIES 32
+
 struct backend_config {
 	enum bt_mode mode;
 	/*
@@ -54,7 +65,11 @@ struct backend_config {
 	unsigned profile_stack;		/* and the user stack copied, bytes (ops->ustack_copy), 0: none */
 	bool offcpu_stacks;		/* --offcpu-stacks on: BT_EV_OFFSTACK records (ops->offcpu_stacks) */
 	__u64 syscall_mask[BT_MAX_SYSCALLS / 64];
-	/* ring buffer size (modern) or perf buffer size per CPU (legacy, compat) */
+	/*
+	 * ring buffer size (modern) or perf buffer size per CPU (legacy,
+	 * compat); 0: the backend's default (BT_RINGBUF_MB, or
+	 * BT_RINGBUF_MB_COPIES when the modern object copies user stacks)
+	 */
 	unsigned long buffer_mb;
 	bool marks;			/* --mark or --start: load the mark programs */
 	bool start_mark;		/* --start: and the ones that carry its time */

@@ -271,7 +271,6 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->exec_wakeup = cfg->spans;
 	m->skel->rodata->watch_mkdir = cfg->watch && cfg->mode == BT_MODE_CGROUP;
 	m->skel->rodata->watch_roots = cfg->watch && cfg->mode == BT_MODE_PIDTREE;
-	m->skel->rodata->wakeup_bytes = (cfg->buffer_mb << 20) / 16;
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
@@ -287,10 +286,15 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->offcpu_stacks = cfg->offcpu_stacks;
 	m->skel->rodata->offcpu_stack_bytes = cfg->offcpu_stacks && modern_ops.ustack_copy ?
 					      cfg->profile_stack : 0;
+	if (!m->b.cfg.buffer_mb)
+		m->b.cfg.buffer_mb = m->skel->rodata->profile_stack_bytes ||
+				     m->skel->rodata->offcpu_stack_bytes ? BT_RINGBUF_MB_COPIES :
+									   BT_RINGBUF_MB;
+	m->skel->rodata->wakeup_bytes = (m->b.cfg.buffer_mb << 20) / 16;
 	m->skel->rodata->self_tgid = (__u32)getpid();
 	memcpy((void *)m->skel->rodata->syscall_mask, cfg->syscall_mask,
 	       sizeof(cfg->syscall_mask));
-	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(cfg->buffer_mb << 20));
+	err = bpf_map__set_max_entries(m->skel->maps.events, (__u32)(m->b.cfg.buffer_mb << 20));
 	/*
 	 * The other mode's map, preallocated in full, would cost start-up
 	 * time (a tenth of it, in htab_map_alloc) for nothing: one entry.

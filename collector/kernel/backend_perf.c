@@ -825,7 +825,7 @@ static int perf_open(const struct backend_config *cfg, struct backend **out, int
 	if (err)
 		goto fail;
 	/* 4. the rings before the programs: a record with nowhere to go is lost */
-	o->pb = open_perf_buffer(o, cfg->buffer_mb);
+	o->pb = open_perf_buffer(o, cfg->buffer_mb ? cfg->buffer_mb : BT_RINGBUF_MB);
 	if (!o->pb) {
 		err = -errno;
 		fprintf(stderr, "collector: cannot set up the perf buffer: %s\n", strerror(-err));
