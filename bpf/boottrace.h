@@ -433,7 +433,8 @@ _Static_assert(sizeof(struct bt_interp_proc) == 64, "bt_interp_proc layout");
 /*
  * A code object's name parts (BT_EV_INAME), read by the sampling program
  * (bpf/interp.bpf.h) the first time a process's samples show it (per
- * registration, bt_interp_proc.gen), before the sample that shows it is
+ * registration, bt_interp_proc.gen; again when another object took its
+ * freed address, bpf/inames.bpf.h), before the sample that shows it is
  * written: the collector names the frames from them, not from the
  * process's memory later, where the object may be freed by then (Ruby's
  * iseq of a file's top level, once the file is loaded). label: the

@@ -13,13 +13,30 @@
  *
  * Seen: an LRU hash of (code object, tgid, registration), so a pid used
  * again, or a process that exec'd and was registered again, has its names
- * read again. A record the ring had no room for is counted lost and its
- * code object forgotten (read again at its next sample).
+ * read again. Its value is the object's tag: a hash of the words that say
+ * which object sits at that address (CPython: co_firstlineno, the
+ * co_filename and co_qualname pointers; Ruby: the iseq's body pointer,
+ * its location's pathobj and label VALUEs, first_lineno). An interpreter
+ * frees code objects and makes others at the same address (CPython's
+ * `<module>` code of each import, dropped once the module ran, the next
+ * module's landing there; Ruby's iseq of a loaded file, or a gemspec's
+ * block, once the GC took it): a frame whose tag is not the one stored
+ * has its names read and written again, and the collector takes the
+ * newer name for that address (interp.c, interp_iname()): the record
+ * still comes before the sample that shows the new object. A `<module>`
+ * qualname is the same interned str for every module: the filename
+ * pointer and first line tell modules apart. An object made where one
+ * was freed whose words all equal the old one's (its file's str, its
+ * label, made again at their old addresses too) keeps the old name: the
+ * same name, but for a file name made again with other bytes.
+ * A record the ring had no room for is counted lost and its code object
+ * forgotten (read again at its next sample).
  *
  * iname_see() is a global function: the verifier checks it once, not at
  * each of the walks' turns (160 of Ruby's, 96 of CPython's), which call it
- * for every frame. Per frame, a hash lookup; per new code object, 6 to 10
- * reads of user memory.
+ * for every frame. Per frame, one read of user memory (the tag's words,
+ * one span of the code object, of the iseq's body) and a hash lookup; per
+ * new code object, 3 to 7 more reads (the strings).
  *
  * Part of bpf/boottrace.bpf.c (included by interp.bpf.h).
  */
@@ -37,8 +54,11 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 32768);
 	__type(key, struct iname_key);
-	__type(value, __u8);
+	__type(value, __u64);		/* the object's tag */
 } iname_seen SEC(".maps");
+
+/* The tag's span: CPython, from co_firstlineno; Ruby, from the body's location.pathobj. */
+#define INAME_SPAN_WORDS 8
 
 #define INAME_RB_T_STRING 0x05
 #define INAME_RB_T_ARRAY 0x07
@@ -113,21 +133,28 @@ static __always_inline int iname_rb_path(const struct bt_interp_proc *ip, __u64 
 	return iname_rb_str(ip, v, out);
 }
 
-/* @e's parts of code object @code of the process @ip is (its kind's layout). */
-static __always_inline void iname_read(const struct bt_interp_proc *ip, __u64 code,
+/* word @off - @base of @span (INAME_SPAN_WORDS, 8-byte words), or 0 outside it */
+static __always_inline __u64 iname_word(const __u64 *span, __u16 base, __u16 off)
+{
+	__u32 i = (__u32)(off - base) >> 3;
+
+	return off >= base && i < INAME_SPAN_WORDS ? span[i & (INAME_SPAN_WORDS - 1)] : 0;
+}
+
+/*
+ * @e's parts of code object @code of the process @ip is (its kind's
+ * layout), from @span, iname_see()'s copy of the words the tag hashes.
+ */
+static __always_inline void iname_read(const struct bt_interp_proc *ip, const __u64 *span,
 				       struct bt_iname_event *e)
 {
-	__u64 label = 0, path = 0, body;
-	__s32 line = 0;
+	__u64 label, path;
 	int n;
 
 	if (ip->kind == BT_INTERP_RUBY31) {
-		body = iname_ptr(code + ip->iseq_body);
-		if (body) {
-			path = iname_ptr(body + ip->body_pathobj);
-			label = iname_ptr(body + ip->body_label);
-			e->line = (__s64)iname_ptr(body + ip->body_first_lineno) >> 1;	/* a Fixnum */
-		}
+		path = span[0];
+		label = iname_word(span, ip->body_pathobj, ip->body_label);
+		e->line = (__s64)iname_word(span, ip->body_pathobj, ip->body_first_lineno) >> 1;	/* a Fixnum */
 		n = iname_rb_str(ip, label, e->label);
 		if (n >= 0) {
 			e->label_len = n;
@@ -140,41 +167,72 @@ static __always_inline void iname_read(const struct bt_interp_proc *ip, __u64 co
 		}
 		return;
 	}
-	bpf_probe_read_user(&line, sizeof(line), (const void *)(code + ip->co_firstlineno));
-	e->line = line;
-	n = iname_py_str(ip, iname_ptr(code + ip->co_qualname), e->label);
+	e->line = (__s32)span[0];	/* co_firstlineno, an int: the span's first 4 bytes */
+	n = iname_py_str(ip, iname_word(span, ip->co_firstlineno, ip->co_qualname), e->label);
 	if (n >= 0) {
 		e->label_len = n;
 		e->flags |= BT_INAME_LABEL;
 	}
-	n = iname_py_str(ip, iname_ptr(code + ip->co_filename), e->file);
+	n = iname_py_str(ip, iname_word(span, ip->co_firstlineno, ip->co_filename), e->file);
 	if (n >= 0) {
 		e->file_len = n;
 		e->flags |= BT_INAME_FILE;
 	}
 }
 
+/* A hash of @span's words and @body: the code object's tag. */
+static __always_inline __u64 iname_tag(const __u64 *span, __u64 body)
+{
+	__u64 h = body;
+	int i;
+
+	for (i = 0; i < INAME_SPAN_WORDS; i++)
+		h = (h ^ span[i]) * 0x9e3779b97f4a7c15ULL;	/* 2^64 / the golden ratio */
+	return h;
+}
+
 /*
  * Code object @code (no entry bit) of the current process, registered as
- * @ip, in a sample of container @key: its names written the first time.
- * Always 0.
+ * @ip, in a sample of container @key: its names written the first time,
+ * and again when its tag changed (another object at that address). Ruby:
+ * @body, the iseq's body, read by the walker with the iseq's flags (0 for
+ * CPython). Always 0.
  */
-__noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 key)
+__noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 body, __u64 key)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 span[INAME_SPAN_WORDS] = {}, tag, *seen;
 	struct iname_key k = {};
 	struct bt_iname_event *e;
-	__u8 one = 1;
 
-	if (!ip || !code || (ip->kind != BT_INTERP_PYTHON311 && ip->kind != BT_INTERP_RUBY31))
+	if (!ip || !code)
 		return 0;
+	/*
+	 * The words the tag hashes, one read: CPython, PyCodeObject from
+	 * co_firstlineno to co_qualname (3.11: 72 to 136, the 64 bytes);
+	 * Ruby, the body's location (pathobj, base_label, label,
+	 * first_lineno: 32 bytes). A span that cannot be read hashes as
+	 * zeros: its names are read in part, and read again once it can.
+	 */
+	if (ip->kind == BT_INTERP_PYTHON311)
+		bpf_probe_read_user(span, sizeof(span), (const void *)(code + ip->co_firstlineno));
+	else if (ip->kind == BT_INTERP_RUBY31 && body)
+		bpf_probe_read_user(span, 4 * sizeof(span[0]), (const void *)(body + ip->body_pathobj));
+	else if (ip->kind != BT_INTERP_RUBY31)
+		return 0;
+	/* Ruby's body pointer is hashed too: a body is freed and made again with its iseq */
+	tag = iname_tag(span, body);
 	k.code = code;
 	k.tgid = t->tgid;
 	k.gen = ip->gen;
-	if (bpf_map_lookup_elem(&iname_seen, &k))
-		return 0;
-	if (bpf_map_update_elem(&iname_seen, &k, &one, BPF_NOEXIST))
+	seen = bpf_map_lookup_elem(&iname_seen, &k);
+	if (seen) {
+		if (*seen == tag)
+			return 0;
+		*seen = tag;	/* another object at that address: its names now */
+	} else if (bpf_map_update_elem(&iname_seen, &k, &tag, BPF_NOEXIST)) {
 		return 0;	/* another CPU's sample has it */
+	}
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		bpf_map_delete_elem(&iname_seen, &k);
@@ -188,7 +246,7 @@ __noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 key)
 	e->line = 0;
 	e->label_len = e->file_len = 0;
 	e->pad = 0;
-	iname_read(ip, code, e);
+	iname_read(ip, span, e);
 	submit(e);
 	return 0;
 }

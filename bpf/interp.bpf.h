@@ -5,9 +5,10 @@
  * or Ruby 3.1 mapped: collector/profile/interp.c), the frame chain of the
  * interrupted thread, read from its memory, the way the OpenTelemetry
  * eBPF profiler, py-spy and rbspy read it. The code objects' addresses
- * are taken here, and the first time a process's samples show one, its
- * names (bpf/inames.bpf.h): before the sample's record is written, so the
- * collector knows them when it formats it.
+ * are taken here, and the first time a process's samples show one (or
+ * another object at its address), its names (bpf/inames.bpf.h): before
+ * the sample's record is written, so the collector knows them when it
+ * formats it.
  *
  * CPython 3.11: the thread state of the thread holding the GIL
  * (_PyRuntime.gilstate.tstate_current), its cframe's current frame, then
@@ -95,8 +96,8 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
-	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {};
-	__u32 i, n, ipc, iiseq, iep, tid = 0;
+	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {}, is[4] = {};
+	__u32 i, n, ipc, iiseq, iep, ibody, tid = 0;
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	ec = ractor ? interp_read_ptr(ractor + ip->rr_running_ec) : 0;
@@ -113,7 +114,8 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	/*
 	 * Each control frame read whole, its pc, iseq and ep taken from the
 	 * copy (one read of user memory for three: a Ruby frame costs 3
-	 * reads, not 5; docs/costs.md): its first 64 bytes, whose 8-byte
+	 * reads, not 5, and a fourth for its names' tag, iname_see();
+	 * docs/costs.md): its first 64 bytes, whose 8-byte
 	 * words hold them (3.1: a frame of 64 bytes, pc 0, iseq 16, ep 32;
 	 * a smaller frame is no layout this walker knows).
 	 */
@@ -122,12 +124,21 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	ipc = (ip->cfp_pc >> 3) & 7;
 	iiseq = (ip->cfp_iseq >> 3) & 7;
 	iep = (ip->cfp_ep >> 3) & 7;
+	ibody = (ip->iseq_body >> 3) & 3;
 	for (i = 0; i < INTERP_RB_CFPS && cfp && cfp < end; i++, cfp += ip->cfp_size) {
 		if (bpf_probe_read_user(f, sizeof(f), (const void *)cfp))
 			continue;	/* not there: as a frame without pc */
 		pc = f[ipc];
 		iseq = pc ? f[iiseq] : 0;
-		flags = iseq ? interp_read_ptr(iseq) : 0;
+		/*
+		 * The iseq's flags and body in one read (rb_iseq_t: flags,
+		 * wrapper, body; 3.1: body 16), the body for iname_see()'s tag:
+		 * the iseq's first 32 bytes, in its 40-byte heap slot.
+		 */
+		is[0] = is[2] = 0;
+		if (iseq && bpf_probe_read_user(is, sizeof(is), (const void *)iseq))
+			is[0] = 0;
+		flags = is[0];
 		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
 		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
 			continue;	/* a C method's frame, or a dummy */
@@ -136,7 +147,7 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
 		if (inames_on)
-			iname_see(ip, iseq, e->hdr.cgroup_id);
+			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id);
 		/*
 		 * The count lives in the record, not in a register: the
 		 * verifier then sees one state per turn whatever the frames
@@ -151,6 +162,9 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	e->interp_kind = ip->kind;
 }
 
+/* The bytes of a CPython frame read from its f_code on: up to is_entry, within 3.11's 72 */
+#define INTERP_PY_FRAME_SPAN 40
+
 /*
  * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
  * its entry in interp_procs, else NULL), and write the names of the code
@@ -159,9 +173,9 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e,
 					const struct bt_interp_proc *ip)
 {
-	__u64 tstate, frame, code, tid = 0;
+	__u64 tstate, frame, code, tid = 0, fr[8] = {};
 	__u8 entry = 0;
-	__u32 i, n = 0;
+	__u32 i, n = 0, iprev, ient;
 
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
@@ -191,17 +205,29 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 		return;
 	frame = interp_read_ptr(tstate + ip->ts_cframe);
 	frame = frame ? interp_read_ptr(frame + ip->cf_frame) : 0;
+	/*
+	 * Each frame's f_code, previous and is_entry in one read (3.11:
+	 * 32, 48 and 68 of a _PyInterpreterFrame of 72 bytes and more): the
+	 * 40 bytes from f_code on, taken from the copy (one read of user
+	 * memory for three; docs/costs.md).
+	 */
+	if (ip->fr_previous < ip->fr_code || ip->fr_previous + 8 > ip->fr_code + INTERP_PY_FRAME_SPAN ||
+	    ip->fr_is_entry < ip->fr_code || ip->fr_is_entry >= ip->fr_code + INTERP_PY_FRAME_SPAN)
+		return;		/* not a layout this walker knows */
+	iprev = (ip->fr_previous - ip->fr_code) >> 3;
+	ient = ip->fr_is_entry - ip->fr_code;
 	for (i = 0; i < BT_IFRAMES_MAX && frame; i++) {
-		code = interp_read_ptr(frame + ip->fr_code);
+		if (bpf_probe_read_user(fr, INTERP_PY_FRAME_SPAN, (const void *)(frame + ip->fr_code)))
+			break;
+		code = fr[0];
 		if (!code)
 			break;
 		if (inames_on)
-			iname_see(ip, code, e->hdr.cgroup_id);
-		entry = 0;
-		bpf_probe_read_user(&entry, sizeof(entry), (const void *)(frame + ip->fr_is_entry));
+			iname_see(ip, code, 0, e->hdr.cgroup_id);
+		entry = (__u8)(fr[(ient >> 3) & 7] >> ((ient & 7) * 8));
 		e->iframe[i] = code | (entry ? BT_IFRAME_ENTRY : 0);
 		n = i + 1;
-		frame = interp_read_ptr(frame + ip->fr_previous);
+		frame = fr[iprev & 7];
 	}
 	e->interp_kind = ip->kind;
 	e->iframes = n;

@@ -650,14 +650,23 @@ void interp_iname(struct interp *in, const struct bt_iname_event *e)
 	in->inames++;
 	if ((e->flags & (BT_INAME_LABEL | BT_INAME_FILE)) != (BT_INAME_LABEL | BT_INAME_FILE))
 		in->inames_part++;
-	/* a process forgotten since (exec'd, exited), or not this one's; a name read in part: read later */
-	if (!p || (int)e->kind != p->kind || !e->code || !(name = interp_iname_name(e)))
+	/* a process forgotten since (exec'd, exited), or not this one's */
+	if (!p || (int)e->kind != p->kind || !e->code)
 		return;
+	/*
+	 * A record for an address named already: another object there now
+	 * (its tag changed, bpf/inames.bpf.h). The old name goes, even when
+	 * the new one was read in part: the samples that follow are the new
+	 * object's (the ring keeps this record before them), and
+	 * interp_frame() reads its name from memory then.
+	 */
 	if ((old = idmap_get(&p->names, e->code))) {
 		free(old);
 		idmap_del(&p->names, e->code);
 		p->nnames--;
 	}
+	if (!(name = interp_iname_name(e)))
+		return;
 	if (p->nnames >= INTERP_NAMES_MAX)
 		names_free(p);
 	if (idmap_put(&p->names, e->code, name) < 0) {

@@ -35,10 +35,10 @@
  * memory the first time and kept per process (unless read in part: an
  * object being made or freed there); the sampling program reads them
  * itself the first time a sample shows the object (interp_iname()), so
- * that a name is known before the object can be freed. A code object
- * freed and another made at its address keeps the first one's name
- * (rare for CPython's code objects during a boot; for Ruby, the iseqs of
- * code eval'd from strings that the GC frees). CPython: `qualname (file.py:LINE)`, with the line the
+ * that a name is known before the object can be freed, and again when
+ * another object was made at a freed one's address (its tag, a hash of
+ * the words that name it, changed: bpf/inames.bpf.h), the newer name
+ * then taking the address's place. CPython: `qualname (file.py:LINE)`, with the line the
  * function starts at (co_firstlineno). Ruby: `label (file.rb:LINE)`, the
  * iseq's label (`meth`, `block in meth`, `<class:Foo>`, `<main>`,
  * `<top (required)>`) without the method's class (its owner's name is
@@ -104,10 +104,11 @@ size_t interp_java_frame(struct interp *in, pid_t pid, uint64_t v, char *buf, si
 
 /*
  * interp_iname - a code object's names, as the sampling program read them
- * the first time the process's samples showed it (BT_EV_INAME, before the
- * sample): kept as its name when read whole, in place of one read from the
- * process's memory (interp_frame() reads it there when none came, or
- * came in part).
+ * the first time the process's samples showed it, or another object at its
+ * address (BT_EV_INAME, before the sample): kept as its name when read
+ * whole, in place of any the address had (interp_frame() reads it from
+ * the process's memory when none came, or came in part: the old name is
+ * dropped then too).
  */
 void interp_iname(struct interp *in, const struct bt_iname_event *e);
 /*
