@@ -13,30 +13,33 @@
  *
  * Seen: an LRU hash of (code object, tgid, registration), so a pid used
  * again, or a process that exec'd and was registered again, has its names
- * read again. Its value is the object's tag: a hash of the words that say
- * which object sits at that address (CPython: co_firstlineno, the
- * co_filename and co_qualname pointers; Ruby: the iseq's body pointer,
- * its location's pathobj and label VALUEs, first_lineno). An interpreter
- * frees code objects and makes others at the same address (CPython's
- * `<module>` code of each import, dropped once the module ran, the next
- * module's landing there; Ruby's iseq of a loaded file, or a gemspec's
- * block, once the GC took it): a frame whose tag is not the one stored
- * has its names read and written again, and the collector takes the
- * newer name for that address (interp.c, interp_iname()): the record
- * still comes before the sample that shows the new object. A `<module>`
- * qualname is the same interned str for every module: the filename
- * pointer and first line tell modules apart. An object made where one
- * was freed whose words all equal the old one's (its file's str, its
- * label, made again at their old addresses too) keeps the old name: the
- * same name, but for a file name made again with other bytes.
+ * read again. Its value is the object's tag: a hash of words that tell
+ * which object sits at that address, read in one span as the walker sees
+ * the frame (CPython: co_firstlineno to co_qualname, the co_filename and
+ * co_qualname pointers among them; Ruby: the iseq's body pointer and the
+ * body's first 120 bytes: its size, its parameters, its location's
+ * pathobj and label VALUEs, first line and the code's extent). An
+ * interpreter frees code objects and makes others at their addresses
+ * (CPython's `<module>` code of each import, dropped once the module ran:
+ * the next module's lands there; Ruby's iseqs the GC took, a gemspec's
+ * block): a frame whose tag is not the one stored has its names read and
+ * written again, and the collector takes the newer name for that address
+ * (interp.c, interp_iname()); the record still comes before the sample.
+ * A `<module>` qualname is the same interned str for every module: the
+ * filename pointer (a str the module keeps) and the first line tell
+ * modules apart. Not told apart: an object whose words all equal the
+ * freed one's, its strings made again at the same addresses with other
+ * bytes (Ruby: code of the same shape eval'd from two files in a row,
+ * its path String's slot taken again, the GC run in between): that would
+ * take reading the strings at every frame.
  * A record the ring had no room for is counted lost and its code object
  * forgotten (read again at its next sample).
  *
  * iname_see() is a global function: the verifier checks it once, not at
  * each of the walks' turns (160 of Ruby's, 96 of CPython's), which call it
- * for every frame. Per frame, one read of user memory (the tag's words,
- * one span of the code object, of the iseq's body) and a hash lookup; per
- * new code object, 3 to 7 more reads (the strings).
+ * for every frame. Per frame, one read of user memory (the tag's span of
+ * the code object, of the iseq's body) and a hash lookup; per new code
+ * object, 3 to 7 more reads (the strings) and a record.
  *
  * Part of bpf/boottrace.bpf.c (included by interp.bpf.h).
  */
@@ -57,8 +60,13 @@ struct {
 	__type(value, __u64);		/* the object's tag */
 } iname_seen SEC(".maps");
 
-/* The tag's span: CPython, from co_firstlineno; Ruby, from the body's location.pathobj. */
-#define INAME_SPAN_WORDS 8
+/*
+ * The tag's span, 8-byte words: CPython's, 8 from co_firstlineno; Ruby's,
+ * the body's first 15 (to the end of its location).
+ */
+#define INAME_SPAN_WORDS 16
+#define INAME_PY_SPAN 64
+#define INAME_RB_SPAN 120
 
 #define INAME_RB_T_STRING 0x05
 #define INAME_RB_T_ARRAY 0x07
@@ -152,9 +160,9 @@ static __always_inline void iname_read(const struct bt_interp_proc *ip, const __
 	int n;
 
 	if (ip->kind == BT_INTERP_RUBY31) {
-		path = span[0];
-		label = iname_word(span, ip->body_pathobj, ip->body_label);
-		e->line = (__s64)iname_word(span, ip->body_pathobj, ip->body_first_lineno) >> 1;	/* a Fixnum */
+		path = iname_word(span, 0, ip->body_pathobj);
+		label = iname_word(span, 0, ip->body_label);
+		e->line = (__s64)iname_word(span, 0, ip->body_first_lineno) >> 1;	/* a Fixnum */
 		n = iname_rb_str(ip, label, e->label);
 		if (n >= 0) {
 			e->label_len = n;
@@ -209,15 +217,19 @@ __noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 body
 		return 0;
 	/*
 	 * The words the tag hashes, one read: CPython, PyCodeObject from
-	 * co_firstlineno to co_qualname (3.11: 72 to 136, the 64 bytes);
-	 * Ruby, the body's location (pathobj, base_label, label,
-	 * first_lineno: 32 bytes). A span that cannot be read hashes as
-	 * zeros: its names are read in part, and read again once it can.
+	 * co_firstlineno to co_qualname (3.11: 72 to 136, the 64 bytes: the
+	 * counts of its locals, its names' tuples, co_filename, co_name,
+	 * co_qualname); Ruby, the iseq's body to the end of its location
+	 * (3.1: 120 bytes: its type and size, its parameters' counts, the
+	 * location's pathobj, labels, first line, node and the code's
+	 * extent, first and last line and column). A span that cannot be
+	 * read hashes as zeros: its names are read in part, and read again
+	 * once it can.
 	 */
 	if (ip->kind == BT_INTERP_PYTHON311)
-		bpf_probe_read_user(span, sizeof(span), (const void *)(code + ip->co_firstlineno));
+		bpf_probe_read_user(span, INAME_PY_SPAN, (const void *)(code + ip->co_firstlineno));
 	else if (ip->kind == BT_INTERP_RUBY31 && body)
-		bpf_probe_read_user(span, 4 * sizeof(span[0]), (const void *)(body + ip->body_pathobj));
+		bpf_probe_read_user(span, INAME_RB_SPAN, (const void *)body);
 	else if (ip->kind != BT_INTERP_RUBY31)
 		return 0;
 	/* Ruby's body pointer is hashed too: a body is freed and made again with its iseq */
