@@ -9,23 +9,30 @@
 #    read once, then a lookup per frame per sample);
 #  - rails: tests/tools/railsapp's environment loaded (Rails 6.1 booting,
 #    its initializer burning 300 ms): thousands of iseqs, most seen once.
+# Two CPython 3.11 ones:
+#  - py: tests/tools/pyburn.py, 300 ms of CPU in a few functions;
+#  - pyimp: some 20 of the standard library's packages imported (asyncio,
+#    email, http.server, unittest...; importlib's frames deep under each
+#    module's <module> code, most code objects seen once).
 # The ways: names off (BOOTTRACE_TEST_NO_INAMES: read from the process's
 # memory by the collector, as before) and on. The figure is the sampling
 # program's own run time as the kernel counts it (BPF run-time statistics
 # held on by bench/bpfstats, read from the collector's fdinfo of
-# bt_profile before it exits), over the Ruby process's samples: the
+# bt_profile before it exits), over the interpreter process's samples: the
 # program runs on every tick of every task, and the other ticks cost the
-# same both ways. Needs root, ruby3.1 and ruby-railties.
+# same both ways. Needs root, ruby3.1, ruby-railties and python3.11.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-3}
 COLLECTOR=$(realpath "$OUTPUT/collector")
 RB=/usr/bin/ruby3.1
+PY=/usr/bin/python3.11
+PYIMP='import asyncio, argparse, decimal, email.mime.multipart, http.server, json, logging.handlers, multiprocessing, pdb, pydoc, sqlite3, tarfile, unittest, urllib.request, uuid, xml.dom.minidom, zipfile'
 TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
 stats=
 trap '[ -n "$stats" ] && kill "$stats"; rm -rf "$TMP"' EXIT
-for f in "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$RB"; do
+for f in "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$RB" "$PY"; do
 	[ -e "$f" ] || { echo "bench/inames.sh: no $f (make; scripts/install-deps.sh)" >&2; exit 1; }
 done
 cp -r tests/tools/railsapp "$TMP/app"
@@ -52,6 +59,8 @@ run() {
 	case $w in
 	burn) cmd="$RB $PWD/tests/tools/rbburn.rb > /dev/null" ;;
 	rails) cmd="cd $TMP/app && RAILS_ENV=production $RB -e 'require \"./config/environment\"' 2> /dev/null" ;;
+	py) cmd="$PY $PWD/tests/tools/pyburn.py > /dev/null" ;;
+	pyimp) cmd="$PY -c '$PYIMP'" ;;
 	esac
 	[ "$k" = off ] && env=(BOOTTRACE_TEST_NO_INAMES=1)
 	env "${env[@]}" "$COLLECTOR" --profile=999 --profile-unwind=fp --ringbuf-mb 64 -o "$TMP/o.tsv" -- \
@@ -60,16 +69,16 @@ run() {
 	while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
 	read -r "pns[$w.$k.$i]" _ < <(prog_stats "$cpid")
 	wait "$cpid"
-	samp[$w.$k.$i]=$(awk -F'\t' '$8 == "sample" && $7 ~ /^ruby/' "$TMP/o.tsv" | wc -l)
+	samp[$w.$k.$i]=$(awk -F'\t' -v c="${w:0:2}" '$8 == "sample" && (c == "py" ? $7 ~ /^python/ : $7 ~ /^ruby/)' "$TMP/o.tsv" | wc -l)
 }
 
 for i in $(seq "$ROUNDS"); do
-	for w in burn rails; do
+	for w in burn rails py pyimp; do
 		for k in off on; do run "$w" "$k" "$i"; done
 	done
 done
 printf '%-6s %-10s %9s %8s %11s\n' work names prog-ms samples prog/sample
-for w in burn rails; do
+for w in burn rails py pyimp; do
 	for k in off on; do
 		ps=() ss=() per=()
 		for i in $(seq "$ROUNDS"); do

@@ -135,9 +135,9 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		 * wrapper, body; 3.1: body 16), the body for iname_see()'s tag:
 		 * the iseq's first 32 bytes, in its 40-byte heap slot.
 		 */
-		is[0] = is[2] = 0;
-		if (iseq && bpf_probe_read_user(is, sizeof(is), (const void *)iseq))
-			is[0] = 0;
+		__builtin_memset(is, 0, sizeof(is));
+		if (iseq)
+			bpf_probe_read_user(is, sizeof(is), (const void *)iseq);	/* zeroed if not there */
 		flags = is[0];
 		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
 		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
