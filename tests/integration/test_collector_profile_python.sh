@@ -73,7 +73,8 @@ cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$PY" 
 # the next module's lands at its address (3.11: every other one, here):
 # each module's samples must be named by its own file, `<module>
 # (.../modNN.py:1)`. Checked: each file's samples are the CPU time the
-# module measured itself (±3 samples or ±25%: some 10 samples each), and
+# module measured itself (±4 samples or ±40%: some 10 samples each; a
+# module named by another's file has none, or twice its own), and
 # every sample taken within a module's burn (its CLOCK_MONOTONIC start and
 # end, the rows' clock) names that module's file, and no other's.
 IMODS=30
@@ -110,7 +111,7 @@ for i in $(seq 0 $((IMODS - 1))); do
 	n=$(awk -v f="<module> ($TMP/imods/$m.py:1)" 'index($0, f) { n += $NF } END { print n + 0 }' <<< "$folded")
 	e=$(cpu_samples "$(burner_ns "$TMP/imods.out" "$m")" "$period")
 	sum=$((sum + n)) want=$((want + e))
-	if [ $((n > e ? n - e : e - n)) -gt 3 ] && ! ratio_near "$n" "$e" 1 25; then
+	if [ $((n > e ? n - e : e - n)) -gt 4 ] && ! ratio_near "$n" "$e" 1 40; then
 		echo "# $m: $n samples named <module> ($m.py:1), for $e of its CPU time"
 		bad=$((bad + 1))
 	fi
