@@ -70,7 +70,8 @@ cgroup_mode && interp_run container "$APP" line_of --unshare pid,mount -- "$PY" 
 # 2. code objects made where others were freed (bpf/inames.bpf.h, the
 # tag): IMODS modules imported in a row, each burning ~10 ms of CPU in its
 # own top level. importlib drops a module's <module> code once it ran, and
-# the next module's lands at its address (3.11: every other one, here):
+# the module after next's lands at its address (3.11, here: two
+# addresses taken in turn):
 # each module's samples must be named by its own file, `<module>
 # (.../modNN.py:1)`. Checked: each file's samples are the CPU time the
 # module measured itself (±4 samples or ±40%: some 10 samples each; a
