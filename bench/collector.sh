@@ -7,7 +7,10 @@
 # process outside every traced container while the collector runs (cgroup
 # mode with the modern and the compat object, pidtree mode with the modern
 # and the legacy object), the floor of two empty programs (tp_btf, and
-# classic tracepoints for the compat and legacy objects), lower bounds for
+# classic tracepoints for the compat and legacy objects), the floor of a
+# row (bench/floor_row.bpf.c: the same two programs and the current task
+# and the clock at entry and exit, the helper calls no row of a start and
+# a duration does without), lower bounds for
 # any 4.15 object (bench/legacy_bare.bpf.c, legacy_pidtree.bpf.c) and any
 # 4.18 object in cgroup mode (bench/compat_cgroup.bpf.c), bpftrace printf
 # per event, strace -f and perf trace;
@@ -72,7 +75,7 @@ floor_loop() {
 	esac
 }
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-FLOORS=${BENCH_FLOORS-floor floor_legacy legacy_bare legacy_pidtree compat_cgroup}
+FLOORS=${BENCH_FLOORS-floor floor_row floor_legacy legacy_bare legacy_pidtree compat_cgroup}
 # scrape FILE: GET /metrics once a second from the collector that says its address in FILE
 scrape() {
 	local a
@@ -116,6 +119,7 @@ done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
 [ -s "$TMP/floor.all" ] && row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
+[ -s "$TMP/floor_row.all" ] && row "row floor: the same, task and clock read" "$(median < "$TMP/floor_row.all")" "bench/floor_row.bpf.c; all: $(tr '\n' ' ' < "$TMP/floor_row.all")"
 [ -s "$TMP/floor_legacy.all" ] && row "classic floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
 [ -s "$TMP/legacy_bare.all" ] && row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
 [ -s "$TMP/legacy_pidtree.all" ] && row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
@@ -138,6 +142,19 @@ if [ -s "$TMP/col.cgroup" ]; then
 		[ -s "$TMP/${w#*:}" ] || continue
 		awk -v n="${w%%:*}" -v a="$(median < "$TMP/${w#*:}")" -v c="$cg" -v b="$base" \
 			'BEGIN { printf "%-44s %10.0f %7.2fx  of cgroup mode'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
+	done
+fi
+# The modern object in cgroup mode against the floors (overheads, ns/call
+# above the untraced loop): the empty programs' (issue 37's goal: at most
+# 1.5x) and the row floor's (what is left to the collector's own work:
+# its filter, in-flight table and batches), by elapsed and by CPU time.
+if [ -s "$TMP/col.cgroup" ]; then
+	for f in floor floor_row; do
+		[ -s "$TMP/$f.all" ] || continue
+		awk -v n="$f" -v a="$(median < "$TMP/col.cgroup")" -v c="$(median < "$TMP/$f.all")" -v b="$base" \
+			-v ca="$(median < "$TMP/col.cgroup.cpu")" -v cc="$(median < "$TMP/$f.cpu")" -v cb="$(median < "$TMP/base.cpu")" \
+			'BEGIN { printf "%-44s %10.0f %7.2fx  of %s'"'"'s overhead (%.0f ns); cpu %.0f / %.0f ns (%.2fx)\n",
+				"overhead: collector (cgroup) / " n, a - b, (a - b) / (c - b), n, c - b, ca - cb, cc - cb, (ca - cb) / (cc - cb) }'
 	done
 fi
 # Each classic-tracepoint object against the least any object of its kind
@@ -163,6 +180,7 @@ cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
 [ -s "$TMP/floor.cpu" ] && crow "floor" "$(median < "$TMP/floor.cpu")"
+[ -s "$TMP/floor_row.cpu" ] && crow "row floor" "$(median < "$TMP/floor_row.cpu")"
 [ -s "$TMP/floor_legacy.cpu" ] && crow "classic floor" "$(median < "$TMP/floor_legacy.cpu")"
 [ -s "$TMP/legacy_bare.cpu" ] && crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
 [ -s "$TMP/legacy_pidtree.cpu" ] && crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"
