@@ -70,8 +70,8 @@ size_t tsv_escape(const char *in, size_t n, char *out)
 
 		/*
 		 * Eight plain bytes at a time: names and paths are mostly
-		 * plain, and a byte at a time was a fifth of the collector's
-		 * CPU on a stream of syscall rows.
+		 * plain, and a byte at a time this was 16% of the collector's
+		 * CPU on a stream of getppid rows (as put_u64() in output.c).
 		 */
 		if (n - i >= 8) {
 			memcpy(&w, s + i, 8);
