@@ -21,7 +21,8 @@
 # and the ratio of the two says what serving metrics costs tracing.
 # BENCH_MODES='cgroup metrics' BENCH_FLOORS= BENCH_PEERS=0: only those
 # (the collector's modes and the floors to run; the peers, bpftrace,
-# strace and perf trace, or not).
+# strace and perf trace, or not). BENCH_BASE=COLLECTOR: another build
+# (before a change) in cgroup mode in the same rounds, mode "base".
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -53,9 +54,12 @@ row "untraced loop (median of 3)" "$base" ""
 # sys_exit, what any tracer of this kind costs the host before filtering.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 MODES=${BENCH_MODES:-cgroup compat pidtree legacy metrics}
+[ -n "${BENCH_BASE:-}" ] && [[ " $MODES " != *" base "* ]] && MODES="$MODES base"
+# mode_bin MODE: the collector that runs it
+mode_bin() { if [ "$1" = base ]; then echo "$BENCH_BASE"; else echo "$OUTPUT/collector"; fi; }
 mode_opts() {
 	case $1 in
-	cgroup) echo "--mode cgroup --object modern" ;;
+	cgroup|base) echo "--mode cgroup --object modern" ;;
 	metrics) echo "--mode cgroup --object modern --metrics 0" ;;
 	compat) echo "--mode cgroup --object compat" ;;
 	pidtree) echo "--mode pidtree --object modern" ;;
@@ -94,7 +98,7 @@ for i in 1 2 3 4 5; do
 		sc=
 		[ $m = metrics ] && { scrape "$TMP/col" & sc=$!; }
 		# shellcheck disable=SC2046
-		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
+		"$(mode_bin $m)" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
 		rc=$?
 		[ -n "$sc" ] && { kill $sc; wait $sc 2>/dev/null; }
 		[ $rc -eq 0 ] || continue
@@ -102,7 +106,7 @@ for i in 1 2 3 4 5; do
 		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
 		[ $m = metrics ] && continue	# outside the containers: as cgroup mode
 		# shellcheck disable=SC2046
-		"$OUTPUT/collector" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
+		"$(mode_bin $m)" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
 		sleep 0.5
 		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
@@ -135,7 +139,7 @@ done
 # pidtree mode with both objects, and the classic floor and lower bounds.
 if [ -s "$TMP/col.cgroup" ]; then
 	cg=$(median < "$TMP/col.cgroup")
-	for w in "cgroup (compat object):col.compat" "pidtree (modern object):col.pidtree" \
+	for w in "cgroup, the base build:col.base" "cgroup (compat object):col.compat" "pidtree (modern object):col.pidtree" \
 		 "pidtree (legacy object):col.legacy" "classic floor:floor_legacy.all" \
 		 "legacy lower bound:legacy_bare.all" "legacy bound, hash map and comm:legacy_pidtree.all" \
 		 "compat bound, cgroup-id filter:compat_cgroup.all"; do
@@ -148,15 +152,16 @@ fi
 # above the untraced loop): the empty programs' (issue 37's goal: at most
 # 1.5x) and the row floor's (what is left to the collector's own work:
 # its filter, in-flight table and batches), by elapsed and by CPU time.
-if [ -s "$TMP/col.cgroup" ]; then
+for m in cgroup base; do
+	[ -s "$TMP/col.$m" ] || continue
 	for f in floor floor_row; do
 		[ -s "$TMP/$f.all" ] || continue
-		awk -v n="$f" -v a="$(median < "$TMP/col.cgroup")" -v c="$(median < "$TMP/$f.all")" -v b="$base" \
-			-v ca="$(median < "$TMP/col.cgroup.cpu")" -v cc="$(median < "$TMP/$f.cpu")" -v cb="$(median < "$TMP/base.cpu")" \
+		awk -v n="$f" -v a="$(median < "$TMP/col.$m")" -v c="$(median < "$TMP/$f.all")" -v b="$base" \
+			-v ca="$(median < "$TMP/col.$m.cpu")" -v cc="$(median < "$TMP/$f.cpu")" -v cb="$(median < "$TMP/base.cpu")" \
 			'BEGIN { printf "%-44s %10.0f %7.2fx  of %s'"'"'s overhead (%.0f ns); cpu %.0f / %.0f ns (%.2fx)\n",
-				"overhead: collector (cgroup) / " n, a - b, (a - b) / (c - b), n, c - b, ca - cb, cc - cb, (ca - cb) / (cc - cb) }'
+				"overhead: collector ('"$m"') / " n, a - b, (a - b) / (c - b), n, c - b, ca - cb, cc - cb, (ca - cb) / (cc - cb) }'
 	done
-fi
+done
 # Each classic-tracepoint object against the least any object of its kind
 # does (its lower bound, which does less than a row needs): the legacy
 # object (4.15, pidtree) against legacy_pidtree, the compat object (4.18,
