@@ -114,7 +114,7 @@ for i in 1 2 3 4 5; do
 	for f in $FLOORS; do
 		# shellcheck disable=SC2046
 		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" $([ $f = compat_cgroup ] && echo "$CGB") > "$TMP/floor.out" & fl=$!
-		for _ in $(seq 250); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
+		for _ in $(seq 250); do grep -qs attached "$TMP/floor.out" && break; sleep 0.02; done
 		grep -q attached "$TMP/floor.out" || { echo "bench: $f did not attach" >&2; kill $fl 2>/dev/null; continue; }
 		floor_loop $f 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
 		kill -INT $fl; wait $fl 2>/dev/null
