@@ -98,7 +98,7 @@ for i in 1 2 3 4 5; do
 		sc=
 		[ $m = metrics ] && { scrape "$TMP/col" & sc=$!; }
 		# shellcheck disable=SC2046
-		"$(mode_bin $m)" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
+		"$(mode_bin "$m")" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
 		rc=$?
 		[ -n "$sc" ] && { kill $sc; wait $sc 2>/dev/null; }
 		[ $rc -eq 0 ] || continue
@@ -106,7 +106,7 @@ for i in 1 2 3 4 5; do
 		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
 		[ $m = metrics ] && continue	# outside the containers: as cgroup mode
 		# shellcheck disable=SC2046
-		"$(mode_bin $m)" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
+		"$(mode_bin "$m")" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
 		sleep 0.5
 		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
