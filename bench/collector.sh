@@ -158,8 +158,10 @@ for m in cgroup base; do
 		[ -s "$TMP/$f.all" ] || continue
 		awk -v n="$f" -v a="$(median < "$TMP/col.$m")" -v c="$(median < "$TMP/$f.all")" -v b="$base" \
 			-v ca="$(median < "$TMP/col.$m.cpu")" -v cc="$(median < "$TMP/$f.cpu")" -v cb="$(median < "$TMP/base.cpu")" \
-			'BEGIN { printf "%-44s %10.0f %7.2fx  of %s'"'"'s overhead (%.0f ns); cpu %.0f / %.0f ns (%.2fx)\n",
-				"overhead: collector ('"$m"') / " n, a - b, (a - b) / (c - b), n, c - b, ca - cb, cc - cb, (ca - cb) / (cc - cb) }'
+			'function r(x, y) { return y > 0 ? sprintf("%.2fx", x / y) : "-" }
+			BEGIN { printf "%-44s %10.0f %8s  of %s'"'"'s overhead (%.0f ns); cpu %.0f / %.0f ns (%s)%s\n",
+				"overhead: collector ('"$m"') / " n, a - b, r(a - b, c - b), n, c - b, ca - cb, cc - cb,
+				r(ca - cb, cc - cb), (c - b > 0 && cc - cb > 0) ? "" : "; no overhead to compare with: the load'"'"'s noise" }'
 	done
 done
 # Each classic-tracepoint object against the least any object of its kind
