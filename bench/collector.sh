@@ -7,7 +7,10 @@
 # process outside every traced container while the collector runs (cgroup
 # mode with the modern and the compat object, pidtree mode with the modern
 # and the legacy object), the floor of two empty programs (tp_btf, and
-# classic tracepoints for the compat and legacy objects), lower bounds for
+# classic tracepoints for the compat and legacy objects), the floor of a
+# row (bench/floor_row.bpf.c: the same two programs and the current task
+# and the clock at entry and exit, the helper calls no row of a start and
+# a duration does without), lower bounds for
 # any 4.15 object (bench/legacy_bare.bpf.c, legacy_pidtree.bpf.c) and any
 # 4.18 object in cgroup mode (bench/compat_cgroup.bpf.c), bpftrace printf
 # per event, strace -f and perf trace;
@@ -18,7 +21,8 @@
 # and the ratio of the two says what serving metrics costs tracing.
 # BENCH_MODES='cgroup metrics' BENCH_FLOORS= BENCH_PEERS=0: only those
 # (the collector's modes and the floors to run; the peers, bpftrace,
-# strace and perf trace, or not).
+# strace and perf trace, or not). BENCH_BASE=COLLECTOR: another build
+# (before a change) in cgroup mode in the same rounds, mode "base".
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -50,9 +54,12 @@ row "untraced loop (median of 3)" "$base" ""
 # sys_exit, what any tracer of this kind costs the host before filtering.
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 MODES=${BENCH_MODES:-cgroup compat pidtree legacy metrics}
+[ -n "${BENCH_BASE:-}" ] && [[ " $MODES " != *" base "* ]] && MODES="$MODES base"
+# mode_bin MODE: the collector that runs it
+mode_bin() { if [ "$1" = base ]; then echo "$BENCH_BASE"; else echo "$OUTPUT/collector"; fi; }
 mode_opts() {
 	case $1 in
-	cgroup) echo "--mode cgroup --object modern" ;;
+	cgroup|base) echo "--mode cgroup --object modern" ;;
 	metrics) echo "--mode cgroup --object modern --metrics 0" ;;
 	compat) echo "--mode cgroup --object compat" ;;
 	pidtree) echo "--mode pidtree --object modern" ;;
@@ -72,7 +79,7 @@ floor_loop() {
 	esac
 }
 : > "$TMP/base.all"; : > "$TMP/base.cpu"
-FLOORS=${BENCH_FLOORS-floor floor_legacy legacy_bare legacy_pidtree compat_cgroup}
+FLOORS=${BENCH_FLOORS-floor floor_row floor_legacy legacy_bare legacy_pidtree compat_cgroup}
 # scrape FILE: GET /metrics once a second from the collector that says its address in FILE
 scrape() {
 	local a
@@ -91,7 +98,7 @@ for i in 1 2 3 4 5; do
 		sc=
 		[ $m = metrics ] && { scrape "$TMP/col" & sc=$!; }
 		# shellcheck disable=SC2046
-		"$OUTPUT/collector" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
+		"$(mode_bin "$m")" $(mode_opts $m) -o "$TMP/c.$m.tsv" -- "$LOOP" "$N" 2>> "$TMP/col"
 		rc=$?
 		[ -n "$sc" ] && { kill $sc; wait $sc 2>/dev/null; }
 		[ $rc -eq 0 ] || continue
@@ -99,7 +106,7 @@ for i in 1 2 3 4 5; do
 		tail -1 "$TMP/c.$m.tsv" | sed -n 's/^# lost=\([0-9]*\).*/\1/p' >> "$TMP/lost.$m"
 		[ $m = metrics ] && continue	# outside the containers: as cgroup mode
 		# shellcheck disable=SC2046
-		"$OUTPUT/collector" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
+		"$(mode_bin "$m")" $(mode_opts $m) -o /dev/null -- sleep 30 2>/dev/null & col=$!
 		sleep 0.5
 		"$LOOP" "$N" 2> "$TMP/out"; nspc "$TMP/out" >> "$TMP/out.$m"; cpuns "$TMP/out" >> "$TMP/out.$m.cpu"
 		kill -INT $col; wait $col 2>/dev/null
@@ -107,7 +114,7 @@ for i in 1 2 3 4 5; do
 	for f in $FLOORS; do
 		# shellcheck disable=SC2046
 		"$OUTPUT/bench/floor" "$OUTPUT/bench/$f.bpf.o" $([ $f = compat_cgroup ] && echo "$CGB") > "$TMP/floor.out" & fl=$!
-		for _ in $(seq 250); do grep -q attached "$TMP/floor.out" && break; sleep 0.02; done
+		for _ in $(seq 250); do grep -qs attached "$TMP/floor.out" && break; sleep 0.02; done
 		grep -q attached "$TMP/floor.out" || { echo "bench: $f did not attach" >&2; kill $fl 2>/dev/null; continue; }
 		floor_loop $f 2> "$TMP/f"; nspc "$TMP/f" >> "$TMP/$f.all"; cpuns "$TMP/f" >> "$TMP/$f.cpu"
 		kill -INT $fl; wait $fl 2>/dev/null
@@ -116,6 +123,7 @@ done
 base=$(median < "$TMP/base.all")
 row "untraced loop (median of 5 more)" "$base" "the base from here on"
 [ -s "$TMP/floor.all" ] && row "floor: two empty tp_btf programs" "$(median < "$TMP/floor.all")" "all: $(tr '\n' ' ' < "$TMP/floor.all")"
+[ -s "$TMP/floor_row.all" ] && row "row floor: the same, task and clock read" "$(median < "$TMP/floor_row.all")" "bench/floor_row.bpf.c; all: $(tr '\n' ' ' < "$TMP/floor_row.all")"
 [ -s "$TMP/floor_legacy.all" ] && row "classic floor: two empty classic tracepoints" "$(median < "$TMP/floor_legacy.all")" "all: $(tr '\n' ' ' < "$TMP/floor_legacy.all")"
 [ -s "$TMP/legacy_bare.all" ] && row "legacy lower bound (bench/legacy_bare.bpf.c)" "$(median < "$TMP/legacy_bare.all")" "all: $(tr '\n' ' ' < "$TMP/legacy_bare.all")"
 [ -s "$TMP/legacy_pidtree.all" ] && row "  the same with a tid hash map and comm" "$(median < "$TMP/legacy_pidtree.all")" "bench/legacy_pidtree.bpf.c; all: $(tr '\n' ' ' < "$TMP/legacy_pidtree.all")"
@@ -131,7 +139,7 @@ done
 # pidtree mode with both objects, and the classic floor and lower bounds.
 if [ -s "$TMP/col.cgroup" ]; then
 	cg=$(median < "$TMP/col.cgroup")
-	for w in "cgroup (compat object):col.compat" "pidtree (modern object):col.pidtree" \
+	for w in "cgroup, the base build:col.base" "cgroup (compat object):col.compat" "pidtree (modern object):col.pidtree" \
 		 "pidtree (legacy object):col.legacy" "classic floor:floor_legacy.all" \
 		 "legacy lower bound:legacy_bare.all" "legacy bound, hash map and comm:legacy_pidtree.all" \
 		 "compat bound, cgroup-id filter:compat_cgroup.all"; do
@@ -140,6 +148,22 @@ if [ -s "$TMP/col.cgroup" ]; then
 			'BEGIN { printf "%-44s %10.0f %7.2fx  of cgroup mode'"'"'s overhead (%.0f ns)\n", "overhead: " n, a - b, (a - b) / (c - b), c - b }'
 	done
 fi
+# The modern object in cgroup mode against the floors (overheads, ns/call
+# above the untraced loop): the empty programs' (issue 37's goal: at most
+# 1.5x) and the row floor's (what is left to the collector's own work:
+# its filter, in-flight table and batches), by elapsed and by CPU time.
+for m in cgroup base; do
+	[ -s "$TMP/col.$m" ] || continue
+	for f in floor floor_row; do
+		[ -s "$TMP/$f.all" ] || continue
+		awk -v n="$f" -v a="$(median < "$TMP/col.$m")" -v c="$(median < "$TMP/$f.all")" -v b="$base" \
+			-v ca="$(median < "$TMP/col.$m.cpu")" -v cc="$(median < "$TMP/$f.cpu")" -v cb="$(median < "$TMP/base.cpu")" \
+			'function r(x, y) { return y > 0 ? sprintf("%.2fx", x / y) : "-" }
+			BEGIN { printf "%-44s %10.0f %8s  of %s'"'"'s overhead (%.0f ns); cpu %.0f / %.0f ns (%s)%s\n",
+				"overhead: collector ('"$m"') / " n, a - b, r(a - b, c - b), n, c - b, ca - cb, cc - cb,
+				r(ca - cb, cc - cb), (c - b > 0 && cc - cb > 0) ? "" : "; no overhead to compare with: the load'"'"'s noise" }'
+	done
+done
 # Each classic-tracepoint object against the least any object of its kind
 # does (its lower bound, which does less than a row needs): the legacy
 # object (4.15, pidtree) against legacy_pidtree, the compat object (4.18,
@@ -163,6 +187,7 @@ cbase=$(median < "$TMP/base.cpu")
 crow() { printf '%-44s %10s %8s  %s\n' "  cpu: $1" "$2" "$(awk -v a="$2" -v b="$cbase" 'BEGIN { if (a == "") print "-"; else printf "%.2fx", a / b }')" "the loop's CPU time per call"; }
 crow "untraced loop" "$cbase"
 [ -s "$TMP/floor.cpu" ] && crow "floor" "$(median < "$TMP/floor.cpu")"
+[ -s "$TMP/floor_row.cpu" ] && crow "row floor" "$(median < "$TMP/floor_row.cpu")"
 [ -s "$TMP/floor_legacy.cpu" ] && crow "classic floor" "$(median < "$TMP/floor_legacy.cpu")"
 [ -s "$TMP/legacy_bare.cpu" ] && crow "legacy lower bound" "$(median < "$TMP/legacy_bare.cpu")"
 [ -s "$TMP/legacy_pidtree.cpu" ] && crow "legacy bound, hash map and comm" "$(median < "$TMP/legacy_pidtree.cpu")"

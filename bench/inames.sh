@@ -29,32 +29,18 @@ COLLECTOR=$(realpath "$OUTPUT/collector")
 RB=/usr/bin/ruby3.1
 PY=/usr/bin/python3.11
 PYIMP='import asyncio, argparse, decimal, email.mime.multipart, http.server, json, logging.handlers, multiprocessing, pdb, pydoc, sqlite3, tarfile, unittest, urllib.request, uuid, xml.dom.minidom, zipfile'
-TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
-stats=
-trap '[ -n "$stats" ] && kill "$stats"; rm -rf "$TMP"' EXIT
-for f in "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$RB" "$PY"; do
-	[ -e "$f" ] || { echo "bench/inames.sh: no $f (make; scripts/install-deps.sh)" >&2; exit 1; }
-done
+. bench/lib.sh
+bench_init bench/inames.sh
+bench_need "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$RB" "$PY"
 cp -r tests/tools/railsapp "$TMP/app"
-"$OUTPUT/bench/bpfstats" > "$TMP/stats" &
-stats=$!
-until [ -s "$TMP/stats" ] || ! kill -0 "$stats" 2> /dev/null; do sleep 0.01; done
-[ -s "$TMP/stats" ] || { stats=; echo "bench/inames.sh: no BPF run-time statistics" >&2; exit 1; }
+bench_stats_on
 
-med() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-# prog_stats PID: "RUN_NS RUNS" of collector PID's bt_profile (its one perf_event program)
-prog_stats() {
-	cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '
-		$1 == "prog_type:" { p = $2 == 7 }
-		p && $1 == "run_time_ns:" { t = $2 }
-		p && $1 == "run_cnt:" { c = $2; exit }
-		END { print t + 0, c + 0 }'
-}
-
-declare -A pns samp
-# run WORK WAY ROUND
+# runs: filled by bench_stats_of, not read here
+# shellcheck disable=SC2034
+declare -A pns runs samp
+# run WORK.WAY ROUND
 run() {
-	local w=$1 k=$2 i=$3 cmd cpid env=()
+	local w=${1%.*} k=${1#*.} i=$2 cmd env=()
 	rm -f "$TMP/o.tsv" "$TMP/done"
 	case $w in
 	burn) cmd="$RB $PWD/tests/tools/rbburn.rb > /dev/null" ;;
@@ -65,18 +51,11 @@ run() {
 	[ "$k" = off ] && env=(BOOTTRACE_TEST_NO_INAMES=1)
 	env "${env[@]}" "$COLLECTOR" --profile=999 --profile-unwind=fp --ringbuf-mb 64 -o "$TMP/o.tsv" -- \
 		sh -c "$cmd; touch $TMP/done; sleep 1" 2> /dev/null &
-	cpid=$!
-	while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
-	read -r "pns[$w.$k.$i]" _ < <(prog_stats "$cpid")
-	wait "$cpid"
+	bench_collected $! "$w.$k.$i"
 	samp[$w.$k.$i]=$(awk -F'\t' -v c="${w:0:2}" '$8 == "sample" && (c == "py" ? $7 ~ /^python/ : $7 ~ /^ruby/)' "$TMP/o.tsv" | wc -l)
 }
 
-for i in $(seq "$ROUNDS"); do
-	for w in burn rails py pyimp; do
-		for k in off on; do run "$w" "$k" "$i"; done
-	done
-done
+bench_rounds "run burn.off burn.on rails.off rails.on py.off py.on pyimp.off pyimp.on"
 printf '%-6s %-10s %9s %8s %11s\n' work names prog-ms samples prog/sample
 for w in burn rails py pyimp; do
 	for k in off on; do

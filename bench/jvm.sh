@@ -38,20 +38,14 @@ COLLECTOR=$OUTPUT/collector
 JDK=/usr/lib/jvm/java-17-openjdk-amd64
 CLS=$(realpath -m "$OUTPUT/tests/java")
 JETTY=/usr/share/jetty9
-TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
-stats=
-trap '[ -n "$stats" ] && kill "$stats"; rm -rf "$TMP"' EXIT
-for f in "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$JDK/bin/javac" "$JETTY/start.jar" /usr/bin/time; do
-	[ -e "$f" ] || { echo "bench/jvm.sh: no $f (make; scripts/install-deps.sh)" >&2; exit 1; }
-done
+. bench/lib.sh
+bench_init bench/jvm.sh
+bench_need "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$JDK/bin/javac" "$JETTY/start.jar" /usr/bin/time
 PERF=$(command -v perf)
 if [ ! -f "$CLS/JvmBurn.class" ] || [ tests/tools/java/JvmBurn.java -nt "$CLS/JvmBurn.class" ]; then
 	mkdir -p "$CLS" && "$JDK/bin/javac" -d "$CLS" tests/tools/java/JvmBurn.java || exit 1
 fi
-"$OUTPUT/bench/bpfstats" > "$TMP/stats" &
-stats=$!
-until [ -s "$TMP/stats" ] || ! kill -0 "$stats" 2> /dev/null; do sleep 0.01; done
-[ -s "$TMP/stats" ] || { stats=; echo "bench/jvm.sh: no BPF run-time statistics" >&2; exit 1; }
+bench_stats_on
 . scripts/runtimes.sh	# rt_free_port
 port=$(rt_free_port) || exit 1
 mkdir -p "$TMP/base/webapps" && cp -r /var/lib/jetty9/webapps/root "$TMP/base/webapps/"
@@ -59,17 +53,6 @@ printf -- '--module=deploy,http\njetty.http.host=127.0.0.1\njetty.http.port=%s\n
 	> "$TMP/base/start.ini"
 
 now() { date +%s%N; }
-med() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# prog_stats PID: "RUN_NS RUNS" of collector PID's bt_profile, from its fdinfo:
-# the object's one perf_event program (prog_type 7)
-prog_stats() {
-	cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '
-		$1 == "prog_type:" { p = $2 == 7 }
-		p && $1 == "run_time_ns:" { t = $2 }
-		p && $1 == "run_cnt:" { c = $2; exit }
-		END { print t + 0, c + 0 }'
-}
 
 # jvm_samples TSV: the sample rows (the container holds the JVM, and for JvmBurn a shell and time)
 jvm_samples() { awk -F'\t' '$8 == "sample"' "$1" | wc -l; }
@@ -78,7 +61,7 @@ declare -A wall cpu work pns runs samp
 BURN=(-Dburn.ms=1000 -Dburn.report=true -cp "$CLS" JvmBurn)
 # burn WAY ROUND: one JvmBurn boot
 burn() {
-	local k=$1 i=$2 cmd cpid
+	local k=$1 i=$2 cmd
 	rm -f "$TMP/o.tsv" "$TMP/t" "$TMP/done" "$TMP/out"
 	cmd="/usr/bin/time -f '%e %U %S' -o $TMP/t $JDK/bin/java ${BURN[*]} > $TMP/out; touch $TMP/done; sleep 1"
 	case $k in
@@ -91,10 +74,7 @@ burn() {
 			sh -c "$cmd" 2> /dev/null & ;;
 		on) "$COLLECTOR" --profile=999 "${PU[@]}" -o "$TMP/o.tsv" -- sh -c "$cmd" 2> /dev/null & ;;
 		esac
-		cpid=$!
-		while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
-		read -r "pns[b$k.$i]" "runs[b$k.$i]" < <(prog_stats "$cpid")
-		wait "$cpid"
+		bench_collected $! "b$k.$i"
 		samp[b$k.$i]=$(jvm_samples "$TMP/o.tsv") ;;
 	esac
 	read -r "wall[b$k.$i]" u s < "$TMP/t"
@@ -133,7 +113,7 @@ jetty() {
 			sleep 0.005
 		done
 		sleep 0.1
-		read -r "pns[j$k.$i]" "runs[j$k.$i]" < <(prog_stats "$cpid")
+		bench_stats_of "$cpid" "j$k.$i"
 		wait "$cpid"
 		grep -q '^# lost=0 ' "$TMP/o.tsv" && [ -n "$(awk -F'\t' '$9 == "listen"' "$TMP/o.tsv")" ] ||
 			echo "bench/jvm.sh: jetty $k: no listen row, or lost events: $(tail -1 "$TMP/o.tsv"; tail -2 "$TMP/err")" >&2
@@ -147,18 +127,8 @@ jetty() {
 bways=(untraced coll off on)
 [ -n "$PERF" ] && bways+=(perf)
 jways=(untraced coll off on)
-for i in $(seq "$ROUNDS"); do
-	for k in "${bways[@]}"; do burn "$k" "$i"; done
-	for k in "${jways[@]}"; do jetty "$k" "$i"; done
-done
+bench_rounds "burn ${bways[*]}" "jetty ${jways[*]}"
 
-# m PREFIX WAY ARRAY: the median over the rounds
-m() {
-	local -n a=$3
-	local v=() i
-	for i in $(seq "$ROUNDS"); do v+=("${a[$1$2.$i]:-0}"); done
-	med "${v[@]}"
-}
 name() {
 	case $1 in
 	untraced) echo untraced ;;
@@ -172,9 +142,9 @@ name() {
 echo "JvmBurn (1 s of CPU in Java, the JVM's start and exit), median of $ROUNDS"
 printf '%-26s %8s %7s %8s %7s %7s %9s %8s %11s\n' way wall-ms ratio cpu-ms ratio work prog-ms samples prog/sample
 for k in "${bways[@]}"; do
-	awk -v what="$(name "$k")" -v w="$(m b "$k" wall)" -v bw="$(m b untraced wall)" \
-		-v c="$(m b "$k" cpu)" -v bc="$(m b untraced cpu)" -v r="$(m b "$k" work)" \
-		-v br="$(m b untraced work)" -v p="$(m b "$k" pns)" -v n="$(m b "$k" samp)" 'BEGIN {
+	awk -v what="$(name "$k")" -v w="$(m "b$k" wall)" -v bw="$(m buntraced wall)" \
+		-v c="$(m "b$k" cpu)" -v bc="$(m buntraced cpu)" -v r="$(m "b$k" work)" \
+		-v br="$(m buntraced work)" -v p="$(m "b$k" pns)" -v n="$(m "b$k" samp)" 'BEGIN {
 		printf "%-26s %8.0f %6.2fx %8.0f %6.2fx %6.3fx %9s %8s %11s\n", what, w * 1000,
 			w / bw, c * 1000, c / bc, r / br, p ? sprintf("%.1f", p / 1e6) : "-",
 			n ? n : "-", p && n ? sprintf("%.1fus", p / n / 1000) : "-"
@@ -184,8 +154,8 @@ echo
 echo "Jetty 9 until it listens (start -> listen), median of $ROUNDS"
 printf '%-26s %8s %7s %9s %8s %11s\n' way wall-ms ratio prog-ms samples prog/sample
 for k in "${jways[@]}"; do
-	awk -v what="$(name "$k")" -v w="$(m j "$k" wall)" -v bw="$(m j untraced wall)" \
-		-v p="$(m j "$k" pns)" -v n="$(m j "$k" samp)" 'BEGIN {
+	awk -v what="$(name "$k")" -v w="$(m "j$k" wall)" -v bw="$(m juntraced wall)" \
+		-v p="$(m "j$k" pns)" -v n="$(m "j$k" samp)" 'BEGIN {
 		printf "%-26s %8.0f %6.2fx %9s %8s %11s\n", what, w, w / bw,
 			p ? sprintf("%.1f", p / 1e6) : "-", n ? n : "-",
 			p && n ? sprintf("%.1fus", p / n / 1000) : "-"
@@ -194,8 +164,8 @@ done
 echo
 for p in b j; do
 	awk -v what="$([ $p = b ] && echo JvmBurn || echo Jetty)" \
-		-v on="$(m $p on pns)" -v non="$(m $p on samp)" -v off="$(m $p off pns)" \
-		-v noff="$(m $p off samp)" 'BEGIN {
+		-v on="$(m "${p}on" pns)" -v non="$(m "${p}on" samp)" -v off="$(m "${p}off" pns)" \
+		-v noff="$(m "${p}off" samp)" 'BEGIN {
 		if (non && noff)
 			printf "%s: the walk costs %.1f us a sample (the program %.1f us a JVM sample with it, %.1f without)\n",
 				what, (on / non - off / noff) / 1000, on / non / 1000, off / noff / 1000

@@ -25,32 +25,15 @@ PU=()
 COLLECTOR=$OUTPUT/collector
 NODE=$(command -v node)
 APP=$(realpath tests/tools/node/main.js)
-TMP=$(mktemp -d /tmp/boottrace-bench.XXXXXX)
-stats=
-trap '[ -n "$stats" ] && kill "$stats"; rm -rf "$TMP"' EXIT
-for f in "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$NODE" /usr/bin/time; do
-	[ -e "$f" ] || { echo "bench/node.sh: no $f (make; scripts/install-deps.sh)" >&2; exit 1; }
-done
-"$OUTPUT/bench/bpfstats" > "$TMP/stats" &
-stats=$!
-until [ -s "$TMP/stats" ] || ! kill -0 "$stats" 2> /dev/null; do sleep 0.01; done
-[ -s "$TMP/stats" ] || { stats=; echo "bench/node.sh: no BPF run-time statistics" >&2; exit 1; }
-
-med() { printf '%s\n' "$@" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-
-# prog_stats PID: "RUN_NS RUNS" of collector PID's bt_profile (the one perf_event program)
-prog_stats() {
-	cat /proc/"$1"/fdinfo/* 2> /dev/null | awk '
-		$1 == "prog_type:" { p = $2 == 7 }
-		p && $1 == "run_time_ns:" { t = $2 }
-		p && $1 == "run_cnt:" { c = $2; exit }
-		END { print t + 0, c + 0 }'
-}
+. bench/lib.sh
+bench_init bench/node.sh
+bench_need "$COLLECTOR" "$OUTPUT/bench/bpfstats" "$NODE" /usr/bin/time
+bench_stats_on
 
 declare -A wall cpu pns runs samp
 # boot WAY ROUND: one node boot
 boot() {
-	local k=$1 i=$2 cmd cpid
+	local k=$1 i=$2 cmd
 	rm -f "$TMP/o.tsv" "$TMP/t" "$TMP/done"
 	cmd="BURN_MS=1000 /usr/bin/time -f '%e %U %S' -o $TMP/t $NODE $APP > /dev/null; touch $TMP/done; sleep 1"
 	case $k in
@@ -62,10 +45,7 @@ boot() {
 			sh -c "$cmd" 2> /dev/null & ;;
 		on) "$COLLECTOR" --profile=999 "${PU[@]}" -o "$TMP/o.tsv" -- sh -c "$cmd" 2> /dev/null & ;;
 		esac
-		cpid=$!
-		while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
-		read -r "pns[$k.$i]" "runs[$k.$i]" < <(prog_stats "$cpid")
-		wait "$cpid"
+		bench_collected $! "$k.$i"
 		samp[$k.$i]=$(awk -F'\t' '$8 == "sample" && $7 == "node"' "$TMP/o.tsv" | wc -l) ;;
 	esac
 	read -r "wall[$k.$i]" u s < "$TMP/t"
@@ -73,17 +53,8 @@ boot() {
 }
 
 ways=(untraced coll off on)
-for i in $(seq "$ROUNDS"); do
-	for k in "${ways[@]}"; do boot "$k" "$i"; done
-done
+bench_rounds "boot ${ways[*]}"
 
-# m WAY ARRAY: the median over the rounds
-m() {
-	local -n a=$2
-	local v=() i
-	for i in $(seq "$ROUNDS"); do v+=("${a[$1.$i]:-0}"); done
-	med "${v[@]}"
-}
 name() {
 	case $1 in
 	untraced) echo untraced ;;

@@ -147,9 +147,12 @@ _Static_assert(__builtin_offsetof(struct bt_syscall_event, ino) % 8 == 0,
  * one record (one copy, instead of a reserve and a commit or a perf
  * output each). type sits where bt_event_hdr.type does, so a reader tells
  * a batch from a record; the collector unpacks it (collector/kernel/batch.c), and
- * on_event sees plain records only.
+ * on_event sees plain records only. 32, not 16: a flush is two helper
+ * calls and the ring's lock (the modern object), and half as many of them
+ * a row took bt_sys_exit from 111 to 106 ns a run on a getppid loop
+ * (BPF statistics, medians of 10 runs each, interleaved; docs/costs.md).
  */
-#define BT_BATCH_MAX 16
+#define BT_BATCH_MAX 32
 struct bt_batch {
 	/*
 	 * Legacy object: the rows and the batches its CPU's batch held and
@@ -164,7 +167,7 @@ struct bt_batch {
 };
 _Static_assert(__builtin_offsetof(struct bt_batch, type) ==
 	       __builtin_offsetof(struct bt_event_hdr, type), "bt_batch.type");
-_Static_assert(sizeof(struct bt_batch) == 24 + 16 * 80, "bt_batch layout");
+_Static_assert(sizeof(struct bt_batch) == 24 + BT_BATCH_MAX * 80, "bt_batch layout");
 
 struct bt_syscall_detail_event {
 	struct bt_syscall_event sc;

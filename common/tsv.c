@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /* Escaping of TSV text fields: see tsv.h and docs/tsv-format.md. */
 #include <fnmatch.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "common/tsv.h"
@@ -40,14 +41,47 @@ size_t tsv_utf8_seq_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/*
+ * Whether the 8 bytes of @w are all printable ASCII other than the
+ * backslash (0x20 to 0x7e, not 0x5c), each written as it is. Exact, by
+ * the byte tests of "Bit Twiddling Hacks" (hasless, hasmore, haszero): a
+ * byte below 0x20, above 0x7e or equal to 0x5c leaves its top bit in one
+ * of the masks, and none is left without one.
+ */
+static int plain8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+	uint64_t below = (w - ones * 0x20) & ~w;
+	uint64_t above = (w + ones) | w;
+	uint64_t bs = w ^ (ones * '\\');
+
+	return !((below | above | ((bs - ones) & ~bs)) & tops);
+}
+
 size_t tsv_escape(const char *in, size_t n, char *out)
 {
 	const unsigned char *s = (const unsigned char *)in;
 	char *o = out;
 	size_t i = 0, k;
+	uint64_t w;
 
 	while (i < n) {
 		unsigned char c = s[i];
+
+		/*
+		 * Eight plain bytes at a time: names and paths are mostly
+		 * plain, and a byte at a time this was 16% of the collector's
+		 * CPU on a stream of getppid rows (as put_u64() in output.c).
+		 */
+		if (n - i >= 8) {
+			memcpy(&w, s + i, 8);
+			if (plain8(w)) {
+				memcpy(o, &w, 8);
+				o += 8;
+				i += 8;
+				continue;
+			}
+		}
 
 		if (c >= 0x20 && c < 0x7f && c != '\\') {
 			*o++ = (char)c;

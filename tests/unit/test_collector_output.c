@@ -243,6 +243,42 @@ static void test_numbers(void **state)
 	free(text);
 }
 
+/*
+ * Every width of a number, and both sides of each power of ten (where
+ * the digit count changes), as printf writes them: the writer counts the
+ * digits first and fills them from the last, two at a time.
+ */
+static void test_number_widths(void **state)
+{
+	struct row r = sample_row();
+	struct fields fl;
+	char want[32], neg[32];
+	uint64_t p = 1;
+	char *text;
+	int d, k;
+
+	(void)state;
+	for (d = 0; d < 20; d++, p *= 10) {
+		for (k = -1; k <= 1; k++) {
+			uint64_t v = p + (uint64_t)(int64_t)k;
+
+			if (d == 0 && k == -1)
+				v = 0;
+			r.ts_ns = v;
+			r.dur_ns = v * 7 + (uint64_t)d;	/* odd digits in the low places too */
+			r.ret = v > (uint64_t)INT64_MAX ? INT64_MIN + (int64_t)d : -(int64_t)v;
+			text = one_row(&r, &fl);
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)v);
+			assert_field(&fl, TSV_TS_NS, want);
+			snprintf(want, sizeof(want), "%llu", (unsigned long long)(v * 7 + (uint64_t)d));
+			assert_field(&fl, TSV_DUR_NS, want);
+			snprintf(neg, sizeof(neg), "%lld", (long long)r.ret);
+			assert_field(&fl, TSV_RET, neg);
+			free(text);
+		}
+	}
+}
+
 static void test_hostile_text(void **state)
 {
 	static const char container[] = "evil\tcontainer\nname\\";
@@ -501,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_hostile_text),
 		cmocka_unit_test(test_field_strn),
+		cmocka_unit_test(test_number_widths),
 		cmocka_unit_test(test_meta_and_raw),
 		cmocka_unit_test(test_raw_larger_than_buffer),
 		cmocka_unit_test(test_rows_counter),

@@ -69,6 +69,32 @@ static void test_special_bytes(void **state)
 	check_escape("", 0, "");
 }
 
+/*
+ * Each byte value at each place of a run of plain bytes (across the
+ * escaper's 8-byte steps and its byte-at-a-time tail) escapes as it does
+ * alone, and the plain bytes around it stay as they are.
+ */
+static void test_byte_in_plain_run(void **state)
+{
+	char in[19], alone[8], want[40];
+	size_t pos, alen;
+	int c;
+
+	(void)state;
+	for (c = 0; c < 256; c++) {
+		alen = tsv_escape((const char *)&(char){ (char)c }, 1, alone);
+		for (pos = 0; pos < sizeof(in); pos++) {
+			memset(in, 'a', sizeof(in));
+			in[pos] = (char)c;
+			memset(want, 'a', pos);
+			memcpy(want + pos, alone, alen);
+			memset(want + pos + alen, 'a', sizeof(in) - pos - 1);
+			want[sizeof(in) - 1 + alen] = '\0';
+			check_escape(in, sizeof(in), want);
+		}
+	}
+}
+
 static void test_printable_ascii_unchanged(void **state)
 {
 	char in[0x7f - 0x20];
@@ -261,6 +287,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_special_bytes),
 		cmocka_unit_test(test_printable_ascii_unchanged),
+		cmocka_unit_test(test_byte_in_plain_run),
 		cmocka_unit_test(test_valid_utf8_unchanged),
 		cmocka_unit_test(test_invalid_utf8_hex),
 		cmocka_unit_test(test_utf8_seq_len),
