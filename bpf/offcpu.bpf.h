@@ -133,7 +133,7 @@ static __always_inline void offcpu_stack(void *ctx, struct task_struct *t, __u64
 	tgid = t->tgid;
 	ip = bpf_map_lookup_elem(&interp_procs, &tgid);
 	fill_hdr(&c->s.hdr, t, BT_EV_OFFSTACK, now, key);	/* the names' record reads its cgroup */
-	interp_walk_blocked(t, &c->s, ip);
+	interp_walk_blocked(&c->s, ip);
 	if (offcpu_same(t, c, last, &cur)) {
 		h = bpf_ringbuf_reserve(&events, sizeof(*h), 0);
 		if (!h) {

@@ -23,7 +23,7 @@
 # line), within 10 ms of what it measured, and --profile=offcpu and the
 # off-CPU flame graph have it; a Python thread asleep while another burns
 # CPU holding the GIL: its blocked stacks name its own function, never
-# the burner's, its wait for the GIL too.
+# the burner's, its sleep and its wait for the GIL named by it.
 # --offcpu-stacks off: no stack= and '# offcpu_stacks=off'; a bad value is
 # a usage error (exit 2).
 # modes: cgroup pidtree
@@ -170,9 +170,12 @@ interp_path() {
 }
 if [ -x "$PY" ]; then
 	interp_path python slow_import_sleep "$TOOLDIR/pyslowmod.py" -- "$PY" "$TOOLDIR/pyslow.py" import
-	# a thread asleep while the main thread burns holding the GIL: each of its
-	# blocked stacks names its own function first, never the burner; one of
-	# them its wait for the GIL the burner held (a futex)
+	# a thread asleep while the main thread burns holding the GIL: its
+	# blocked stacks with interpreter frames are its own (under
+	# Thread._bootstrap), never the burner's (main, burn_holding_gil); its
+	# sleep and its wait for the GIL the burner held (a futex) name
+	# nap_in_thread first (its start and its end, an munmap once its
+	# thread state is gone, may have none)
 	"$COLLECTOR" --until listen -o "$TMP/gil.tsv" -- "$PY" "$TOOLDIR/pyslow.py" gil > "$TMP/gil.out" 2>&1 ||
 		fail "gil: collector exited $?: $(cat "$TMP/gil.out")"
 	check_tsv "$TMP/gil.tsv"
@@ -180,22 +183,27 @@ if [ -x "$PY" ]; then
 	[ -n "$tid" ] || fail "gil: no nap_in_thread tid printed: $(cat "$TMP/gil.out")"
 	awk -F'\t' -v tid="$tid" -v want="nap_in_thread ($TOOLDIR/pyslow.py:$(def_line nap_in_thread "$TOOLDIR/pyslow.py"))" '
 		$8 == "stack" { st[$9] = $12; next }
+		$8 == "sched" && $5 == tid && ($9 == "S" || $9 == "D") && $11 > 100000000 { long = long " [" $9 " " $11 " " $12 "]" }
 		$8 == "sched" && $5 == tid && ($9 == "S" || $9 == "D") && match($12, /(^| )stack=[0-9]+/) {
 			id = substr($12, RSTART, RLENGTH); sub(/.*stack=/, "", id)
-			f = st[id]; i = index(f, " i:"); n++
-			if (!i) { print "a blocked stack of the napper without interpreter frames: " f; bad = 1; next }
+			f = st[id]; i = index(f, " i:")
+			if (!i) next
+			n++
 			first = substr(f, i + 3); sub(/^[0-9]+:/, "", first)
-			if (index(first, want) != 1) { print "the napper blocked in " substr(first, 1, 120); bad = 1 }
-			if (index(f, "burn_holding_gil")) { print "the burner on the napper stack: " f; bad = 1 }
+			if (index(f, "burn_holding_gil") || index(f, "main (") || !index(f, "Thread._bootstrap ")) {
+				print "not the napper own frames on its stack: " f; bad = 1
+			}
+			if (index(first, want) != 1) next
 			if (f ~ /k:futex_wait/) gilwait++
 			if ($11 > 100000000) slept++
 		}
-		END { if (!slept) { print "no long sleep of the napper"; bad = 1 }
+		END { if (!slept) { print "no long sleep of the napper in nap_in_thread: its long rows" long; bad = 1 }
 		      if (!gilwait) { print "no futex wait (the GIL) of the napper"; bad = 1 }
 		      print n + 0, gilwait + 0; exit bad }' "$TMP/gil.tsv" > "$TMP/gil.check" ||
 		fail "gil: $(cat "$TMP/gil.check")"
 	read -r n gw < "$TMP/gil.check"
-	ok "gil: the napper's $n blocked stacks all name nap_in_thread first, its sleep and $gw GIL wait(s) among them; no burner frame"
+	ok "gil: the napper's $n blocked stacks with interpreter frames all its own, no burner frame;" \
+		"its sleep and $gw GIL wait(s) in nap_in_thread"
 else
 	[ "${CI:-}" = true ] && fail "no $PY (scripts/install-deps.sh installs python3.11)"
 	echo "# skipped the Python checks: no $PY"
