@@ -111,12 +111,18 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 /*
  * CPython 3.11: the thread state of the thread whose id (in its pid
  * namespace) is @tid, from the main interpreter's list; 0 when none is.
+ * A global function, as interp_own_ruby(): the verifier checks the list's
+ * turns once, and the frame walk after it once, not after each turn the
+ * search may end at (inlined, 6.1's verifier went past 1,000,000
+ * instructions on bt_sched_switch: make vmtest).
  */
-static __always_inline __u64 interp_own_python(const struct bt_interp_proc *ip, __u32 tid)
+__noinline __u64 interp_own_python(const struct bt_interp_proc *ip, __u32 tid)
 {
 	__u64 ts, id;
 	__u32 i;
 
+	if (!ip)
+		return 0;
 	ts = interp_read_ptr(ip->tstate_addr + (__s64)ip->rt_interp);	/* interpreters.main */
 	ts = ts ? interp_read_ptr(ts + ip->is_threads_head) : 0;
 	for (i = 0; i < INTERP_THREADS && ts; i++) {
@@ -132,14 +138,16 @@ static __always_inline __u64 interp_own_python(const struct bt_interp_proc *ip, 
 /*
  * Ruby 3.1: the execution context of the thread whose id is @tid, from
  * @ractor's threads.set (a ccan list: its head's next, each node's next,
- * back to the head); 0 when none is.
+ * back to the head); 0 when none is. A global function (interp_own_python()).
  */
-static __always_inline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor,
-					     __u32 tid)
+__noinline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor, __u32 tid)
 {
-	__u64 head = ractor + ip->rr_threads_set, node, th;
+	__u64 head, node, th;
 	__u32 i, id;
 
+	if (!ip)
+		return 0;
+	head = ractor + ip->rr_threads_set;
 	node = interp_read_ptr(head);	/* list_head.n.next */
 	for (i = 0; i < INTERP_THREADS && node && node != head; i++) {
 		th = node - ip->th_lt_node;
