@@ -165,9 +165,7 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 					     const struct bt_interp_proc *ip)
 {
 	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {};
-	__u32 i, n, ipc, iiseq, iep, tid = 0;
-
-	__u32 me = interp_ns_tid(t);
+	__u32 i, n, ipc, iiseq, iep, tid = 0, me = interp_ns_tid(t);
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	if (!ractor)
@@ -308,9 +306,10 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 
 /*
  * The same for the current task, blocked (bpf/offcpu.bpf.h): CPython's
- * and Ruby's frames only. A JVM's and node's walkers go down the user stack from
- * the registers a sample interrupted, not from a thread's state; off-CPU
- * they would start in libc's syscall wrapper, a walk not tried here.
+ * and Ruby's frames only. A JVM's and node's walkers go down the user
+ * stack from the registers a sample interrupted, not from a thread's
+ * state; off-CPU they would start in libc's syscall wrapper, a walk not
+ * tried here.
  */
 static __always_inline void interp_walk_blocked(struct bt_sample_event *e,
 						const struct bt_interp_proc *ip)
