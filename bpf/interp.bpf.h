@@ -36,7 +36,10 @@
  * thread's: the thread state's cframe->current_frame is the innermost
  * Python frame it left to block (time.sleep's caller); a Ruby thread's
  * ec->cfp, its innermost control frame (Kernel#sleep's C frame, skipped,
- * then its caller).
+ * then its caller). CPython clears tstate_current when a thread lets go
+ * of the GIL; Ruby 3.1 keeps running_ec set while a lone thread sleeps
+ * (read from a live sleeping process), so there the holder's path still
+ * finds it, and the list serves when threads take turns.
  *
  * A JVM (BT_INTERP_HOTSPOT) is walked by bpf/hotspot.bpf.h: its whole
  * user stack from the code cache on, not an interpreter's chain; V8
