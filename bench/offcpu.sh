@@ -14,8 +14,10 @@
 # naming a stack and the stack rows, bt_sched_switch's ns per run (BPF
 # run-time statistics, held on by bench/bpfstats) and the collector's
 # CPU ms (/proc/PID/stat); each figure the median of 3 runs.
-# Then a Rails 6.1 boot (tests/tools/railsapp under puma) to its listen,
-# 5 runs with and 5 without: the median time to listen, the file.
+# Then a Python 3.11 loop of N/20 short sleeps (bench/pysleep.py: one
+# function, then two taking turns), the same figures; and a Rails 6.1 boot
+# (tests/tools/railsapp under puma) to its listen, 5 runs with and 5
+# without: the median time to listen, the file.
 # Needs root.
 set -u
 cd "$(dirname "$0")/.."
@@ -63,13 +65,15 @@ base=$(med "${runs[@]}")
 off=
 row "untraced" "$base" - - - - -
 
-# collector OPTIONS...: the ping-pong traced, 3 times: the medians of its
-# ns per round trip, of bt_sched_switch's ns per run, of the collector's CPU
+# collector OPTIONS...: the ping-pong ($WORK: a shell command that prints
+# `NS ns/round-trip` to stderr) traced, 3 times: the medians of its ns per
+# round trip, of bt_sched_switch's ns per run, of the collector's CPU
+WORK="'$PROBE' pingpong $N"
 collector() {
 	local i cpid runs=() sw=() cms=() t c
 	for i in 1 2 3; do
 		rm -f "$TMP/done"
-		"$COLLECTOR" "$@" -o "$TMP/c.tsv" -- sh -c "'$PROBE' pingpong $N 2> '$TMP/c$i'; touch '$TMP/done'; sleep 2" \
+		"$COLLECTOR" "$@" -o "$TMP/c.tsv" -- sh -c "$WORK 2> '$TMP/c$i'; touch '$TMP/done'; sleep 2" \
 			> /dev/null 2>&1 &
 		cpid=$!
 		while [ ! -e "$TMP/done" ] && kill -0 "$cpid" 2> /dev/null; do sleep 0.01; done
@@ -96,6 +100,30 @@ for v in "auto:--profile-unwind auto" "auto, --profile-stack 4096:--profile-stac
 	read -r l s k <<< "$(counts)"
 	row "--offcpu-stacks on (${v%%:*})" "$t" "$l" "$s" "$k" "$sw" "$cms"
 done
+
+# A Python 3.11 loop of N/20 short sleeps (bench/pysleep.py): each block
+# walks the thread's interpreter frames (found in the thread list: the
+# sleeper has let go of the GIL); one function (the same place each time)
+# and two taking turns (a new place each block)
+PY=/usr/bin/python3.11
+if [ -x "$PY" ]; then
+	echo
+	echo "Python sleep loop (bench/pysleep.py $((N / 20))): ns per sleep, medians of 3"
+	for alt in "" alt; do
+		WORK="'$PY' bench/pysleep.py $((N / 20)) $alt"
+		runs=()
+		for i in 1 2 3; do sh -c "$WORK" 2> "$TMP/u$i"; runs+=("$(ns ns/round-trip "$TMP/u$i")"); done
+		base=$(med "${runs[@]}")
+		off=
+		row "python${alt:+ $alt}: untraced" "$base" - - - - -
+		read -r off sw cms <<< "$(collector --sched on --offcpu-stacks off)"
+		read -r l s k <<< "$(counts)"
+		row "python${alt:+ $alt}: --offcpu-stacks off" "$off" "$l" "$s" "$k" "$sw" "$cms"
+		read -r t sw cms <<< "$(collector --sched on --offcpu-stacks on)"
+		read -r l s k <<< "$(counts)"
+		row "python${alt:+ $alt}: --offcpu-stacks on (auto)" "$t" "$l" "$s" "$k" "$sw" "$cms"
+	done
+fi
 
 # A Rails 6.1 boot (tests/tools/railsapp under puma, production, to its
 # listen), 5 runs each way: start -> listen (median) and the file's size

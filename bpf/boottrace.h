@@ -429,7 +429,23 @@ struct bt_interp_proc {
 			__u16 ary_heap_ptr;	/* .as.heap.ptr */
 		};
 	};
-	__u16 pad3[3];
+	/*
+	 * A thread's own state when it is not the lock holder (blocked, or
+	 * in C code without the GIL/GVL): the interpreter's thread list,
+	 * searched for its thread id (bpf/interp.bpf.h, interp_own_*).
+	 */
+	union {
+		struct {	/* CPython 3.11 */
+			__s16 rt_interp;	/* _PyRuntime.interpreters.main, from tstate_addr */
+			__u16 is_threads_head;	/* PyInterpreterState.threads.head */
+			__u16 ts_next;		/* PyThreadState.next */
+		};
+		struct {	/* Ruby 3.1 */
+			__u16 rr_threads_set;	/* rb_ractor_t.threads.set, a ccan list_head */
+			__u16 th_lt_node;	/* rb_thread_t.lt_node, its list_node */
+			__u16 th_ec;		/* rb_thread_t.ec */
+		};
+	};
 };
 _Static_assert(sizeof(struct bt_interp_proc) == 64, "bt_interp_proc layout");
 

@@ -81,14 +81,24 @@ static __always_inline __u64 iname_ptr(__u64 addr)
 	return v;
 }
 
+_Static_assert((BT_INAME_TEXT & (BT_INAME_TEXT - 1)) == 0, "BT_INAME_TEXT: a power of 2 (a mask)");
+
 /* @len bytes at @data into @out (BT_INAME_TEXT, cut): how many, or -1. */
 static __always_inline int iname_copy(char *out, __u64 len, __u64 data)
 {
-	if (len > BT_INAME_TEXT - 1)
-		len = BT_INAME_TEXT - 1;
-	if (!data || bpf_probe_read_user(out, len, (const void *)data))
+	__u32 n = len > BT_INAME_TEXT - 1 ? BT_INAME_TEXT - 1 : (__u32)len;
+
+	/*
+	 * The bound again as a mask in the register the call takes: clang
+	 * spilled len before the comparison and reloaded it for the call,
+	 * and 6.1's verifier keeps no bound through such a spill ("R2 min
+	 * value is negative": bt_profile did not load there, make vmtest)
+	 */
+	barrier_var(n);
+	n &= BT_INAME_TEXT - 1;
+	if (!data || bpf_probe_read_user(out, n, (const void *)data))
 		return -1;
-	return (int)len;
+	return (int)n;
 }
 
 /* CPython str @addr into @out: its length, or -1 (interp.c's py_str). */

@@ -24,10 +24,23 @@
  * or an empty iseq).
  *
  * The thread holding the GIL (GVL) is the thread running interpreted
- * code; the interrupted thread is checked against it by its thread id as
- * the process sees it (native_thread_id, rb_thread_t.tid: gettid() in the
- * process's pid namespace), so a thread running C code without the lock
- * (or waiting for it) gets no interpreter frames, never another thread's.
+ * code, and the one a sample most often interrupts: it is looked at
+ * first, checked against the interrupted thread by its thread id as the
+ * process sees it (native_thread_id, rb_thread_t.tid: gettid() in the
+ * process's pid namespace). A thread that is not the holder (blocked, its
+ * off-CPU stack taken in sched_switch: bpf/offcpu.bpf.h; or running C code
+ * without the lock) is then looked for in the interpreter's thread list,
+ * as py-spy and rbspy find a thread's own state: CPython's main
+ * interpreter's threads.head → PyThreadState.next, Ruby's main ractor's
+ * threads.set (rb_thread_t linked by lt_node), up to INTERP_THREADS of
+ * them, matched by the same thread id. Its own frames, never another
+ * thread's: the thread state's cframe->current_frame is the innermost
+ * Python frame it left to block (time.sleep's caller); a Ruby thread's
+ * ec->cfp, its innermost control frame (Kernel#sleep's C frame, skipped,
+ * then its caller). CPython clears tstate_current when a thread lets go
+ * of the GIL; Ruby 3.1 keeps running_ec set while a lone thread sleeps
+ * (read from a live sleeping process), so there the holder's path still
+ * finds it, and the list serves when threads take turns.
  *
  * A JVM (BT_INTERP_HOTSPOT) is walked by bpf/hotspot.bpf.h: its whole
  * user stack from the code cache on, not an interpreter's chain; V8
@@ -92,21 +105,82 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 #define RB_FRAME_MAGIC_MASK 0x7fff0001	/* VM_FRAME_MAGIC_MASK, in ep[0] */
 #define RB_FRAME_MAGIC_DUMMY 0x79990001	/* VM_FRAME_MAGIC_DUMMY */
 
-/* Ruby 3.1: @e's iframe[], the running execution context's iseqs, when it is @t's. */
+/*
+ * The threads of an interpreter's list looked at, at most, for a thread
+ * that is not the lock holder: 2 reads of user memory each. A boot's
+ * interpreters run a few threads; a thread past the 32nd gets no frames.
+ */
+#define INTERP_THREADS 32
+
+/*
+ * CPython 3.11: the thread state of the thread whose id (in its pid
+ * namespace) is @tid, from the main interpreter's list; 0 when none is.
+ * A global function, as interp_own_ruby(): the verifier checks the list's
+ * turns once, and the frame walk after it once, not after each turn the
+ * search may end at (inlined, 6.1's verifier went past 1,000,000
+ * instructions on bt_sched_switch: make vmtest).
+ */
+__noinline __u64 interp_own_python(const struct bt_interp_proc *ip, __u32 tid)
+{
+	__u64 ts, id;
+	__u32 i;
+
+	if (!ip)
+		return 0;
+	ts = interp_read_ptr(ip->tstate_addr + (__s64)ip->rt_interp);	/* interpreters.main */
+	ts = ts ? interp_read_ptr(ts + ip->is_threads_head) : 0;
+	for (i = 0; i < INTERP_THREADS && ts; i++) {
+		id = 0;
+		if (!bpf_probe_read_user(&id, sizeof(id), (const void *)(ts + ip->ts_tid)) &&
+		    id == tid)
+			return ts;
+		ts = interp_read_ptr(ts + ip->ts_next);
+	}
+	return 0;
+}
+
+/*
+ * Ruby 3.1: the execution context of the thread whose id is @tid, from
+ * @ractor's threads.set (a ccan list: its head's next, each node's next,
+ * back to the head); 0 when none is. A global function (interp_own_python()).
+ */
+__noinline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor, __u32 tid)
+{
+	__u64 head, node, th;
+	__u32 i, id;
+
+	if (!ip)
+		return 0;
+	head = ractor + ip->rr_threads_set;
+	node = interp_read_ptr(head);	/* list_head.n.next */
+	for (i = 0; i < INTERP_THREADS && node && node != head; i++) {
+		th = node - ip->th_lt_node;
+		id = 0;
+		if (!bpf_probe_read_user(&id, sizeof(id), (const void *)(th + ip->th_tid)) &&
+		    id == tid)
+			return interp_read_ptr(th + ip->th_ec);
+		node = interp_read_ptr(node);	/* list_node.next */
+	}
+	return 0;
+}
+
+/* Ruby 3.1: @e's iframe[], the iseqs of @t's execution context (the running one's, or its own). */
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
 	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {}, is[4] = {};
-	__u32 i, n, ipc, iiseq, iep, ibody, tid = 0;
+	__u32 i, n, ipc, iiseq, iep, ibody, tid = 0, me = interp_ns_tid(t);
 
 	ractor = interp_read_ptr(ip->tstate_addr);
-	ec = ractor ? interp_read_ptr(ractor + ip->rr_running_ec) : 0;
+	if (!ractor)
+		return;		/* several ractors */
+	ec = interp_read_ptr(ractor + ip->rr_running_ec);
+	if (!ec || bpf_probe_read_user(&tid, sizeof(tid),
+				       (const void *)(interp_read_ptr(ec + ip->ec_thread) + ip->th_tid)) ||
+	    tid != me)
+		ec = interp_own_ruby(ip, ractor, me);
 	if (!ec)
-		return;		/* several ractors, or none running */
-	if (bpf_probe_read_user(&tid, sizeof(tid),
-				(const void *)(interp_read_ptr(ec + ip->ec_thread) + ip->th_tid)) ||
-	    tid != interp_ns_tid(t))
-		return;
+		return;		/* not a Ruby thread of the main ractor's (or past INTERP_THREADS) */
 	if (bpf_probe_read_user(&size, sizeof(size), (const void *)(ec + ip->ec_vm_stack_size)))
 		return;
 	end = interp_read_ptr(ec + ip->ec_vm_stack) + size * 8;
@@ -165,44 +239,20 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 /* The bytes of a CPython frame read from its f_code on: up to is_entry, within 3.11's 72 */
 #define INTERP_PY_FRAME_SPAN 40
 
-/*
- * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
- * its entry in interp_procs, else NULL), and write the names of the code
- * objects its samples had not shown yet (inames.bpf.h).
- */
-static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e,
-					const struct bt_interp_proc *ip)
+/* CPython 3.11: @e's iframe[], the code objects of @t's thread state's frames. */
+static __always_inline void interp_walk_python(struct task_struct *t, struct bt_sample_event *e,
+					       const struct bt_interp_proc *ip)
 {
 	__u64 tstate, frame, code, tid = 0, fr[8] = {};
+	__u32 i, n = 0, iprev, ient, me = interp_ns_tid(t);
 	__u8 entry = 0;
-	__u32 i, n = 0, iprev, ient;
 
-	e->interp_kind = BT_INTERP_NONE;
-	e->iframes = 0;
-	if (!ip)
-		return;
-	/* one walker a path: the verifier then walks each once, not after each other's */
-	switch (ip->kind) {
-	case BT_INTERP_HOTSPOT:
-		hotspot_walk(t, e);
-		return;
-	case BT_INTERP_RUBY31:
-		interp_walk_ruby(t, e, ip);
-		return;
-	case BT_INTERP_V8:
-		v8_walk(t, e, ip);
-		return;
-	case BT_INTERP_PYTHON311:
-		break;
-	default:
-		return;
-	}
-	tstate = interp_read_ptr(ip->tstate_addr);
+	tstate = interp_read_ptr(ip->tstate_addr);	/* the GIL holder's, or NULL */
+	if (!tstate || bpf_probe_read_user(&tid, sizeof(tid), (const void *)(tstate + ip->ts_tid)) ||
+	    tid != me)
+		tstate = interp_own_python(ip, me);
 	if (!tstate)
-		return;		/* no thread holds the GIL */
-	if (bpf_probe_read_user(&tid, sizeof(tid), (const void *)(tstate + ip->ts_tid)) ||
-	    tid != interp_ns_tid(t))
-		return;
+		return;		/* not a thread of the main interpreter's (or past INTERP_THREADS) */
 	frame = interp_read_ptr(tstate + ip->ts_cframe);
 	frame = frame ? interp_read_ptr(frame + ip->cf_frame) : 0;
 	/*
@@ -231,4 +281,71 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 	}
 	e->interp_kind = ip->kind;
 	e->iframes = n;
+}
+
+/*
+ * CPython's or Ruby's frames of the current task into @e (its process's
+ * @ip): a global function, which the verifier checks once per program,
+ * not at each caller (the sampling program's three captures, the off-CPU
+ * stacks' in sched_switch): inlined, each copy of the walks' turns and of
+ * the thread lists' was checked again, at each load (docs/costs.md says
+ * what the one check still adds to the collector's start). Always 0.
+ */
+__noinline int interp_walk_own(struct bt_sample_event *e, const struct bt_interp_proc *ip)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (!e || !ip)
+		return 0;
+	if (ip->kind == BT_INTERP_RUBY31)
+		interp_walk_ruby(t, e, ip);
+	else if (ip->kind == BT_INTERP_PYTHON311)
+		interp_walk_python(t, e, ip);
+	return 0;
+}
+
+/*
+ * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
+ * its entry in interp_procs, else NULL), and write the names of the code
+ * objects its samples had not shown yet (inames.bpf.h).
+ */
+static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e,
+					const struct bt_interp_proc *ip)
+{
+	e->interp_kind = BT_INTERP_NONE;
+	e->iframes = 0;
+	if (!ip)
+		return;
+	/* one walker a path: the verifier then walks each once, not after each other's */
+	switch (ip->kind) {
+	case BT_INTERP_HOTSPOT:
+		hotspot_walk(t, e);
+		return;
+	case BT_INTERP_RUBY31:
+	case BT_INTERP_PYTHON311:
+		interp_walk_own(e, ip);	/* @t is the current task, as there */
+		return;
+	case BT_INTERP_V8:
+		v8_walk(t, e, ip);
+		return;
+	default:
+		return;
+	}
+}
+
+/*
+ * The same for the current task, blocked (bpf/offcpu.bpf.h): CPython's
+ * and Ruby's frames only. A JVM's and node's walkers go down the user
+ * stack from the registers a sample interrupted, not from a thread's
+ * state; off-CPU they would start in libc's syscall wrapper, a walk not
+ * tried here.
+ */
+static __always_inline void interp_walk_blocked(struct bt_sample_event *e,
+						const struct bt_interp_proc *ip)
+{
+	e->interp_kind = BT_INTERP_NONE;
+	e->iframes = 0;
+	/* a pointer that may be NULL is no global function's argument on every kernel: checked here */
+	if (ip)
+		interp_walk_own(e, ip);
 }

@@ -13,7 +13,7 @@
  * the user registers and the top of the user stack, for the collector to
  * unwind by CFI (collector/profile/unwind.c): a record of variable size,
  * built in sample_copies and copied to the ring at its length. The
- * capture (stack_fill(), stack_with_ustack(), stack_plain()) is the
+ * capture (stack_fill(), stack_out(), stack_with_ustack()) is the
  * off-CPU stacks' too (bpf/offcpu.bpf.h), from sched_switch.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
@@ -188,31 +188,19 @@ static __always_inline __u64 sample_wake(const struct bt_sample_event *s, __u64 
 }
 
 /*
- * A record of @type (time @ts, weight @period) with the current task @t's
- * stacks and @want bytes of its user stack copied, built in this CPU's
- * entry of @copies (an array as sample_copies) and copied to the ring at
- * its length; its interpreter's frames walked when @ip (its entry in
- * interp_procs; NULL: none walked, the off-CPU stacks'). The capture
- * the sampling program and the off-CPU stacks share. 0, or -1 when the
- * record was lost (counted).
+ * Record @c (its sample built: stacks, interpreter frames) to the ring,
+ * with @want bytes of the current task @t's user stack copied after it
+ * (0: the record alone, frame pointers only). 0, or -1 when the record
+ * was lost (counted).
  */
-static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, __u64 key,
-					     __u32 type, __u64 ts, __u32 period, void *copies,
-					     __u64 want, const struct bt_interp_proc *ip)
+static __always_inline int stack_out(struct task_struct *t, struct bt_sample_copy *c, __u64 want)
 {
-	__u32 cpu = bpf_get_smp_processor_id();
-	struct bt_sample_copy *c = bpf_map_lookup_elem(copies, &cpu);
 	__u64 size;
 
-	if (!c) {
-		count_lost();
-		return -1;
+	if (!want) {
+		size = sizeof(c->s);
+		goto out;
 	}
-	stack_fill(ctx, t, key, type, ts, period, &c->s);
-	c->s.interp_kind = BT_INTERP_NONE;
-	c->s.iframes = 0;
-	if (ip)
-		interp_walk(t, &c->s, ip);
 	/* a JVM's Java stack, node's JS stack: walked already, nothing for the collector to unwind */
 	if ((c->s.interp_kind == BT_INTERP_HOTSPOT || c->s.interp_kind == BT_INTERP_V8) &&
 	    c->s.iframes > 1)
@@ -222,12 +210,38 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 	size = sizeof(c->s) + sizeof(c->u) + c->u.stack_bytes;
 	if (size > sizeof(*c))
 		size = sizeof(*c);
+out:
 	if (bpf_ringbuf_output(&events, c, size,
 			       sample_wake(&c->s, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), size))) {
 		count_lost();
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A record of @type (time @ts, weight @period) with the current task @t's
+ * stacks and @want bytes of its user stack copied, built in this CPU's
+ * entry of @copies (an array as sample_copies) and copied to the ring at
+ * its length; its interpreter's frames walked when @ip (its entry in
+ * interp_procs; NULL: none walked). The sampling program's capture; the
+ * off-CPU stacks build theirs in parts (stack_fill(), their walk,
+ * stack_out()). 0, or -1 when the record was lost (counted).
+ */
+static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, __u64 key,
+					     __u32 type, __u64 ts, __u32 period, void *copies,
+					     __u64 want, const struct bt_interp_proc *ip)
+{
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct bt_sample_copy *c = bpf_map_lookup_elem(copies, &cpu);
+
+	if (!c) {
+		count_lost();
+		return -1;
+	}
+	stack_fill(ctx, t, key, type, ts, period, &c->s);
+	interp_walk(t, &c->s, ip);
+	return stack_out(t, c, want);
 }
 
 /* The same without the user stack copied (frame pointers only). */

@@ -184,7 +184,7 @@ static int frame_fns(struct profile *p, const struct frame *f, bool ret, uint32_
 	case FRAME_JIT:
 		return one_fn(p, f->name, f->name_len, "[jit]", out);
 	case FRAME_INTERP:
-		return one_fn(p, f->name, f->name_len, "[interpreted]", out);
+		return one_fn(p, f->name, f->name_len, INTERP_MODULE, out);
 	case FRAME_UADDR:
 	default:
 		return one_fn(p, UNKNOWN, strlen(UNKNOWN), UNKNOWN, out);
@@ -465,10 +465,11 @@ static int cmp_count(const void *x, const void *y, void *arg)
  * Is function @fn the wait machinery a program calls into, not its own
  * code: the kernel's, an unknown frame, libc's, the dynamic loader's,
  * libpthread's, the C++ and GCC runtimes', Go's runtime, the sanitizers'
- * (their interceptors wrap libc's calls); or an
- * interpreter's own (CPython, Ruby, the JVM, node: their blocked threads
- * have no interpreter frames, and the path names their span instead); or
- * a frame without a name ([unknown], [bash+0x9665a])?
+ * (their interceptors wrap libc's calls); or an interpreter's own native
+ * code (CPython, Ruby, the JVM, node: its eval loop and builtins; a
+ * CPython or Ruby thread's own frames are named by its interpreter
+ * frames, interp_fn(), when the stack has them); or a frame without a
+ * name ([unknown], [bash+0x9665a])?
  */
 static bool wait_machinery(const struct profile *p, uint32_t fn)
 {
@@ -486,11 +487,25 @@ static bool wait_machinery(const struct profile *p, uint32_t fn)
 	return !strncmp(name, "runtime.", 8) || name[0] == '[';
 }
 
-/* The code stack @ix waited in: its first function past the wait machinery, or -1. */
+/* Is function @fn an interpreter's frame (CPython's, Ruby's: "FUNCTION (FILE:LINE)")? */
+static bool interp_fn(const struct profile *p, uint32_t fn)
+{
+	return !strcmp(profile_fn_module(p, fn), INTERP_MODULE);
+}
+
+/*
+ * The code stack @ix waited in: its innermost interpreter frame when it
+ * has one (the program's own function: a C extension's or the
+ * interpreter's native code below it is what that function called), else
+ * its first function past the wait machinery; -1 when none.
+ */
 static long stack_code(const struct profile *p, long ix)
 {
 	size_t i;
 
+	for (i = 0; i < p->stacks[ix].n; i++)
+		if (interp_fn(p, p->stacks[ix].fns[i]))
+			return (long)p->stacks[ix].fns[i];
 	for (i = 0; i < p->stacks[ix].n; i++)
 		if (!wait_machinery(p, p->stacks[ix].fns[i]))
 			return (long)p->stacks[ix].fns[i];
@@ -926,6 +941,30 @@ static void frame_line(struct profile *p, const struct frame *f, bool ret, char 
 		snprintf(src, n, "%s:%d", file, line);
 }
 
+size_t profile_interp_place(const char *name, size_t len, char *src, size_t n)
+{
+	size_t i, open = 0, base;
+
+	if (n)
+		src[0] = '\0';
+	if (len < 4 || name[len - 1] != ')')
+		return len;
+	/* the last " (": a Ruby label may hold one, "block (2 levels) in run" */
+	for (i = len - 1; i > 0; i--)
+		if (name[i] == '(' && name[i - 1] == ' ') {
+			open = i;
+			break;
+		}
+	if (!open)
+		return len;
+	for (base = i = open + 1; i < len - 1; i++)
+		if (name[i] == '/')
+			base = i + 1;
+	if (n)
+		snprintf(src, n, "%.*s", (int)(len - 1 - base), name + base);
+	return open - 1;
+}
+
 long profile_code(struct profile *p, uint32_t frames, char *src, size_t n)
 {
 	uint32_t fns[SYMBOLS_INLINE_MAX + 1];
@@ -951,6 +990,18 @@ long profile_code(struct profile *p, uint32_t frames, char *src, size_t n)
 
 		nf = frames_parse_field(esc, len, scratch, fr, NULL, 0);
 	}
+	/* the innermost interpreter frame, when there is one (stack_code()'s choice) */
+	for (i = 0; i < nf; i++)
+		if (fr[i].kind == FRAME_INTERP) {
+			k = frame_fns(p, &fr[i], true, fns);
+			if (k < 0) {
+				ret = -2;
+				goto out;
+			}
+			ret = (long)fns[0];
+			profile_interp_place(fr[i].name, fr[i].name_len, src, n);
+			goto out;
+		}
 	for (i = 0; i < nf && ret < 0; i++) {
 		bool user = user_frame(&fr[i]), r = user && users;
 

@@ -185,16 +185,30 @@ long profile_sample_fn(struct profile *p, const struct tl_sample *s);
 
 /*
  * profile_code - the code a stack of frames waited in (timeline string
- * @frames, an off-CPU stack: tl_wakeinfo's stack): its first function,
- * innermost first, that is the program's own, past the kernel's, libc's,
- * the dynamic loader's, libpthread's, the C++ and GCC runtimes' and Go's
- * runtime's (the wait machinery), and an interpreter's (CPython, Ruby,
- * the JVM, node: no interpreter frames are taken off-CPU), and frames
- * without a name ([bash+0x9665a]: no symbols). Its function id, and its source line
- * "file.c:42" into @src (@n bytes; "" when DWARF does not say); -1 when
- * it has none (or @frames is TL_NOSTR), -2 out of memory.
+ * @frames, an off-CPU stack: tl_wakeinfo's stack): its innermost
+ * interpreter frame when it has one (a CPython or Ruby thread's own
+ * function, whose frames the collector takes off-CPU too); else its
+ * first function, innermost first, that is the program's own, past the
+ * kernel's, libc's, the dynamic loader's, libpthread's, the C++ and GCC
+ * runtimes' and Go's runtime's (the wait machinery), and an interpreter's
+ * native code (CPython, Ruby, the JVM, node), and frames without a name
+ * ([bash+0x9665a]: no symbols). Its function id, and its source line
+ * "file.c:42" into @src (@n bytes; "" when DWARF does not say; an
+ * interpreter frame's "file.py:LINE", the line its function starts at);
+ * -1 when it has none (or @frames is TL_NOSTR), -2 out of memory.
  */
 long profile_code(struct profile *p, uint32_t frames, char *src, size_t n);
+
+/* The module of an interpreter frame's function (profile_fn_module()). */
+#define INTERP_MODULE "[interpreted]"
+
+/*
+ * profile_interp_place - an interpreter frame's name @name (@len bytes,
+ * "FUNCTION (FILE:LINE)") split: FUNCTION's length, returned, and
+ * "BASE:LINE" (FILE's base name) into @src (@n bytes); @len and "" when
+ * @name has no place (not cut: a reader may name anything).
+ */
+size_t profile_interp_place(const char *name, size_t len, char *src, size_t n);
 
 /*
  * profile_task_top - the (at most) @ntop functions of most self samples of

@@ -163,10 +163,16 @@ static const char *item_text(const struct summary *sm, const struct timeline *tl
 	if (k.code && sm->prof && len >= 0 && (size_t)len < n) {
 		const char *fn = profile_fn_name(sm->prof, k.code - 1);
 		char esc[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
+		char src[CPSEG_PROFILE_NAME], sesc[TSV_ESCAPED_MAX(CPSEG_PROFILE_NAME) + 1];
 		size_t fl = strlen(fn);
 
+		src[0] = '\0';
+		/* an interpreter frame: "in FUNCTION (BASE:LINE)", as the segment says it */
+		if (!strcmp(profile_fn_module(sm->prof, k.code - 1), INTERP_MODULE))
+			fl = profile_interp_place(fn, fl, src, sizeof(src));
 		esc[tsv_escape(fn, fl > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : fl, esc)] = '\0';
-		snprintf(buf + len, n - (size_t)len, " in %s", esc);
+		sesc[tsv_escape(src, strlen(src), sesc)] = '\0';
+		snprintf(buf + len, n - (size_t)len, src[0] ? " in %s (%s)" : " in %s", esc, sesc);
 	}
 	return buf;
 }

@@ -216,6 +216,9 @@ int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *
 	name = profile_fn_name(prof, (uint32_t)fn);
 	mod = profile_fn_module(prof, (uint32_t)fn);
 	ln = strlen(name);
+	/* an interpreter frame's name holds its place (profile_code() put it in src): the function alone */
+	if (!strcmp(mod, INTERP_MODULE))
+		ln = profile_interp_place(name, ln, NULL, 0);
 	lm = strlen(mod);
 	lsrc = strlen(src);
 	out->fn[tsv_escape(name, ln > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : ln, out->fn)] = '\0';

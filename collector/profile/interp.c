@@ -23,6 +23,7 @@
  */
 const struct interp_py311 interp_py311 = {
 	.runtime_tstate = 568 + 8,	/* pyruntimestate.gilstate, .tstate_current */
+	.runtime_main = 32 + 16,	/* pyruntimestate.interpreters, .main (after mutex, head) */
 	.proc = {
 		.kind = BT_INTERP_PYTHON311,
 		.ts_cframe = 56,	/* struct _ts */
@@ -31,6 +32,9 @@ const struct interp_py311 interp_py311 = {
 		.fr_code = 32,		/* struct _PyInterpreterFrame */
 		.fr_previous = 48,
 		.fr_is_entry = 68,
+		/* the thread list: .rt_interp is set from runtime_main */
+		.is_threads_head = 8 + 8,	/* PyInterpreterState.threads, .head */
+		.ts_next = 8,		/* struct _ts */
 	},
 	.co_firstlineno = 72,		/* struct PyCodeObject */
 	.co_filename = 112,
@@ -70,6 +74,15 @@ const struct interp_rb31 interp_rb31 = {
 		.cfp_pc = 0,
 		.cfp_iseq = 16,
 		.cfp_ep = 32,
+		/*
+		 * the thread list (rb_thread_t.lt_node links it; found on a
+		 * live 3.1.2 the same way: the list_head in the ractor's first
+		 * 512 bytes whose nodes lead back to it, the first node this
+		 * thread's, its ec the running_ec)
+		 */
+		.rr_threads_set = 304,	/* rb_ractor_t.threads.set */
+		.th_lt_node = 0,	/* rb_thread_t.lt_node */
+		.th_ec = 40,		/* rb_thread_t.ec */
 	},
 	.iseq_body = 16,		/* rb_iseq_t.body */
 	.body_pathobj = 64,		/* rb_iseq_constant_body.location.pathobj */
@@ -248,6 +261,8 @@ static int register_python(const char *file, const struct elf_image *img, uint64
 		return -1;
 	*proc = interp_py311.proc;
 	proc->tstate_addr = rt + interp_py311.runtime_tstate;
+	/* both in _PyRuntime, a few hundred bytes apart: an __s16 from tstate_addr */
+	proc->rt_interp = (__s16)((int)interp_py311.runtime_main - (int)interp_py311.runtime_tstate);
 	proc->co_firstlineno = interp_py311.co_firstlineno;
 	proc->co_filename = interp_py311.co_filename;
 	proc->co_qualname = interp_py311.co_qualname;

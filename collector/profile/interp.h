@@ -123,6 +123,7 @@ void interp_iname_counts(const struct interp *in, unsigned long long *all, unsig
 /* The CPython 3.11 offsets the collector uses, for the test that checks them against DWARF. */
 struct interp_py311 {
 	unsigned runtime_tstate;	/* _PyRuntime → gilstate.tstate_current */
+	unsigned runtime_main;		/* _PyRuntime → interpreters.main */
 	struct bt_interp_proc proc;	/* the frame chain's (tstate_addr 0) */
 	unsigned co_firstlineno, co_filename, co_qualname;
 	unsigned str_length, str_state, str_ascii_data, str_utf8_length, str_utf8;

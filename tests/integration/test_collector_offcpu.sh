@@ -16,6 +16,14 @@
 # it, the off-CPU time under await_config as analyze says it, and, with
 # tests/tools/burn's CPU samples (--profile=999) in the same file, the
 # same top 2 functions by flat CPU as analyze --profile's by self.
+# Interpreters (tests/tools/pyslow.py, rbslow.rb): a Python module whose
+# import sleeps 150 ms in slow_import_sleep, a Ruby file whose require
+# sleeps 150 ms in slow_require_sleep: the path's blocked stretch names
+# the function by its interpreter frame `in FUNC (FILE:LINE)` (the def
+# line), within 10 ms of what it measured, and --profile=offcpu and the
+# off-CPU flame graph have it; a Python thread asleep while another burns
+# CPU holding the GIL: its blocked stacks name its own function, never
+# the burner's, its sleep and its wait for the GIL named by it.
 # --offcpu-stacks off: no stack= and '# offcpu_stacks=off'; a bad value is
 # a usage error (exit 2).
 # modes: cgroup pidtree
@@ -123,7 +131,91 @@ if have go "the pprof file read by go tool pprof"; then
 	ok "pprof: go tool pprof reads it; await_config off-CPU $pcum ns (analyze $acum); burn's top 2 by CPU '$ptop' as analyze's"
 fi
 
-# 5. off
+# 5. interpreters: a blocked CPython or Ruby thread's stack carries its own
+# interpreter frames (bpf/interp.bpf.h's thread lists), and the path names
+# its function by them
+PY=/usr/bin/python3.11
+RB=/usr/bin/ruby3.1
+TOOLDIR=$(cd "$(dirname "$0")/../tools" && pwd)
+def_line() { grep -nE "^ *def $1(\(|$)" "$2" | head -1 | cut -d: -f1; }
+# interp_path TAG FUNC SRC MEASURED_MS -- COMMAND...: COMMAND's path to listen
+# has a blocked stretch 'in FUNC (BASE:LINE)' (LINE FUNC's def line in
+# SRC) within 10 ms of MEASURED_MS (sed on stdout+stderr for
+# 'FUNC ms=N'); --profile=offcpu weighs FUNC as long, by self, and the
+# off-CPU flame graph has its box
+interp_path() {
+	local tag=$1 fn=$2 src=$3 line got ms self
+	shift 4
+	line=$(def_line "$fn" "$src")
+	"$COLLECTOR" --until listen -o "$TMP/$tag.tsv" -- "$@" > "$TMP/$tag.out" 2>&1 ||
+		fail "$tag: collector exited $?: $(cat "$TMP/$tag.out")"
+	check_tsv "$TMP/$tag.tsv"
+	ms=$(sed -n "s/^$fn ms=\([0-9.]*\)\$/\1/p" "$TMP/$tag.out")
+	[ -n "$ms" ] || fail "$tag: $fn printed no time: $(cat "$TMP/$tag.out")"
+	"$ANALYZE" --critical-path --format tsv "$TMP/$tag.tsv" > "$TMP/$tag.path" ||
+		fail "$tag: analyze --critical-path exited $?"
+	got=$(awk -F'\t' -v f="in $fn ($(basename "$src"):$line)" \
+		'$10 == "blocked" && index($9, f) == 1 { print $8; exit }' "$TMP/$tag.path")
+	[ -n "$got" ] || fail "$tag: no blocked stretch 'in $fn ($(basename "$src"):$line)' on the path: $(grep blocked "$TMP/$tag.path" | cut -f6-10 | tail -5)"
+	near "$(ms "$got")" "$ms" || fail "$tag: $fn blocked $(ms "$got") ms on the path, it measured $ms ms"
+	"$ANALYZE" --profile=offcpu --format tsv "$TMP/$tag.tsv" > "$TMP/$tag.prof" ||
+		fail "$tag: analyze --profile=offcpu exited $?"
+	self=$(awk -F'\t' -v f="$fn ($src:$line)" '$3 == f { print $6; exit }' "$TMP/$tag.prof")
+	near "$(ms "${self:-0}")" "$ms" || fail "$tag: --profile=offcpu: $fn ${self:-no} ns by self, it measured $ms ms"
+	"$ANALYZE" --plot "$TMP/$tag.plot" "$TMP/$tag.tsv" > /dev/null 2>&1 || true
+	grep -qF "<title>$fn ($src:$line) (" "$TMP/$tag.plot/offcpu-flame-1.svg" 2> /dev/null ||
+		fail "$tag: no $fn box in the off-CPU flame graph"
+	ok "$tag: path blocked in $fn ($(basename "$src"):$line) $(ms "$got") ms (it measured $ms);" \
+		"--profile=offcpu $(ms "$self") ms by self; in the off-CPU flame graph"
+}
+if [ -x "$PY" ]; then
+	interp_path python slow_import_sleep "$TOOLDIR/pyslowmod.py" -- "$PY" "$TOOLDIR/pyslow.py" import
+	# a thread asleep while the main thread burns holding the GIL: its
+	# blocked stacks with interpreter frames are its own (under
+	# Thread._bootstrap), never the burner's (main, burn_holding_gil); its
+	# sleep and its wait for the GIL the burner held (a futex) name
+	# nap_in_thread first (its start and its end, an munmap once its
+	# thread state is gone, may have none)
+	"$COLLECTOR" --until listen -o "$TMP/gil.tsv" -- "$PY" "$TOOLDIR/pyslow.py" gil > "$TMP/gil.out" 2>&1 ||
+		fail "gil: collector exited $?: $(cat "$TMP/gil.out")"
+	check_tsv "$TMP/gil.tsv"
+	tid=$(sed -n 's/^nap_in_thread tid=\([0-9]*\) .*/\1/p' "$TMP/gil.out")
+	[ -n "$tid" ] || fail "gil: no nap_in_thread tid printed: $(cat "$TMP/gil.out")"
+	awk -F'\t' -v tid="$tid" -v want="nap_in_thread ($TOOLDIR/pyslow.py:$(def_line nap_in_thread "$TOOLDIR/pyslow.py"))" '
+		$8 == "stack" { st[$9] = $12; next }
+		$8 == "sched" && $5 == tid && ($9 == "S" || $9 == "D") && $11 > 100000000 { long = long " [" $9 " " $11 " " $12 "]" }
+		$8 == "sched" && $5 == tid && ($9 == "S" || $9 == "D") && match($12, /(^| )stack=[0-9]+/) {
+			id = substr($12, RSTART, RLENGTH); sub(/.*stack=/, "", id)
+			f = st[id]; i = index(f, " i:")
+			if (!i) next
+			n++
+			first = substr(f, i + 3); sub(/^[0-9]+:/, "", first)
+			if (index(f, "burn_holding_gil") || index(f, "main (") || !index(f, "Thread._bootstrap ")) {
+				print "not the napper own frames on its stack: " f; bad = 1
+			}
+			if (index(first, want) != 1) next
+			if (f ~ /k:futex_wait/) gilwait++
+			if ($11 > 100000000) slept++
+		}
+		END { if (!slept) { print "no long sleep of the napper in nap_in_thread: its long rows" long; bad = 1 }
+		      if (!gilwait) { print "no futex wait (the GIL) of the napper"; bad = 1 }
+		      print n + 0, gilwait + 0; exit bad }' "$TMP/gil.tsv" > "$TMP/gil.check" ||
+		fail "gil: $(cat "$TMP/gil.check")"
+	read -r n gw < "$TMP/gil.check"
+	ok "gil: the napper's $n blocked stacks with interpreter frames all its own, no burner frame;" \
+		"its sleep and $gw GIL wait(s) in nap_in_thread"
+else
+	[ "${CI:-}" = true ] && fail "no $PY (scripts/install-deps.sh installs python3.11)"
+	echo "# skipped the Python checks: no $PY"
+fi
+if [ -x "$RB" ]; then
+	interp_path ruby slow_require_sleep "$TOOLDIR/rbslowlib.rb" -- "$RB" --disable-gems "$TOOLDIR/rbslow.rb"
+else
+	[ "${CI:-}" = true ] && fail "no $RB (scripts/install-deps.sh installs ruby)"
+	echo "# skipped the Ruby checks: no $RB"
+fi
+
+# 6. off
 "$COLLECTOR" --offcpu-stacks off --until listen -o "$TMP/off.tsv" -- "$OW" > /dev/null 2> "$TMP/off.err" ||
 	fail "collector --offcpu-stacks off exited $?: $(cat "$TMP/off.err")"
 check_tsv "$TMP/off.tsv"

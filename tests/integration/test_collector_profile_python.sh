@@ -50,6 +50,9 @@ if have gdb "the offsets check" && gdb -batch -ex 'ptype/o struct _PyInterpreter
 		"PyASCIIObject.sizeof|(long)sizeof(PyASCIIObject)"
 		"PyCompactUnicodeObject.utf8_length|(long)&((PyCompactUnicodeObject *)0)->utf8_length"
 		"PyCompactUnicodeObject.utf8|(long)&((PyCompactUnicodeObject *)0)->utf8"
+		"pyruntimestate.interpreters.main|(long)&((struct pyruntimestate *)0)->interpreters.main"
+		"PyInterpreterState.threads.head|(long)&((PyInterpreterState *)0)->threads.head"
+		"_ts.next|(long)&((struct _ts *)0)->next"
 	)
 	args=()
 	for x in "${exprs[@]}"; do args+=(-ex "print ${x#*|}"); done
@@ -57,7 +60,7 @@ if have gdb "the offsets check" && gdb -batch -ex 'ptype/o struct _PyInterpreter
 	dwarf=$(paste -d' ' <(for x in "${exprs[@]}"; do echo "${x%%|*}"; done) \
 		<(gdb -batch "${args[@]}" "$PY" 2>/dev/null | sed -n 's/^\$[0-9]* = //p'))
 	[ "$want" = "$dwarf" ] || fail "the collector's CPython 3.11 offsets differ from the DWARF's: $(diff <(echo "$want") <(echo "$dwarf"))"
-	ok "CPython 3.11 offsets: the 15 the collector reads equal python3.11-dbg's DWARF"
+	ok "CPython 3.11 offsets: the 18 the collector reads equal python3.11-dbg's DWARF"
 elif [ "${CI:-}" = true ]; then
 	fail "no gdb or no python3.11-dbg: the offsets cannot be checked (scripts/install-deps.sh installs them)"
 else

@@ -11,6 +11,10 @@
 #    under the initializer's file (`<top (required)> (FILE:0)`, loaded by
 #    Rails; named by the sampling program before Ruby frees that iseq:
 #    bpf/inames.bpf.h);
+#  - the off-CPU truth: an after_initialize hook (config/application.rb,
+#    with RAILSAPP_NAP set) sleeps 150 ms; the critical path's blocked
+#    stretch names its block `block in <class:Application>
+#    (application.rb:LINE)`, within 10 ms of what it measured;
 #  - analyze --plot (and --profile --plot): the container's flame graph
 #    shows build_table with its file and line, and the same time;
 #  - the tracer's own cost (issue 34, item 6): samples taken in the
@@ -34,7 +38,7 @@ tsv=$TMP/rails.tsv
 
 # (a Rails boot is some 650,000 rows in 2 s: a buffer that holds them when
 # the reader is slowed, ASan's; this test is not of loss)
-(cd "$APP" && "$COLLECTOR" --ringbuf-mb 64 --profile=999 --until listen -o "$tsv" -- \
+(cd "$APP" && RAILSAPP_NAP=1 "$COLLECTOR" --ringbuf-mb 64 --profile=999 --until listen -o "$tsv" -- \
 	"$PUMA" -e production -b tcp://127.0.0.1:0 config.ru) > "$TMP/out" 2> "$TMP/err" ||
 	fail "collector exited $?: $(cat "$TMP/err")"
 check_tsv "$tsv"
@@ -54,6 +58,22 @@ ratio_near "$n" "$(cpu_samples "$cpu_ns" 1001001)" 1 15 ||
 grep -F "build_table (" <<< "$folded" | grep -qF "<top (required)> ($INIT:0);build_table ($INIT:$LINE)" ||
 	fail "build_table is not under its initializer's file in the folded stacks"
 ok "analyze --profile: build_table ($INIT:$LINE) $n samples (~$n ms of the $cpu_ms it measured), under its initializer"
+
+# the off-CPU truth: config.after_initialize's block sleeps 150 ms
+# (RAILSAPP_NAP); the path's blocked stretch names the block as the
+# walker reads it from the thread's own frames, `block in
+# <class:Application> (application.rb:LINE)`, LINE the block's first,
+# within 10 ms of what it measured
+HOOK=$(grep -n "config.after_initialize do" "$APP/config/application.rb" | cut -d: -f1)
+nap=$(sed -n 's/^after_initialize ms=\([0-9.]*\)$/\1/p' "$TMP/err" | head -1)
+[ -n "$nap" ] || fail "the after_initialize hook printed no time: $(tail -3 "$TMP/err")"
+"$ANALYZE" --critical-path --format tsv "$tsv" > "$TMP/path.tsv" || fail "analyze --critical-path exited $?"
+got=$(awk -F'\t' -v f="in block in <class:Application> (application.rb:$HOOK)" \
+	'$10 == "blocked" && index($9, f) == 1 { print $8; exit }' "$TMP/path.tsv")
+[ -n "$got" ] || fail "no blocked stretch 'in block in <class:Application> (application.rb:$HOOK)' on the path: $(awk -F'\t' '$10 == "blocked" && $8 > 50000000' "$TMP/path.tsv" | cut -f6-10)"
+awk -v a="$got" -v b="$nap" 'BEGIN { d = a / 1e6 - b; exit !(d <= 10 && d >= -10) }' ||
+	fail "the after_initialize hook blocked $((got / 1000)) us on the path, it measured $nap ms"
+ok "path: blocked in block in <class:Application> (application.rb:$HOOK) $((got / 1000)) us (the hook measured $nap ms)"
 
 read -r bt all < <(awk '{ all += $NF } index($0, ";[boottrace] ") { n += $NF } END { print n + 0, all + 0 }' <<< "$folded")
 grep -q 'bpf_prog_[0-9a-f]\{16\}_bt_' <<< "$folded" &&

@@ -32,6 +32,9 @@ static void python(void)
 	printf("PyASCIIObject.sizeof %u\n", o->str_ascii_data);
 	printf("PyCompactUnicodeObject.utf8_length %u\n", o->str_utf8_length);
 	printf("PyCompactUnicodeObject.utf8 %u\n", o->str_utf8);
+	printf("pyruntimestate.interpreters.main %u\n", o->runtime_main);
+	printf("PyInterpreterState.threads.head %u\n", o->proc.is_threads_head);
+	printf("_ts.next %u\n", o->proc.ts_next);
 }
 
 static void ruby(void)
@@ -57,6 +60,9 @@ static void ruby(void)
 	printf("RString.as.embed.ary %u\n", o->str_embed);
 	printf("RArray.as.ary %u\n", o->ary_embed);
 	printf("RArray.as.heap.ptr %u\n", o->ary_heap_ptr);
+	printf("rb_ractor_t.threads.set %u\n", o->proc.rr_threads_set);
+	printf("rb_thread_t.lt_node %u\n", o->proc.th_lt_node);
+	printf("rb_thread_t.ec %u\n", o->proc.th_ec);
 }
 
 int main(int argc, char **argv)

@@ -8,7 +8,8 @@
 # (Thread#native_thread_id), and the Ruby frames from the innermost of
 # outer_c on are outer_c, `block in outer_b`, outer_b, outer_a, <main>
 # (Array#each's C frame left out), with this file, their first lines and
-# their frames' magic.
+# their frames' magic; and a second thread, asleep, found in the main
+# ractor's thread list by its tid, its innermost frame its own method.
 # libruby has no DWARF to check the offsets against: this is their
 # truth. Prints `ok N frames`, or a reason and exits 1.
 require 'fiddle'
@@ -48,12 +49,33 @@ def rpath(v)
   rstring(first)
 end
 
+def ractor
+  u64(Fiddle::Handle::DEFAULT['ruby_single_main_ractor'])
+end
+
 def frames
-  ractor = u64(Fiddle::Handle::DEFAULT['ruby_single_main_ractor'])
   ec = u64(ractor + o('rb_ractor_t.threads.running_ec'))
   th = u64(ec + o('rb_execution_context_t.thread_ptr'))
   tid = bytes(th + o('rb_thread_t.tid'), 4)&.unpack1('l')
   abort "running_ec's thread tid #{tid}, not this thread's #{Thread.current.native_thread_id}" unless tid == Thread.current.native_thread_id
+  frames_of(ec)
+end
+
+# the execution context of thread @tid, from the main ractor's threads.set
+# (bpf/interp.bpf.h's interp_own_ruby()), or nil
+def own_ec(tid)
+  head = ractor + o('rb_ractor_t.threads.set')
+  node = u64(head)
+  32.times do
+    break if node.zero? || node == head
+    th = node - o('rb_thread_t.lt_node')
+    return u64(th + o('rb_thread_t.ec')) if bytes(th + o('rb_thread_t.tid'), 4)&.unpack1('l') == tid
+    node = u64(node)
+  end
+  nil
+end
+
+def frames_of(ec)
   stack = u64(ec + o('rb_execution_context_t.vm_stack'))
   last = stack + 8 * u64(ec + o('rb_execution_context_t.vm_stack_size'))
   cfp = u64(ec + o('rb_execution_context_t.cfp'))
@@ -101,4 +123,21 @@ want = [['outer_c', __FILE__, line_of('outer_c'), method],
 abort "frames read #{got[at, 4].inspect}, Ruby says #{want.inspect}" unless got[at, 4] == want
 abort "the outermost frame read is #{got[at + 4].inspect}, not <main> of #{__FILE__}" unless
   got[at + 4] && got[at + 4][0, 2] == ['<main>', __FILE__] && got[at + 4][3] == 0x77770001 # _EVAL
-puts "ok #{got.size} frames"
+
+# the thread list: a thread asleep (not the GVL holder) found by its tid,
+# its execution context's innermost Ruby frame its own method
+def nap_in_thread(q)
+  q << 1
+  sleep
+end
+
+q = Queue.new
+napper = Thread.new { nap_in_thread(q) }
+q.pop
+sleep 0.05 until napper.status == 'sleep'
+ec = own_ec(napper.native_thread_id) or abort "thread #{napper.native_thread_id} not in the main ractor's threads.set"
+nap = frames_of(ec).first
+abort "the sleeping thread's innermost frame read is #{nap.inspect}, not nap_in_thread" unless
+  nap && nap[0, 3] == ['nap_in_thread', __FILE__, line_of('nap_in_thread')]
+napper.kill
+puts "ok #{got.size} frames, a sleeping thread's own from the thread list"

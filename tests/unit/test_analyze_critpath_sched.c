@@ -474,6 +474,66 @@ static void test_blocked_code(void **state)
 	release(&fx);
 }
 
+/*
+ * An interpreter's thread (CPython's, Ruby's: its off-CPU stack carries
+ * its interpreter frames): the blocked segment names its innermost
+ * interpreter frame, not the native function past libc above it (a C
+ * extension's, ext_sleep), as "FUNCTION (BASE:LINE)" from the frame's
+ * "FUNCTION (FILE:LINE)", a Ruby label's own " (" kept; --profile=offcpu
+ * weighs that frame by self.
+ */
+static const char interp_coded[] = HEAD_SCHED
+	START("1000000", "10")
+	SYS("2000000", "10", "10", "ruby", "ppoll", "0", "100100000", "\\N")
+	R("2010000", "10", "10", "1", "ruby", "stack", "1", "\\N", "\\N",
+	  "k:__schedule+0x1 f:22:/nonexistent/libc.so.6+0x10 j:9:ext_sleep "
+	  "f:27:/nonexistent/libruby.so.3.1+0x20 i:45:block (2 levels) in run (/srv/app/lib/a.rb:3) "
+	  "i:39:<top (required)> (/srv/app/config.ru:0)")
+	SCHED("2010000", "10", "10", "ruby", "S", "50000", "100050000", "wake=softirq holder=0 "
+	      "hcomm=9:swapper/0 cpu=0 stack=1")
+	SYS("124000000", "10", "10", "ruby", "listen", "0", "20000", "0.0.0.0:80")
+	TAIL;
+
+static void test_blocked_interp(void **state)
+{
+	struct profile_opts po = { .no_system = true };
+	struct profile *prof;
+	struct fixture fx;
+	const struct cp_seg *s;
+	char buf[CPSEG_DETAIL_MAX], src[64];
+	long ph;
+
+	(void)state;
+	path_of(interp_coded, "listen", &fx);
+	ph = strtab_find(fx.a->phase_names, "listen", 6);
+	prof = profile__new(fx.a->tl, (uint32_t)ph, &po);
+	assert_non_null(prof);
+	s = seg(&fx, CP_SYSCALL, "ppoll", 10);
+	while (s->state != CP_ST_BLOCKED)
+		s++;
+	assert_string_equal(cpseg_detail(fx.a->tl, ctr(&fx), &fx.p, s, prof, buf, sizeof(buf)),
+			    "in block (2 levels) in run (a.rb:3) <- woken by a softirq");
+	profile__free(prof);
+	po.offcpu = true;
+	prof = profile__new(fx.a->tl, (uint32_t)ph, &po);
+	assert_non_null(prof);
+	assert_string_equal(profile_fn_name(prof, prof->ctrs[0].fns[0].fn),
+			    "block (2 levels) in run (/srv/app/lib/a.rb:3)");
+	assert_int_equal(prof->ctrs[0].fns[0].self, 100000);
+	profile__free(prof);
+	release(&fx);
+	/* the split alone: a label with " (", a name without a place, one cut short */
+	assert_int_equal(profile_interp_place("<top (required)> (/a/b.rb:0)", 28, src, sizeof(src)), 16);
+	assert_string_equal(src, "b.rb:0");
+	assert_int_equal(profile_interp_place("main", 4, src, sizeof(src)), 4);
+	assert_string_equal(src, "");
+	assert_int_equal(profile_interp_place("f (x.py:1", 9, src, sizeof(src)), 9);
+	assert_string_equal(src, "");
+	assert_int_equal(profile_interp_place(" ()", 3, src, sizeof(src)), 3);
+	assert_int_equal(profile_interp_place("f (/)", 5, src, 2), 1);
+	assert_string_equal(src, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +547,7 @@ int main(void)
 		cmocka_unit_test(test_fork_thread_and_kworker),
 		cmocka_unit_test(test_guessed_wakes),
 		cmocka_unit_test(test_blocked_code),
+		cmocka_unit_test(test_blocked_interp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
