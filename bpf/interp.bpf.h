@@ -164,12 +164,44 @@ __noinline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor, 
 	return 0;
 }
 
+/*
+ * The walkers' copies of a frame (Ruby: a control frame, f, and an iseq's
+ * head, is; CPython: a frame's span from f_code, f), per CPU, off the BPF
+ * stack: an off-CPU stack's walk runs under bt_sched_switch's frame with
+ * iname_see()'s after it, 512 bytes for the three. Entry 0 for samples, 1
+ * for off-CPU stacks (a sample's NMI can come while sched_switch walks).
+ */
+struct interp_scratch {
+	__u64 f[8];
+	__u64 is[4];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct interp_scratch);
+} interp_scratches SEC(".maps");
+
+static __always_inline struct interp_scratch *interp_scratch(const struct bt_sample_event *e)
+{
+	__u32 slot = e->hdr.type == BT_EV_OFFSTACK ? 1 : 0;
+
+	return bpf_map_lookup_elem(&interp_scratches, &slot);
+}
+
 /* Ruby 3.1: @e's iframe[], the iseqs of @t's execution context (the running one's, or its own). */
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
-	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, f[8] = {}, is[4] = {};
+	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, *f, *is;
 	__u32 i, n, ipc, iiseq, iep, ibody, tid = 0, me = interp_ns_tid(t);
+	struct interp_scratch *sc = interp_scratch(e);
+
+	if (!sc)
+		return;
+	f = sc->f;
+	is = sc->is;
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	if (!ractor)
@@ -193,14 +225,14 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	 * words hold them (3.1: a frame of 64 bytes, pc 0, iseq 16, ep 32;
 	 * a smaller frame is no layout this walker knows).
 	 */
-	if (ip->cfp_size < sizeof(f))
+	if (ip->cfp_size < sizeof(sc->f))
 		return;		/* not a layout this walker knows */
 	ipc = (ip->cfp_pc >> 3) & 7;
 	iiseq = (ip->cfp_iseq >> 3) & 7;
 	iep = (ip->cfp_ep >> 3) & 7;
 	ibody = (ip->iseq_body >> 3) & 3;
 	for (i = 0; i < INTERP_RB_CFPS && cfp && cfp < end; i++, cfp += ip->cfp_size) {
-		if (bpf_probe_read_user(f, sizeof(f), (const void *)cfp))
+		if (bpf_probe_read_user(f, sizeof(sc->f), (const void *)cfp))
 			continue;	/* not there: as a frame without pc */
 		pc = f[ipc];
 		iseq = pc ? f[iiseq] : 0;
@@ -209,9 +241,9 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		 * wrapper, body; 3.1: body 16), the body for iname_see()'s tag:
 		 * the iseq's first 32 bytes, in its 40-byte heap slot.
 		 */
-		__builtin_memset(is, 0, sizeof(is));
+		__builtin_memset(is, 0, sizeof(sc->is));
 		if (iseq)
-			bpf_probe_read_user(is, sizeof(is), (const void *)iseq);	/* zeroed if not there */
+			bpf_probe_read_user(is, sizeof(sc->is), (const void *)iseq);	/* zeroed if not there */
 		flags = is[0];
 		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
 		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
@@ -221,7 +253,7 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
 		if (inames_on)
-			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id);
+			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id, e->hdr.type == BT_EV_OFFSTACK);
 		/*
 		 * The count lives in the record, not in a register: the
 		 * verifier then sees one state per turn whatever the frames
@@ -243,9 +275,14 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 static __always_inline void interp_walk_python(struct task_struct *t, struct bt_sample_event *e,
 					       const struct bt_interp_proc *ip)
 {
-	__u64 tstate, frame, code, tid = 0, fr[8] = {};
+	__u64 tstate, frame, code, tid = 0, *fr;
 	__u32 i, n = 0, iprev, ient, me = interp_ns_tid(t);
+	struct interp_scratch *sc = interp_scratch(e);
 	__u8 entry = 0;
+
+	if (!sc)
+		return;
+	fr = sc->f;
 
 	tstate = interp_read_ptr(ip->tstate_addr);	/* the GIL holder's, or NULL */
 	if (!tstate || bpf_probe_read_user(&tid, sizeof(tid), (const void *)(tstate + ip->ts_tid)) ||
@@ -273,7 +310,7 @@ static __always_inline void interp_walk_python(struct task_struct *t, struct bt_
 		if (!code)
 			break;
 		if (inames_on)
-			iname_see(ip, code, 0, e->hdr.cgroup_id);
+			iname_see(ip, code, 0, e->hdr.cgroup_id, e->hdr.type == BT_EV_OFFSTACK);
 		entry = (__u8)(fr[(ient >> 3) & 7] >> ((ient & 7) * 8));
 		e->iframe[i] = code | (entry ? BT_IFRAME_ENTRY : 0);
 		n = i + 1;
