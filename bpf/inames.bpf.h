@@ -222,6 +222,12 @@ static __always_inline __u64 iname_tag(const __u64 *span, __u64 body)
 	__u64 h = body;
 	int i;
 
+	/*
+	 * A loop, not unrolled: unrolled, clang loaded the 16 words ahead and
+	 * spilled them, iname_see()'s frame went past 128 bytes, and 6.1's
+	 * verifier found bt_sched_switch's, the walker's and its own 544.
+	 */
+#pragma clang loop unroll(disable)
 	for (i = 0; i < INAME_SPAN_WORDS; i++)
 		h = (h ^ span[i]) * 0x9e3779b97f4a7c15ULL;	/* 2^64 / the golden ratio */
 	return h;
