@@ -342,6 +342,27 @@ __noinline int interp_walk_own(struct bt_sample_event *e, const struct bt_interp
 }
 
 /*
+ * The JVM's and V8's walkers of the current task's stack into @e, as
+ * global functions for the reason interp_walk_own() is one: inlined in
+ * bt_profile, with the pidtree mode's lookups before them, 6.1's verifier
+ * went past 1,000,000 instructions (make vmtest, test_collector_profile_kernel
+ * in pidtree mode). Always 0.
+ */
+__noinline int interp_walk_hotspot(struct bt_sample_event *e)
+{
+	if (e)
+		hotspot_walk(bpf_get_current_task_btf(), e);
+	return 0;
+}
+
+__noinline int interp_walk_v8(struct bt_sample_event *e, const struct bt_interp_proc *ip)
+{
+	if (e && ip)
+		v8_walk(bpf_get_current_task_btf(), e, ip);
+	return 0;
+}
+
+/*
  * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
  * its entry in interp_procs, else NULL), and write the names of the code
  * objects its samples had not shown yet (inames.bpf.h).
@@ -356,14 +377,14 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 	/* one walker a path: the verifier then walks each once, not after each other's */
 	switch (ip->kind) {
 	case BT_INTERP_HOTSPOT:
-		hotspot_walk(t, e);
+		interp_walk_hotspot(e);	/* @t is the current task, as there */
 		return;
 	case BT_INTERP_RUBY31:
 	case BT_INTERP_PYTHON311:
-		interp_walk_own(e, ip);	/* @t is the current task, as there */
+		interp_walk_own(e, ip);
 		return;
 	case BT_INTERP_V8:
-		v8_walk(t, e, ip);
+		interp_walk_v8(e, ip);
 		return;
 	default:
 		return;
