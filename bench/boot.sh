@@ -11,6 +11,10 @@
 #   sched        --spans off (+ scheduler rows)
 #   defaults     (+ spans)
 #   profile      --profile=999
+# and, with KINDS naming them, profile-fp (--profile=999
+# --profile-unwind=fp: no stack copies), and the peers perf-fp (perf record
+# -F 999 -g) and perf-dwarf (perf record -F 999 --call-graph dwarf), each
+# to a file, as a profiler a person would run on the same boot.
 # With BASE=COLLECTOR (another build: before a change), base-defaults and
 # base-profile too, the same options run by BASE, in the same rounds.
 # Each boot is timed the same way from outside: bench/boot/listen.sh says
@@ -62,6 +66,9 @@ opts() {
 	sched) echo "--spans off" ;;
 	defaults) echo "" ;;
 	profile) echo "--profile=999" ;;
+	profile-fp) echo "--profile=999 --profile-unwind=fp" ;;
+	perf-fp) echo "perf record -F 999 -g" ;;
+	perf-dwarf) echo "perf record -F 999 --call-graph dwarf" ;;
 	esac
 }
 
@@ -74,6 +81,9 @@ boot() {
 	mkfifo "$TMP/fifo"
 	if [ "$kind" = untraced ]; then
 		bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> /dev/null &
+	elif [ "${kind#perf-}" != "$kind" ]; then
+		# shellcheck disable=SC2046 # the options, split
+		$(opts "$kind") -o "$TMP/perf.data" -- bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> "$TMP/err" &
 	else
 		# shellcheck disable=SC2046 # the options, split
 		"$c" -v $(opts "$kind") --ringbuf-mb 64 -o "$TMP/b.tsv" -- \
@@ -91,13 +101,15 @@ boot() {
 			break ;;
 		esac
 	done
-	# the collector stops its command on SIGTERM, and writes its trailer
+	# the collector stops its command on SIGTERM, and writes its trailer;
+	# perf record does not stop its workload: puma is stopped first
+	[ "${kind#perf-}" != "$kind" ] && [ -n "$ppid" ] && kill "$ppid" 2> /dev/null
 	kill "$pid" 2> /dev/null
 	cat <&3 > /dev/null
 	exec 3<&-
 	wait "$pid" 2> /dev/null
 	[ -n "$t1" ] || { echo "bench/boot.sh: $kind: no listen: $(cat "$TMP/err" 2> /dev/null)" >&2; exit 1; }
-	if [ "$kind" != untraced ]; then
+	if [ "$kind" != untraced ] && [ "${kind#perf-}" = "$kind" ]; then
 		own=$(awk -F'\t' '$8 == "start" && !s { s = $1 }
 			$8 == "syscall" && $9 == "listen" && $10 == 0 { print $1 + $11 - s; exit }' "$TMP/b.tsv")
 		col=$(sed -n 's/^collector: its CPU time .*, \([0-9.]*\) s of it while tracing.*/\1/p' "$TMP/err")
