@@ -34,6 +34,11 @@ bool profile_fn_kernel(const struct profile *p, uint32_t fn)
 	return strcmp(profile_fn_module(p, fn), "[kernel]") == 0;
 }
 
+bool profile_fn_interp(const struct profile *p, uint32_t fn)
+{
+	return strcmp(profile_fn_module(p, fn), INTERP_MODULE) == 0;
+}
+
 const struct prof_stack *profile_stack(const struct profile *p, uint32_t ix)
 {
 	return &p->stacks[ix];
@@ -468,7 +473,7 @@ static int cmp_count(const void *x, const void *y, void *arg)
  * (their interceptors wrap libc's calls); or an interpreter's own native
  * code (CPython, Ruby, the JVM, node: its eval loop and builtins; a
  * CPython or Ruby thread's own frames are named by its interpreter
- * frames, interp_fn(), when the stack has them); or a frame without a
+ * frames, profile_fn_interp(), when the stack has them); or a frame without a
  * name ([unknown], [bash+0x9665a])?
  */
 static bool wait_machinery(const struct profile *p, uint32_t fn)
@@ -487,12 +492,6 @@ static bool wait_machinery(const struct profile *p, uint32_t fn)
 	return !strncmp(name, "runtime.", 8) || name[0] == '[';
 }
 
-/* Is function @fn an interpreter's frame (CPython's, Ruby's: "FUNCTION (FILE:LINE)")? */
-static bool interp_fn(const struct profile *p, uint32_t fn)
-{
-	return !strcmp(profile_fn_module(p, fn), INTERP_MODULE);
-}
-
 /*
  * The code stack @ix waited in: its innermost interpreter frame when it
  * has one (the program's own function: a C extension's or the
@@ -504,7 +503,7 @@ static long stack_code(const struct profile *p, long ix)
 	size_t i;
 
 	for (i = 0; i < p->stacks[ix].n; i++)
-		if (interp_fn(p, p->stacks[ix].fns[i]))
+		if (profile_fn_interp(p, p->stacks[ix].fns[i]))
 			return (long)p->stacks[ix].fns[i];
 	for (i = 0; i < p->stacks[ix].n; i++)
 		if (!wait_machinery(p, p->stacks[ix].fns[i]))

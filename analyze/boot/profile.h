@@ -162,6 +162,8 @@ const char *profile_fn_name(const struct profile *p, uint32_t fn);
 const char *profile_fn_module(const struct profile *p, uint32_t fn);
 /* profile_fn_kernel - whether it is a kernel function. */
 bool profile_fn_kernel(const struct profile *p, uint32_t fn);
+/* profile_fn_interp - whether it is an interpreter's frame (CPython's, Ruby's: "FUNCTION (FILE:LINE)"). */
+bool profile_fn_interp(const struct profile *p, uint32_t fn);
 
 /*
  * profile_unnamed_path - the path (raw bytes, NUL-terminated) of unnamed

@@ -168,7 +168,7 @@ static const char *item_text(const struct summary *sm, const struct timeline *tl
 
 		src[0] = '\0';
 		/* an interpreter frame: "in FUNCTION (BASE:LINE)", as the segment says it */
-		if (!strcmp(profile_fn_module(sm->prof, k.code - 1), INTERP_MODULE))
+		if (profile_fn_interp(sm->prof, k.code - 1))
 			fl = profile_interp_place(fn, fl, src, sizeof(src));
 		esc[tsv_escape(fn, fl > CPSEG_PROFILE_NAME ? CPSEG_PROFILE_NAME : fl, esc)] = '\0';
 		sesc[tsv_escape(src, strlen(src), sesc)] = '\0';

@@ -217,7 +217,7 @@ int cpseg_code(struct profile *prof, const struct cp_seg *s, struct cpseg_code *
 	mod = profile_fn_module(prof, (uint32_t)fn);
 	ln = strlen(name);
 	/* an interpreter frame's name holds its place (profile_code() put it in src): the function alone */
-	if (!strcmp(mod, INTERP_MODULE))
+	if (profile_fn_interp(prof, (uint32_t)fn))
 		ln = profile_interp_place(name, ln, NULL, 0);
 	lm = strlen(mod);
 	lsrc = strlen(src);
