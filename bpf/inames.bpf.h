@@ -69,22 +69,14 @@ struct {
 #define INAME_RB_SPAN 120
 
 /*
- * Where iname_see() copies the span, per CPU: off the BPF stack, which
- * the off-CPU stacks' walk shares with bt_sched_switch's and the walker's
- * frames (512 bytes for the three; 656 with the span there). Two entries:
- * 0 for samples, 1 for off-CPU stacks, as a sample can come (an NMI of
- * another clock) while sched_switch's program is in iname_see().
+ * Where iname_see() copies the span: the walker's per-CPU scratch
+ * (interp.bpf.h's struct interp_scratch), off the BPF stack, which the
+ * off-CPU stacks' walk shares with bt_sched_switch's and the walker's
+ * frames (512 bytes for the three; 656 with the span there).
  */
 struct iname_span {
 	__u64 w[INAME_SPAN_WORDS];
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
-	__type(key, __u32);
-	__type(value, struct iname_span);
-} iname_spans SEC(".maps");
 
 #define INAME_RB_T_STRING 0x05
 #define INAME_RB_T_ARRAY 0x07
@@ -238,23 +230,18 @@ static __always_inline __u64 iname_tag(const __u64 *span, __u64 body)
  * @ip, in a sample of container @key: its names written the first time,
  * and again when its tag changed (another object at that address). Ruby:
  * @body, the iseq's body, read by the walker with the iseq's flags (0 for
- * CPython). @offcpu: called for an off-CPU stack (iname_spans' entry 1).
- * Always 0.
+ * CPython). @sp: where the span is copied (the walker's scratch). Always
+ * 0.
  */
 __noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 body, __u64 key,
-			 __u32 offcpu)
+			 struct iname_span *sp)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	__u32 slot = offcpu ? 1 : 0;
 	struct iname_key k = {};
 	struct bt_iname_event *e;
 	__u64 tag, *seen, *span;
-	struct iname_span *sp;
 
-	if (!ip || !code)
-		return 0;
-	sp = bpf_map_lookup_elem(&iname_spans, &slot);
-	if (!sp)
+	if (!ip || !code || !sp)
 		return 0;
 	span = sp->w;
 	__builtin_memset(span, 0, sizeof(sp->w));

@@ -166,14 +166,16 @@ __noinline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor, 
 
 /*
  * The walkers' copies of a frame (Ruby: a control frame, f, and an iseq's
- * head, is; CPython: a frame's span from f_code, f), per CPU, off the BPF
- * stack: an off-CPU stack's walk runs under bt_sched_switch's frame with
- * iname_see()'s after it, 512 bytes for the three. Entry 0 for samples, 1
- * for off-CPU stacks (a sample's NMI can come while sched_switch walks).
+ * head, is; CPython: a frame's span from f_code, f) and iname_see()'s of
+ * the names' tag span, per CPU, off the BPF stack: an off-CPU stack's
+ * walk runs under bt_sched_switch's frame with iname_see()'s after it,
+ * 512 bytes for the three. Entry 0 for samples, 1 for off-CPU stacks (a
+ * sample's NMI can come while sched_switch walks).
  */
 struct interp_scratch {
 	__u64 f[8];
 	__u64 is[4];
+	struct iname_span span;
 };
 
 struct {
@@ -253,7 +255,7 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
 			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
 		if (inames_on)
-			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id, e->hdr.type == BT_EV_OFFSTACK);
+			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id, &sc->span);
 		/*
 		 * The count lives in the record, not in a register: the
 		 * verifier then sees one state per turn whatever the frames
@@ -310,7 +312,7 @@ static __always_inline void interp_walk_python(struct task_struct *t, struct bt_
 		if (!code)
 			break;
 		if (inames_on)
-			iname_see(ip, code, 0, e->hdr.cgroup_id, e->hdr.type == BT_EV_OFFSTACK);
+			iname_see(ip, code, 0, e->hdr.cgroup_id, &sc->span);
 		entry = (__u8)(fr[(ient >> 3) & 7] >> ((ient & 7) * 8));
 		e->iframe[i] = code | (entry ? BT_IFRAME_ENTRY : 0);
 		n = i + 1;
@@ -363,12 +365,11 @@ __noinline int interp_walk_v8(struct bt_sample_event *e, const struct bt_interp_
 }
 
 /*
- * Fill @e's iframe[] when @t's process is a registered interpreter (@ip,
- * its entry in interp_procs, else NULL), and write the names of the code
- * objects its samples had not shown yet (inames.bpf.h).
+ * Fill @e's iframe[] when the current task's process is a registered
+ * interpreter (@ip, its entry in interp_procs, else NULL), and write the
+ * names of the code objects its samples had not shown yet (inames.bpf.h).
  */
-static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_event *e,
-					const struct bt_interp_proc *ip)
+static __always_inline void interp_walk(struct bt_sample_event *e, const struct bt_interp_proc *ip)
 {
 	e->interp_kind = BT_INTERP_NONE;
 	e->iframes = 0;
@@ -377,7 +378,7 @@ static __always_inline void interp_walk(struct task_struct *t, struct bt_sample_
 	/* one walker a path: the verifier then walks each once, not after each other's */
 	switch (ip->kind) {
 	case BT_INTERP_HOTSPOT:
-		interp_walk_hotspot(e);	/* @t is the current task, as there */
+		interp_walk_hotspot(e);
 		return;
 	case BT_INTERP_RUBY31:
 	case BT_INTERP_PYTHON311:

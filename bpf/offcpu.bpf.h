@@ -145,7 +145,7 @@ static __always_inline void offcpu_stack(void *ctx, struct task_struct *t, __u64
 		bpf_ringbuf_submit(h, wake_flags(h, sizeof(*h)));
 		return;
 	}
-	stack_fill(ctx, t, key, BT_EV_OFFSTACK, now, 0, &c->s);
+	stack_take(ctx, 0, &c->s);	/* the header is filled above */
 	if (stack_out(t, c, offcpu_stack_bytes) < 0)
 		cur.ip = 0;
 	*last = cur;

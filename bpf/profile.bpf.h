@@ -13,7 +13,7 @@
  * the user registers and the top of the user stack, for the collector to
  * unwind by CFI (collector/profile/unwind.c): a record of variable size,
  * built in sample_copies and copied to the ring at its length. The
- * capture (stack_fill(), stack_out(), stack_with_ustack()) is the
+ * capture (stack_fill(), stack_take(), stack_out()) is the
  * off-CPU stacks' too (bpf/offcpu.bpf.h), from sched_switch.
  *
  * Part of bpf/boottrace.bpf.c (included there, after host.bpf.h), in a
@@ -85,16 +85,13 @@ struct {
 } sample_copies SEC(".maps");
 
 /*
- * Fill @e's header (record @type, time @ts, weight @period) and stacks:
- * the kernel's by address, the user's by frame pointers, of the current
- * task, from @ctx (a perf event's: the interrupted registers; a
- * tracepoint's: where it fired, for the off-CPU stacks of
- * bpf/offcpu.bpf.h).
+ * Fill @e's stacks and weight @period: the kernel's by address, the
+ * user's by frame pointers, of the current task, from @ctx (a perf
+ * event's: the interrupted registers; a tracepoint's: where it fired, for
+ * the off-CPU stacks of bpf/offcpu.bpf.h, which fill the header first).
  */
-static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 key, __u32 type,
-				       __u64 ts, __u32 period, struct bt_sample_event *e)
+static __always_inline void stack_take(void *ctx, __u32 period, struct bt_sample_event *e)
 {
-	fill_hdr(&e->hdr, t, type, ts, key);
 	e->cpu = bpf_get_smp_processor_id();
 	e->period_ns = period;
 	/*
@@ -108,6 +105,14 @@ static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 k
 	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
 	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
 					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+}
+
+/* Fill @e's header (record @type, time @ts, container @key) and stack_take()'s part. */
+static __always_inline void stack_fill(void *ctx, struct task_struct *t, __u64 key, __u32 type,
+				       __u64 ts, __u32 period, struct bt_sample_event *e)
+{
+	fill_hdr(&e->hdr, t, type, ts, key);
+	stack_take(ctx, period, e);
 }
 
 /*
@@ -240,7 +245,7 @@ static __always_inline int stack_with_ustack(void *ctx, struct task_struct *t, _
 		return -1;
 	}
 	stack_fill(ctx, t, key, type, ts, period, &c->s);
-	interp_walk(t, &c->s, ip);
+	interp_walk(&c->s, ip);
 	return stack_out(t, c, want);
 }
 
@@ -255,10 +260,7 @@ static __always_inline int stack_plain(void *ctx, struct task_struct *t, __u64 k
 		return -1;
 	}
 	stack_fill(ctx, t, key, type, ts, period, e);
-	e->interp_kind = BT_INTERP_NONE;
-	e->iframes = 0;
-	if (ip)
-		interp_walk(t, e, ip);
+	interp_walk(e, ip);
 	bpf_ringbuf_submit(e, named_late(e) ? BPF_RB_FORCE_WAKEUP : wake_flags(e, sizeof(*e)));
 	return 0;
 }
@@ -287,7 +289,7 @@ static __always_inline int sample_interp(struct bpf_perf_event_data *ctx, struct
 		return 0;
 	}
 	stack_fill(ctx, t, key, BT_EV_SAMPLE, bpf_ktime_get_ns(), profile_period_ns, e);
-	interp_walk(t, e, ip);
+	interp_walk(e, ip);
 	if (bpf_ringbuf_output(&events, e, sizeof(*e),
 			       sample_wake(e, bpf_ringbuf_query(&events, BPF_RB_PROD_POS), sizeof(*e))))
 		count_lost();
