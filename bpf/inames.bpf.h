@@ -230,8 +230,8 @@ static __always_inline __u64 iname_tag(const __u64 *span, __u64 body)
  * @ip, in a sample of container @key: its names written the first time,
  * and again when its tag changed (another object at that address). Ruby:
  * @body, the iseq's body, read by the walker with the iseq's flags (0 for
- * CPython). @sp: where the span is copied (the walker's scratch). Always
- * 0.
+ * CPython). @sp: where the span is copied (the walker's scratch). 1 when
+ * its names' record was lost (the ring full), else 0.
  */
 __noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 body, __u64 key,
 			 struct iname_span *sp)
@@ -279,7 +279,7 @@ __noinline int iname_see(const struct bt_interp_proc *ip, __u64 code, __u64 body
 	if (!e) {
 		bpf_map_delete_elem(&iname_seen, &k);
 		count_lost();
-		return 0;
+		return 1;
 	}
 	fill_hdr(&e->hdr, t, BT_EV_INAME, bpf_ktime_get_ns(), key);
 	e->code = code;

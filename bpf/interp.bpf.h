@@ -165,17 +165,72 @@ __noinline __u64 interp_own_ruby(const struct bt_interp_proc *ip, __u64 ractor, 
 }
 
 /*
- * The walkers' copies of a frame (Ruby: a control frame, f, and an iseq's
- * head, is; CPython: a frame's span from f_code, f) and iname_see()'s of
- * the names' tag span, per CPU, off the BPF stack: an off-CPU stack's
- * walk runs under bt_sched_switch's frame with iname_see()'s after it,
- * 512 bytes for the three. Entry 0 for samples, 1 for off-CPU stacks (a
- * sample's NMI can come while sched_switch walks).
+ * Ruby: a walk's memo of the control frames it looked at, so that the
+ * next sample's walk of the same stack reads none of them again. A
+ * boot's stacks are deep (Rails: 100 and more control frames) and change
+ * at their innermost end between two samples a millisecond apart: the
+ * frames further out are the same frames, each still at its address with
+ * the same pc (the instruction after its call), iseq and ep. Such a frame
+ * is taken from the memo: no read of its iseq, its ep[0] or its names'
+ * tag (3 reads of user memory and a hash lookup; docs/costs.md). The
+ * control frames themselves are read RB_CFP_CHUNK bytes at a time (8 of
+ * 3.1's), not one a read.
+ *
+ * A frame is remembered by its slot, its depth from the VM stack's end
+ * (the outermost frame's slot is 0) modulo RB_MEMO_SLOTS, with its
+ * address. The memo holds for one process's registration (tgid, gen):
+ * another's, or a walk more than RB_MEMO_NS after the last, starts a new
+ * epoch and every slot of the old one is forgotten. What it cannot see:
+ * a frame that returned and whose iseq was freed, another iseq made at
+ * its address with its instructions at the same address, and pushed at
+ * the same depth with the same ep, between two samples. The tag would
+ * name it again; the memo names it as the frame before. So each slot is
+ * read whole again at every RB_MEMO_RECHECK-th walk at most (by turns:
+ * slot + walk number), which bounds such a frame's wrong name to a few
+ * samples.
+ */
+#define RB_MEMO_SLOTS 256		/* a power of 2, over INTERP_RB_CFPS */
+#define RB_MEMO_RECHECK 8		/* a power of 2 */
+#define RB_MEMO_NS 20000000ULL		/* 20 ms: two periods of 99 Hz */
+#define RB_CFP_CHUNK 512		/* bytes: a power of 2, 8 control frames of 3.1's */
+
+struct rb_frame_memo {
+	__u64 cfp, pc, iseq, ep;
+	__u64 out;		/* its iframe[] value, or 0: not a Ruby frame */
+	__u64 epoch;		/* the memo's epoch it holds for (0: none) */
+};
+
+struct rb_walk_memo {
+	__u64 ts;		/* the last walk's time */
+	__u64 epoch;
+	__u32 tgid, gen;	/* the process and registration it holds for */
+	__u32 seq, pad;		/* walks in this epoch */
+	struct rb_frame_memo m[RB_MEMO_SLOTS];
+};
+
+/*
+ * The walkers' copies (Ruby: a chunk of control frames, cf, twice its
+ * size for the verifier's bound of a read of any length up to it, the
+ * walk's place in it, and an iseq's head, is; CPython: a frame's span
+ * from f_code, f), iname_see()'s
+ * of the names' tag span, and Ruby's memo, per CPU, off the BPF stack: an
+ * off-CPU stack's walk runs under bt_sched_switch's frame with
+ * iname_see()'s after it, 512 bytes for the three. Entry 0 for samples, 1
+ * for off-CPU stacks (a sample's NMI can come while sched_switch walks).
+ * 14.5 KB, under a per-CPU value's 32 KB.
  */
 struct interp_scratch {
 	__u64 f[8];
 	__u64 is[4];
+	__u64 cf[2 * RB_CFP_CHUNK / 8];
+	struct {
+		__u64 end, depth;	/* the VM stack's end, the innermost frame's depth */
+		__u32 k, have;		/* cf's frame to take next, and how many it holds */
+		__u64 iseq, body;	/* rb_cfp()'s frame whose names to see, when see */
+		__u32 slot, see;	/* and its memo's slot */
+	} walk;
 	struct iname_span span;
+	struct rb_walk_memo memo;
 };
 
 struct {
@@ -192,18 +247,123 @@ static __always_inline struct interp_scratch *interp_scratch(const struct bt_sam
 	return bpf_map_lookup_elem(&interp_scratches, &slot);
 }
 
+/*
+ * Ruby 3.1: what control frame (@iseq, @ep) is in @e's iframe[] (read
+ * from user memory): its iseq with the entry bit, or 0 when it is no Ruby
+ * frame; sc->is, the iseq's head (its body, for iname_see()).
+ */
+static __always_inline __u64 rb_frame(struct interp_scratch *sc, __u64 iseq, __u64 ep)
+{
+	__u64 flags, *is = sc->is;
+
+	/*
+	 * The iseq's flags and body in one read (rb_iseq_t: flags,
+	 * wrapper, body; 3.1: body 16), the body for iname_see()'s tag:
+	 * the iseq's first 32 bytes, in its 40-byte heap slot.
+	 */
+	__builtin_memset(is, 0, sizeof(sc->is));
+	if (iseq)
+		bpf_probe_read_user(is, sizeof(sc->is), (const void *)iseq);	/* zeroed if not there */
+	flags = is[0];
+	if ((flags & RB_T_MASK) != RB_T_IMEMO || ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
+		return 0;	/* a C method's frame, or a dummy */
+	flags = ep ? interp_read_ptr(ep) : 0;
+	if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
+		return 0;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
+	return iseq | (flags & RB_FRAME_FINISH ? BT_IFRAME_ENTRY : 0);
+}
+
+/*
+ * Ruby 3.1: control frame @i of a walk (its address @cfp) into @e's
+ * iframe[], taken from the memo or read (rb_frame()); the chunk of
+ * control frames it is in read first when the walk's last is used up
+ * (sc->walk: the walk's state, in memory). A frame read, not remembered,
+ * is left in sc->walk for its caller to see its names (sc->walk.see):
+ * iname_see() called from here would make bt_sched_switch's chain of
+ * frames four deep, over 512 bytes on 6.1. 1 when iframe[] is full, else 0.
+ *
+ * A global function: the verifier checks a frame's work once, not at each
+ * of the walk's INTERP_RB_CFPS turns (inlined, the memo's comparisons
+ * took bt_profile past 1,000,000 instructions).
+ */
+__noinline int rb_cfp(struct bt_sample_event *e, const struct bt_interp_proc *ip,
+		      struct interp_scratch *sc, __u64 cfp, __u32 i)
+{
+	struct rb_walk_memo *memo;
+	struct rb_frame_memo *m;
+	__u64 pc, iseq, ep, out, left, *cf;
+	__u32 n, len, slot, off;
+
+	if (!e || !ip || !sc || ip->cfp_size < 64 || ip->cfp_size > RB_CFP_CHUNK ||
+	    e->iframes >= BT_IFRAMES_MAX)
+		return 1;
+	sc->walk.see = 0;
+	cf = sc->cf;
+	memo = &sc->memo;
+	if (sc->walk.k >= sc->walk.have) {
+		/* the next chunk: as many frames as fit, up to the stack's end */
+		left = (sc->walk.end - cfp) / ip->cfp_size;
+		sc->walk.have = left > RB_CFP_CHUNK / ip->cfp_size ? RB_CFP_CHUNK / ip->cfp_size : left;
+		len = sc->walk.have * ip->cfp_size;
+		if (len > RB_CFP_CHUNK)
+			len = RB_CFP_CHUNK;
+		barrier_var(len);
+		len &= 2 * RB_CFP_CHUNK - 1;	/* for 6.1's verifier, as iname_copy() */
+		if (len < 64 || bpf_probe_read_user(cf, len, (const void *)cfp)) {
+			/* a page not there: this frame alone (zeroed if not there: no pc) */
+			sc->walk.have = 1;
+			bpf_probe_read_user(cf, 64, (const void *)cfp);
+		}
+		sc->walk.k = 0;
+	}
+	off = sc->walk.k++ * ip->cfp_size;
+	pc = cf[((off + ip->cfp_pc) >> 3) & (2 * RB_CFP_CHUNK / 8 - 1)];
+	if (!pc)
+		return 0;	/* a C method's frame, or no frame */
+	iseq = cf[((off + ip->cfp_iseq) >> 3) & (2 * RB_CFP_CHUNK / 8 - 1)];
+	ep = cf[((off + ip->cfp_ep) >> 3) & (2 * RB_CFP_CHUNK / 8 - 1)];
+	slot = (__u32)(sc->walk.depth - 1 - i) & (RB_MEMO_SLOTS - 1);
+	m = &memo->m[slot];
+	if (m->epoch == memo->epoch && ((slot + memo->seq) & (RB_MEMO_RECHECK - 1)) &&
+	    m->cfp == cfp && m->pc == pc && m->iseq == iseq && m->ep == ep) {
+		out = m->out;
+	} else {
+		out = rb_frame(sc, iseq, ep);
+		m->cfp = cfp;
+		m->pc = pc;
+		m->iseq = iseq;
+		m->ep = ep;
+		m->out = out;
+		m->epoch = memo->epoch;
+		if (out && inames_on) {
+			sc->walk.see = 1;
+			sc->walk.iseq = iseq;
+			sc->walk.body = sc->is[(ip->iseq_body >> 3) & 3];
+			sc->walk.slot = slot;
+		}
+	}
+	if (!out)
+		return 0;
+	n = e->iframes;
+	if (n >= BT_IFRAMES_MAX)
+		return 1;
+	e->iframe[n] = out;
+	e->iframes = n + 1;
+	return 0;
+}
+
 /* Ruby 3.1: @e's iframe[], the iseqs of @t's execution context (the running one's, or its own). */
 static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sample_event *e,
 					     const struct bt_interp_proc *ip)
 {
-	__u64 ractor, ec, cfp, end, pc, iseq, flags, ep, size = 0, *f, *is;
-	__u32 i, n, ipc, iiseq, iep, ibody, tid = 0, me = interp_ns_tid(t);
+	__u64 ractor, ec, cfp, end, now, size = 0;
+	__u32 i, tid = 0, me = interp_ns_tid(t);
 	struct interp_scratch *sc = interp_scratch(e);
+	struct rb_walk_memo *memo;
 
 	if (!sc)
 		return;
-	f = sc->f;
-	is = sc->is;
+	memo = &sc->memo;
 
 	ractor = interp_read_ptr(ip->tstate_addr);
 	if (!ractor)
@@ -220,52 +380,30 @@ static __always_inline void interp_walk_ruby(struct task_struct *t, struct bt_sa
 	end = interp_read_ptr(ec + ip->ec_vm_stack) + size * 8;
 	cfp = interp_read_ptr(ec + ip->ec_cfp);
 	/*
-	 * Each control frame read whole, its pc, iseq and ep taken from the
-	 * copy (one read of user memory for three: a Ruby frame costs 3
-	 * reads, not 5, and a fourth for its names' tag, iname_see();
-	 * docs/costs.md): its first 64 bytes, whose 8-byte
-	 * words hold them (3.1: a frame of 64 bytes, pc 0, iseq 16, ep 32;
-	 * a smaller frame is no layout this walker knows).
+	 * A control frame's pc, iseq and ep taken from its chunk's copy
+	 * (3.1: a frame of 64 bytes, pc 0, iseq 16, ep 32; a smaller frame,
+	 * or one larger than a chunk, is no layout this walker knows).
 	 */
-	if (ip->cfp_size < sizeof(sc->f))
-		return;		/* not a layout this walker knows */
-	ipc = (ip->cfp_pc >> 3) & 7;
-	iiseq = (ip->cfp_iseq >> 3) & 7;
-	iep = (ip->cfp_ep >> 3) & 7;
-	ibody = (ip->iseq_body >> 3) & 3;
-	for (i = 0; i < INTERP_RB_CFPS && cfp && cfp < end; i++, cfp += ip->cfp_size) {
-		if (bpf_probe_read_user(f, sizeof(sc->f), (const void *)cfp))
-			continue;	/* not there: as a frame without pc */
-		pc = f[ipc];
-		iseq = pc ? f[iiseq] : 0;
-		/*
-		 * The iseq's flags and body in one read (rb_iseq_t: flags,
-		 * wrapper, body; 3.1: body 16), the body for iname_see()'s tag:
-		 * the iseq's first 32 bytes, in its 40-byte heap slot.
-		 */
-		__builtin_memset(is, 0, sizeof(sc->is));
-		if (iseq)
-			bpf_probe_read_user(is, sizeof(sc->is), (const void *)iseq);	/* zeroed if not there */
-		flags = is[0];
-		if ((flags & RB_T_MASK) != RB_T_IMEMO ||
-		    ((flags >> RB_IMEMO_SHIFT) & 0xf) != RB_IMEMO_ISEQ)
-			continue;	/* a C method's frame, or a dummy */
-		ep = f[iep];
-		flags = ep ? interp_read_ptr(ep) : 0;
-		if ((flags & RB_FRAME_MAGIC_MASK) == RB_FRAME_MAGIC_DUMMY)
-			continue;	/* rb_vm_call_cfunc's, an empty <main> named after $0 */
-		if (inames_on)
-			iname_see(ip, iseq, is[ibody], e->hdr.cgroup_id, &sc->span);
-		/*
-		 * The count lives in the record, not in a register: the
-		 * verifier then sees one state per turn whatever the frames
-		 * before were (1,000,000 instructions otherwise).
-		 */
-		n = e->iframes;
-		if (n >= BT_IFRAMES_MAX)
+	if (ip->cfp_size < 64 || ip->cfp_size > RB_CFP_CHUNK || !cfp || cfp >= end)
+		return;
+	sc->walk.end = end;
+	sc->walk.depth = (end - cfp) / ip->cfp_size;
+	sc->walk.k = sc->walk.have = 0;
+	now = bpf_ktime_get_ns();
+	if (memo->tgid != t->tgid || memo->gen != ip->gen || now - memo->ts > RB_MEMO_NS) {
+		memo->epoch++;		/* every slot forgotten */
+		memo->tgid = t->tgid;
+		memo->gen = ip->gen;
+		memo->seq = 0;
+	}
+	memo->ts = now;
+	memo->seq++;
+	for (i = 0; i < INTERP_RB_CFPS && cfp < end; i++, cfp += ip->cfp_size) {
+		if (rb_cfp(e, ip, sc, cfp, i))
 			break;
-		e->iframe[n] = iseq | (flags & RB_FRAME_FINISH ? BT_IFRAME_ENTRY : 0);
-		e->iframes = n + 1;
+		/* its names' record lost: not remembered, its names read again at its next sample */
+		if (sc->walk.see && iname_see(ip, sc->walk.iseq, sc->walk.body, e->hdr.cgroup_id, &sc->span))
+			memo->m[sc->walk.slot & (RB_MEMO_SLOTS - 1)].epoch = 0;
 	}
 	e->interp_kind = ip->kind;
 }

@@ -23,6 +23,11 @@
 #    (only the GVL holder's execution context is read, checked against
 #    the interrupted thread), 2:1, and each thread's samples its
 #    method's measured CPU time (±15%).
+#  - a deep stack whose innermost frames change (rbburn.rb deep:
+#    leaf_long and leaf_short taking turns under the same 61 frames of
+#    down, read from the walk's memo, bpf/interp.bpf.h): each sample
+#    under either leaf holds exactly 61 down frames, main's among them;
+#    the leaves' samples 2:1 and their measured CPU time (±15%).
 # The compat and legacy objects read no interpreter frames (modern only).
 # modes: cgroup pidtree
 . "$(dirname "$0")/lib.sh"
@@ -72,4 +77,27 @@ burner_check threads burn_short "$short" "$(burner_ns "$TMP/threads.out" burn_sh
 ok "threads: burn_long $long samples in its thread, burn_short $short in its own, none crossed;" \
 	"they measured $(($(burner_ns "$TMP/threads.out" burn_long) / 1000000)) and" \
 	"$(($(burner_ns "$TMP/threads.out" burn_short) / 1000000)) ms"
+
+# deep: the outer frames remembered, the leaves read as they change
+tsv=$TMP/deep.tsv
+"$COLLECTOR" --profile=999 -o "$tsv" -- "${RB[@]}" "$APP" deep > "$TMP/deep.out" 2> "$TMP/deep.err" ||
+	fail "deep: collector exited $?: $(cat "$TMP/deep.err")"
+check_tsv "$tsv"
+# per leaf: its samples, and those whose stack has not 61 frames of down under main
+read -r long short bad < <(awk -F'\t' -v l="leaf_long ($APP:" -v s="leaf_short ($APP:" \
+	-v d="down ($APP:" -v m="main ($APP:" '
+	/^#/ { next }
+	$8 == "stack" {
+		k[$9] = index($12, l) ? "long" : index($12, s) ? "short" : ""
+		x = $12; downs[$9] = gsub(/down \(/, "", x); mains[$9] = index($12, m) > 0
+	}
+	$8 == "sample" && k[$9] != "" { n[k[$9]]++; if (downs[$9] != 61 || !mains[$9]) bad++ }
+	END { print n["long"] + 0, n["short"] + 0, bad + 0 }' "$tsv")
+[ "$bad" = 0 ] || fail "deep: $bad of $((long + short)) samples under a leaf have not 61 frames of down under main"
+ratio_near "$long" "$short" 2 15 || fail "deep: leaf_long $long samples, leaf_short $short: not 2:1 (±15%)"
+burner_check deep leaf_long "$long" "$(burner_ns "$TMP/deep.out" leaf_long)" 1001001
+burner_check deep leaf_short "$short" "$(burner_ns "$TMP/deep.out" leaf_short)" 1001001
+ok "deep: leaf_long $long samples, leaf_short $short, each under 61 frames of down;" \
+	"they measured $(($(burner_ns "$TMP/deep.out" leaf_long) / 1000000)) and" \
+	"$(($(burner_ns "$TMP/deep.out" leaf_short) / 1000000)) ms"
 exit 0
