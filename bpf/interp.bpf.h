@@ -93,8 +93,9 @@ static __always_inline __u64 interp_read_ptr(__u64 addr)
 /*
  * Ruby's control frames looked at per sample, at most: C-method frames
  * (Integer#times, Array#each: one per block call) are among them, so a
- * stack of 48 Ruby frames may take more: 160 frames, at most 3 reads of
- * user memory each.
+ * stack of 48 Ruby frames may take more: 160 frames, read 8 at a time,
+ * then at most 2 reads of user memory each and the names' tag, or none
+ * when the walk's memo has the frame (below).
  */
 #define INTERP_RB_CFPS 160
 #define RB_T_MASK 0x1f		/* RBasic.flags: the type */
