@@ -213,12 +213,11 @@ struct rb_walk_memo {
  * The walkers' copies (Ruby: a chunk of control frames, cf, twice its
  * size for the verifier's bound of a read of any length up to it, the
  * walk's place in it, and an iseq's head, is; CPython: a frame's span
- * from f_code, f), iname_see()'s
- * of the names' tag span, and Ruby's memo, per CPU, off the BPF stack: an
- * off-CPU stack's walk runs under bt_sched_switch's frame with
- * iname_see()'s after it, 512 bytes for the three. Entry 0 for samples, 1
- * for off-CPU stacks (a sample's NMI can come while sched_switch walks).
- * 14.5 KB, under a per-CPU value's 32 KB.
+ * from f_code, f), iname_see()'s of the names' tag span, and Ruby's
+ * memo, per CPU, off the BPF stack: an off-CPU stack's walk runs under
+ * bt_sched_switch's frame with iname_see()'s after it, 512 bytes for the
+ * three. Entry 0 for samples, 1 for off-CPU stacks (a sample's NMI can
+ * come while sched_switch walks). 13.3 KB, under a per-CPU value's 32 KB.
  */
 struct interp_scratch {
 	__u64 f[8];
