@@ -32,11 +32,13 @@ IFS=$'\t' read -r _ _ _ _ _ _ _ _ name ret dur detail <<< "$row"
 # blocked from the switch-out to the wake: the 100 ms (the runnable part
 # after it is the wait for a CPU, as long as a busy machine makes it);
 # under TCG the timer's interrupt comes late (115 ms once): a wake that
-# late is later blocked time, so only the floor holds there
+# late is later blocked time; and the way from the timer's arming in
+# nanosleep to the switch-out, where the block starts, takes milliseconds
+# there (96 ms blocked once, on 6.12 in a CI run), so the floor is 90 ms
 blocked=$((dur - ret))
-late=105
-under_tcg && late=200
-[ "$blocked" -ge $((100 * ms)) ] && [ "$blocked" -le $((late * ms)) ] || fail "the sleep blocked $blocked ns: $row"
+late=105 floor=100
+under_tcg && late=200 floor=90
+[ "$blocked" -ge $((floor * ms)) ] && [ "$blocked" -le $((late * ms)) ] || fail "the sleep blocked $blocked ns: $row"
 if perf_object; then
 	[[ "$detail" =~ ^wake=unknown\ cur= ]] || fail "the legacy/compat wake is not unknown with cur=: $detail"
 else
