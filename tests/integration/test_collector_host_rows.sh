@@ -9,6 +9,11 @@
 # started has its first row from the moment host rows began (the earliest
 # sched row of the file), blocked until its timer (1.5 s after it slept);
 # the collector's own process has none; no host row makes a container.
+# A switch-in the kernel did not trace (6.18 misses one now and then; a
+# CI run lost a host sleep's S row so): a host task has no syscall rows
+# whose returns end the interval, its exit does (BOOTTRACE_TEST_SKIP_SWITCH_IN
+# makes sleep's switch-ins after a sleep go unwritten): its S row, in=inferred,
+# of 200 ms and more, ends where its exit row is.
 # Without --sched host, watch mode writes none (# host_rows=off); the
 # legacy and compat objects never do.
 # modes: cgroup pidtree legacy compat
@@ -73,6 +78,21 @@ ok "a sleeper from before: its first row from when host rows began, woken $late 
 awk -F'\t' '!/^#/ && NR > 1 && $2 == "\\N" && $8 !~ /^(fork|exec|exit|sched)$/ { exit 1 }' "$TMP/w.tsv" ||
 	fail "a host row not fork, exec, exit or sched"
 ok "none of the collector's own, no container made, only fork, exec, exit and sched rows"
+
+# a switch-in not traced: the exit ends the interval
+BOOTTRACE_TEST_SKIP_SWITCH_IN=sleep watch_start "$TMP/k.tsv" --sched host -c "$none"
+sh -c 'sleep 0.2; exit 0' & sh=$!
+wait $sh || fail "sh exited $?"
+watch_stop "$TMP/k.tsv"
+p=$(awk -F'\t' -v s=$sh '!/^#/ && $2 == "\\N" && $8 == "fork" && $6 == s && $9 == "process" { print $4; exit }' "$TMP/k.tsv")
+[ -n "$p" ] || p=$sh
+row=$(awk -F'\t' -v p="$p" -v m=$ms '!/^#/ && $2 == "\\N" && $4 == p && $8 == "sched" && $9 == "S" && $11 >= 200 * m' "$TMP/k.tsv")
+[ "$(echo "$row" | grep -c .)" -eq 1 ] && [[ "$(echo "$row" | cut -f12)" =~ (^|\ )in=inferred(\ |$) ]] ||
+	fail "a switch-in not traced: not one S row of >= 200 ms, in=inferred, for $p: $(awk -F'\t' -v p="$p" '$4 == p' "$TMP/k.tsv" | cut -f8-12)"
+IFS=$'\t' read -r ts _ _ _ _ _ _ _ _ _ dur _ <<< "$row"
+exit_ts=$(awk -F'\t' -v p="$p" '!/^#/ && $4 == p && $8 == "exit" { print $1 }' "$TMP/k.tsv")
+[ "$((ts + dur))" = "$exit_ts" ] || fail "a switch-in not traced: the S row ends at $((ts + dur)), its exit row is at $exit_ts"
+ok "a switch-in not traced: the S row of $((dur / 1000)) us (in=inferred) ends where the exit row is"
 
 # --sched on in watch mode: none
 watch_start "$TMP/n.tsv" -c "$none"
