@@ -216,7 +216,7 @@ TEST_LDFLAGS_test_collector_v8 := -rdynamic
 # Helper programs used by the integration tests (tests/tools/*.c).
 # burn is a profile's known truth: its callers must be on its sampled stacks.
 $(OUTPUT)/obj/tests/tools/burn.o $(OUTPUT)/obj/tests/tools/crasher.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
-$(OUTPUT)/obj/tests/tools/wrapburn.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
+$(OUTPUT)/obj/tests/tools/wrapburn.o $(OUTPUT)/obj/tests/tools/remap.o: override CFLAGS += -fno-omit-frame-pointer -fno-optimize-sibling-calls
 # burn_libc is DWARF unwinding's: built as Debian builds libc, without frame pointers
 $(OUTPUT)/obj/tests/tools/burn_libc.o: override CFLAGS += -O2 -fomit-frame-pointer
 # offcpu_wait: the off-CPU stacks' truth, built as Debian builds programs (-O2 -g, no frame pointers)
@@ -232,6 +232,14 @@ $(OUTPUT)/obj/tests/tools/burn_libc_df.o: tests/tools/burn_libc.c
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -O2 -g -fomit-frame-pointer -fno-asynchronous-unwind-tables -fno-unwind-tables \
 		-c $< -o $@
+# remap's two libraries (tests/tools/remap/spin.c): the same code at the same
+# offsets under two names, so two build ids; frame pointers, as burn's
+all: $(OUTPUT)/tests/libspin_a.so $(OUTPUT)/tests/libspin_b.so
+$(OUTPUT)/tests/libspin_%.so: tests/tools/remap/spin.c
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -O2 -g -fPIC -shared -fno-omit-frame-pointer -Wl,--build-id=sha1 -DSPIN=spin_$* \
+		$< -o $@
 $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/tools/%.o $(OUTPUT)/libcommon.a
 	$(call msg,LINK,$@)
 	$(Q)mkdir -p $(@D)

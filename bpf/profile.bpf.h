@@ -7,7 +7,8 @@
  * interrupted when that task is traced (or a host task while host rows
  * are written, bpf/host.bpf.h), and writes one record: the kernel stack
  * as addresses, the user stack as build id + file offset where the kernel
- * can read the build id (BPF_F_USER_BUILD_ID), else as addresses.
+ * can read the build id (BPF_F_USER_BUILD_ID; its pages' build ids
+ * remembered: bpf/buildids.bpf.h), else as addresses.
  * collector/profile/frames.c turns them into frames. With
  * --profile-unwind=dwarf|auto (profile_stack_bytes) the record also holds
  * the user registers and the top of the user stack, for the collector to
@@ -27,6 +28,7 @@
  */
 
 #include "bpf/interp.bpf.h"
+#include "bpf/buildids.bpf.h"
 
 /* The period of the perf events, ns: the sample's weight (0: --profile off). */
 const volatile __u32 profile_period_ns = 0;
@@ -103,8 +105,7 @@ static __always_inline void stack_take(void *ctx, __u32 period, struct bt_sample
 	 * (collector/profile/frames.c)
 	 */
 	e->kstack_bytes = bpf_get_stack(ctx, e->kstack, sizeof(e->kstack), 0);
-	e->ustack_bytes = bpf_get_stack(ctx, e->ustack, sizeof(e->ustack),
-					BPF_F_USER_STACK | BPF_F_USER_BUILD_ID);
+	e->ustack_bytes = buildids_take(ctx, e);
 }
 
 /* Fill @e's header (record @type, time @ts, container @key) and stack_take()'s part. */

@@ -281,6 +281,8 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	/* a test knob (man collector, ENVIRONMENT): interpreter frames named from memory only */
 	m->skel->rodata->inames_on = !getenv("BOOTTRACE_TEST_NO_INAMES");
+	/* a test knob (man collector, ENVIRONMENT): every sample's build ids asked of the kernel */
+	m->skel->rodata->buildids_cached = !getenv("BOOTTRACE_TEST_NO_BUILD_ID_CACHE");
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
 					       cfg->profile_stack : 0;
 	m->skel->rodata->offcpu_stacks = cfg->offcpu_stacks;

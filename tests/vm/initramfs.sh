@@ -11,8 +11,9 @@
 #     the tests were written against these;
 #   - /init (tests/vm/init) and CONF, its settings, as /bt/vmtest.conf;
 #   - the build at the same places the tests find it natively, under /bt:
-#     build/collector, build/analyze, the test programs (tests/tools) and
-#     the samples, with their shared libraries; tests/run.sh and
+#     build/collector, build/analyze, the test programs (tests/tools, and
+#     remap's libspin_a.so and libspin_b.so) and the samples, with their
+#     shared libraries; tests/run.sh and
 #     tests/integration/ (lib.sh and the tests);
 #   - /etc/ld.so.cache made for this root (--mark uprobe:libc:... reads
 #     it), /etc/hosts, /etc/passwd, /etc/group.
@@ -87,6 +88,7 @@ done
 # the build: binaries at the paths the tests use, with their libraries
 bins=("$OUTPUT/collector" "$OUTPUT/analyze")
 for s in tests/tools/*.c; do bins+=("$OUTPUT/tests/$(basename "$s" .c)"); done
+bins+=("$OUTPUT"/tests/libspin_?.so)	# tests/tools/remap's libraries (Makefile)
 for s in samples/*.c; do bins+=("$OUTPUT/samples/$(basename "$s" .c)"); done
 for b in "${bins[@]}"; do
 	mkdir -p "$root/bt/${b%/*}"

@@ -47,7 +47,8 @@ kernels=${VMTEST_KERNELS:-stock backports host}
 # would add a third).
 tests=${VMTEST_TESTS:-test_collector_count test_collector_tree:pidtree,legacy
 test_collector_spawn test_collector_watch test_collector_nsinit:cgroup test_collector_pipes:cgroup
-test_collector_sched test_analyze_critpath_sched test_collector_profile_kernel:cgroup,pidtree}
+test_collector_sched test_analyze_critpath_sched test_collector_profile_kernel:cgroup,pidtree
+test_collector_profile_remap:cgroup,pidtree}
 # shellcheck disable=SC2086 # (split into names, joined on one line)
 tests=$(printf "%s " $tests) tests=${tests% }
 
