@@ -26,7 +26,6 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-5}
-COLLECTOR=$(realpath "$OUTPUT/collector")
 RB=/usr/bin/ruby3.1
 . bench/lib.sh
 bench_init bench/buildids.sh

@@ -25,7 +25,6 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-3}
-COLLECTOR=$(realpath "$OUTPUT/collector")
 RB=/usr/bin/ruby3.1
 PY=/usr/bin/python3.11
 PYIMP='import asyncio, argparse, decimal, email.mime.multipart, http.server, json, logging.handlers, multiprocessing, pdb, pydoc, sqlite3, tarfile, unittest, urllib.request, uuid, xml.dom.minidom, zipfile'

@@ -34,7 +34,6 @@ OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-3}
 PU=()
 [ -n "${UNWIND:-}" ] && PU=(--profile-unwind="$UNWIND")
-COLLECTOR=$OUTPUT/collector
 JDK=/usr/lib/jvm/java-17-openjdk-amd64
 CLS=$(realpath -m "$OUTPUT/tests/java")
 JETTY=/usr/share/jetty9

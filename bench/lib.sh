@@ -6,7 +6,10 @@
 # BPF run-time statistics held on, the rounds with the ways interleaved (a
 # busy machine disturbs them alike), the program's figures read from a
 # collector before it exits, and medians over the rounds. Sourced, from
-# the tree's top, with OUTPUT and ROUNDS set.
+# the tree's top, with OUTPUT and ROUNDS set; sets COLLECTOR, the build's
+# collector (an absolute path), unless it is set.
+
+COLLECTOR=${COLLECTOR:-$(realpath -m "$OUTPUT/collector")}
 
 # bench_init NAME: TMP, a fresh directory removed at exit (and the
 # statistics' holder of bench_stats_on killed then); NAME starts messages.

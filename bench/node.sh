@@ -22,7 +22,6 @@ OUTPUT=${OUTPUT:-build}
 ROUNDS=${1:-3}
 PU=()
 [ -n "${UNWIND:-}" ] && PU=(--profile-unwind="$UNWIND")
-COLLECTOR=$OUTPUT/collector
 NODE=$(command -v node)
 APP=$(realpath tests/tools/node/main.js)
 . bench/lib.sh

@@ -1,46 +1,53 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * The user stack's build ids, remembered (modern object, x86-64): the
- * build id and file offset of each code page a sample's frame was in, by
- * the address space and the page, so a sample whose frames are all known
- * takes its user stack as bare addresses and names them here.
+ * The user stack's build ids, remembered (modern object, x86-64): what
+ * the kernel said of a sample's frames, by address space and code region,
+ * so that a sample whose frames are all known takes its user stack as bare
+ * addresses and names them here.
  *
  * Why: bpf_get_stack(BPF_F_USER_BUILD_ID) looks up each frame's mapping
  * under the mm's lock, and from a perf event or sched_switch (interrupts
- * off) it lets go of that lock through an irq_work: a self-IPI at every
- * sample, on a VM a VM exit (docs/costs.md, Ruby samples: 7.5 us of 23).
+ * off) it lets go of that lock through an irq_work: an interrupt of its
+ * own at every sample (docs/costs.md, Ruby samples: 7.5 us of 23).
  *
- * The key: the mm's x86 context id (mm->context.ctx_id, from a 64-bit
+ * What: by the mm's x86 context id (mm->context.ctx_id, from a 64-bit
  * counter at each mm's birth, never used again: an exec or a fork makes a
- * new one, an address space gone takes its pages with it), a generation of
- * that mm, and the page. A page's build id stays right as long as the
- * mapping there stays: only an unmap, a mapping put over it (MAP_FIXED,
- * mremap's target, remap_file_pages, shmat's SHM_REMAP) or a move changes
- * it (mprotect, madvise and a split keep the file and its offsets). At the
- * return of each such call in any task (bt_sys_exit, buildids_unmapped())
- * the mm's generation moves on when the range touches a 64 KiB region
- * holding a remembered page: a filter of 1024 bits by region
- * (struct bid_mm). The rest of a boot's unmaps (a Ruby boot's 450 munmaps a
- * second: its heap's pages, malloc's arenas) leave it be: the earlier try,
- * a generation moved by any change of the mappings (mm_lock_seq), missed
- * at nearly every sample (docs/costs.md).
+ * new one, an address space gone takes its entries with it), a generation
+ * of that mm, and the place: per 64 KiB region, the build id and load
+ * bias of the mapping the kernel named frames of there, and the pages from
+ * the first to the last it named (struct bid_code); per page, that the
+ * kernel named no build id there (anonymous memory, nothing mapped).
+ * Frames where no file can be (bid_no_file(): malloc's heap, values no
+ * address can be: a broken frame-pointer chain's garbage) need neither.
+ * An answer without one build id (the kernel's when the mm's lock was
+ * busy) is not remembered.
+ *
+ * A region's build id stays right as long as the mappings there stay:
+ * only an unmap, a mapping put over one (MAP_FIXED, mremap's target,
+ * remap_file_pages, shmat's SHM_REMAP) or a new mapping where nothing was
+ * changes it (mprotect, madvise and a split keep the file and its
+ * offsets; brk's pages are anonymous before and after). At the return of
+ * each such call in any task (bt_sys_exit, buildids_unmapped()) the mm's
+ * generation moves on when the range touches a region something is
+ * remembered in: a filter of 1024 bits by region (struct bid_mm). The rest
+ * of a boot's mapping calls (a Ruby boot's 450 munmaps a second: its
+ * heap's pages, malloc's arenas) leave it be: the earlier try, a
+ * generation moved by any change of the mappings (mm_lock_seq), missed at
+ * nearly every sample (docs/costs.md). A compat (int 0x80) mapping call
+ * moves the generation on whatever its range.
  *
  * The order that keeps it right without a lock: a sample that misses
  * reads the generation, sets its frames' region bits, then asks the
- * kernel (which takes the mm's lock), then writes its pages under the
- * generation it read. An unmap returns (the mm's lock let go), then
- * reads the bits. Either the sample's bits were set before the unmap's
- * read (the generation moves on: the pages written are never read), or
- * the kernel's answer came after the unmap. A generation moved on clears
+ * kernel (which takes the mm's lock), then writes what it said under the
+ * generation it read. A mapping call returns (the mm's lock let go), then
+ * reads the bits. Either the sample's bits were set before the call's
+ * read (the generation moves on: what the sample wrote is never read), or
+ * the kernel's answer came after the call. A generation moved on clears
  * the bits first, so a sample that reads the new generation sets its bits
  * after the clearing. Both sides' atomic operations order them on x86.
  *
- * A frame the kernel gave no build id (anonymous memory, a broken chain's
- * garbage) is remembered as such, and a new mapping over its region moves
- * the generation on as an unmap does; an answer without one build id
- * (the kernel's when the mm's lock was busy) is not remembered. A compat
- * (int 0x80) mapping call moves the generation on whatever its range. Not on other architectures (no context id): the
- * kernel is asked at each sample there.
+ * Not on other architectures (no context id): the kernel is asked at
+ * each sample there.
  *
  * Part of bpf/boottrace.bpf.c (included by profile.bpf.h).
  */
@@ -55,7 +62,7 @@ const volatile bool buildids_cached = false;
 
 struct bid_mm {
 	__u64 gen;
-	__u64 bits[BID_BITS / 64];	/* regions holding a page remembered under gen */
+	__u64 bits[BID_BITS / 64];	/* regions something is remembered in under gen */
 };
 
 struct {
@@ -387,10 +394,9 @@ static const __u64 bid_calls[BID_CALL_WORDS] = {
 /*
  * At a syscall's return (@ret) in any task (bt_sys_exit, while build ids
  * are remembered): a call that may have unmapped, replaced or made a
- * mapping moves its mm's generation on when its range touches a
- * remembered page's region. A new mapping counts: a page remembered
- * without a build id (a broken chain's garbage, nothing mapped there
- * then) may be a file's now. brk's pages are anonymous before and after.
+ * mapping moves its mm's generation on when its range touches a region
+ * something is remembered in. A new mapping counts: a page remembered
+ * without a build id (nothing mapped there then) may be a file's now.
  */
 static __always_inline void buildids_unmapped(struct pt_regs *regs, long ret)
 {
