@@ -766,8 +766,8 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 			return 0;
 	}
 	now = bpf_ktime_get_ns();
-	/* it runs: an interval whose switch-in was not traced ends by now (a host task has no syscalls to say it) */
-	if (sched_rows)
+	/* a host task runs: as at bt_exit */
+	if (sched_rows && cgid == BT_KEY_HOST)
 		sched_running(t, now);
 	e = reserve(sizeof(*e));
 	if (!e) {
@@ -809,11 +809,14 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 		goto drop;
 	now = bpf_ktime_get_ns();
 	/*
-	 * It runs: an interval whose switch-in was not traced (6.18 misses
-	 * one now and then: sched_running()) ends by now, before its exit row.
-	 * A host task has no syscall rows whose returns would say it.
+	 * A host task runs: an interval whose switch-in was not traced (6.18
+	 * misses one now and then: sched_running()) ends by now, before its
+	 * exit row; it has no syscall rows whose returns would end it. Not a
+	 * container task's: one left open after a syscall too short to be
+	 * checked at its return would reach here past that return, and the
+	 * task ran since (as before, its next switch-out drops it).
 	 */
-	if (sched_rows)
+	if (sched_rows && cgid == BT_KEY_HOST)
 		sched_running(t, now);
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
