@@ -321,6 +321,13 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	}
 	if (!err && !cfg->sched)
 		err = bpf_map__set_max_entries(m->skel->maps.sched_states, 1);
+	/* no stacks taken, or their build ids not remembered: bpf/buildids.bpf.h's LRU maps (2.4 MB) idle */
+	if (!err && !(m->skel->rodata->buildids_cached &&
+		      (m->skel->rodata->profile_period_ns || m->skel->rodata->offcpu_stacks))) {
+		err = bpf_map__set_max_entries(m->skel->maps.bid_codes, 1);
+		if (!err)
+			err = bpf_map__set_max_entries(m->skel->maps.bid_mms, 1);
+	}
 	if (err)
 		goto fail;
 	/*
