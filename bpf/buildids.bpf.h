@@ -20,7 +20,14 @@
  * Frames where no file can be (bid_no_file(): malloc's heap, values no
  * address can be: a broken frame-pointer chain's garbage) need neither.
  * An answer without one build id (the kernel's when the mm's lock was
- * busy) is not remembered.
+ * busy) is not remembered. What it cannot tell: the pages between two
+ * that the kernel named with one build id and bias are taken to be that
+ * mapping's (a loader maps a file's segments into one reservation, its
+ * text in one piece). A program that had mapped another file into the
+ * middle of a library's text, within 64 KiB of pages of it sampled on
+ * both sides, before either was sampled, would have that file's frames
+ * named as the library's. One that maps it there later ends what was
+ * remembered.
  *
  * A region's build id stays right as long as the mappings there stay:
  * only an unmap, a mapping put over one (MAP_FIXED, mremap's target,
@@ -157,6 +164,19 @@ static __always_inline __u64 bid_mm_id(struct task_struct *t)
 }
 
 /*
+ * Whether no file can be mapped at @ip, by the mm's bounds in @sc: where
+ * the kernel names no build id, the address alone. Most of a broken
+ * frame-pointer chain's garbage (a Ruby sample's: libruby keeps no frame
+ * pointers) is so: pointers into malloc's heap, values no address can
+ * be. Each is new, and remembered they would miss as often.
+ */
+static __always_inline bool bid_no_file(const struct bid_scratch *sc, __u64 ip)
+{
+	return ip < 65536 /* mmap_min_addr's default */ || ip >= sc->top ||
+	       (ip >= sc->brk_lo && ip < sc->brk_hi);
+}
+
+/*
  * Set the region bits of the @sc->n frames in @m (before the kernel is
  * asked: see the order above). A global function: the verifier checks its
  * loop once.
@@ -168,6 +188,8 @@ __noinline int bid_mark(const struct bid_scratch *sc, struct bid_mm *m)
 	if (!sc || !m)
 		return 0;
 	for (i = 0; i < BT_STACK_MAX && i < sc->n; i++) {
+		if (bid_no_file(sc, sc->ip[i]))
+			continue;	/* never remembered */
 		bit = bid_bit(sc->ip[i]);
 		__sync_fetch_and_or(&m->bits[(bit >> 6) & (BID_BITS / 64 - 1)], 1ULL << (bit & 63));
 	}
@@ -178,19 +200,6 @@ __noinline int bid_mark(const struct bid_scratch *sc, struct bid_mm *m)
 static __always_inline __u8 bid_page_in(__u64 ip)
 {
 	return (ip >> BID_PAGE_SHIFT) & ((1 << (BID_REGION_SHIFT - BID_PAGE_SHIFT)) - 1);
-}
-
-/*
- * Whether no file can be mapped at @ip, by the mm's bounds in @sc: where
- * the kernel names no build id, the address alone. Most of a broken
- * frame-pointer chain's garbage (a Ruby sample's: libruby keeps no frame
- * pointers) is so: pointers into malloc's heap, values no address can
- * be. Each is new, and remembered they would miss as often.
- */
-static __always_inline bool bid_no_file(const struct bid_scratch *sc, __u64 ip)
-{
-	return ip < 65536 /* mmap_min_addr's default */ || ip >= sc->top ||
-	       (ip >= sc->brk_lo && ip < sc->brk_hi);
 }
 
 /*
@@ -277,6 +286,7 @@ __noinline int bid_remember(const struct bt_sample_event *e, const struct bid_sc
 		ip = sc->ip[i];
 		if (f->status == BT_STACK_BUILD_ID_IP && f->ip == ip) {
 			k.at = BID_AT_PAGE(ip);
+			__builtin_memset(&c, 0, sizeof(c));	/* its presence says it */
 			bpf_map_update_elem(&bid_codes, &k, &c, BPF_ANY);
 			continue;
 		}
@@ -295,7 +305,6 @@ __noinline int bid_remember(const struct bt_sample_event *e, const struct bid_sc
 			c.last = old->last > pg ? old->last : pg;
 		}
 		bpf_map_update_elem(&bid_codes, &k, &c, BPF_ANY);
-		__builtin_memset(&c, 0, sizeof(c));
 	}
 	return 0;
 }
