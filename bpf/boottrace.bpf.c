@@ -624,7 +624,7 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 	int done;
 
 	/* any task's: an unmap may end remembered build ids (bpf/buildids.bpf.h) */
-	if (buildids_cached && (profile_period_ns || offcpu_stacks))
+	if (buildids_cached)
 		buildids_unmapped(regs, ret);
 	if (owner != id && !f->in_task)
 		return 0;	/* an untraced task */

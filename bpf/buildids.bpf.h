@@ -59,7 +59,7 @@
  * Part of bpf/boottrace.bpf.c (included by profile.bpf.h).
  */
 
-/* Whether samples take their build ids from here (BOOTTRACE_TEST_NO_BUILD_ID_CACHE: not) */
+/* Whether stacks are taken and take their build ids from here (BOOTTRACE_TEST_NO_BUILD_ID_CACHE: not) */
 const volatile bool buildids_cached = false;
 
 #define BID_PAGE_SHIFT 12

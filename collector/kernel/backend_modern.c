@@ -281,11 +281,15 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->profile_period_ns = cfg->profile_hz ? profile_period_ns(cfg->profile_hz) : 0;
 	/* a test knob (man collector, ENVIRONMENT): interpreter frames named from memory only */
 	m->skel->rodata->inames_on = !getenv("BOOTTRACE_TEST_NO_INAMES");
-	/* a test knob (man collector, ENVIRONMENT): every sample's build ids asked of the kernel */
-	m->skel->rodata->buildids_cached = !getenv("BOOTTRACE_TEST_NO_BUILD_ID_CACHE");
 	m->skel->rodata->profile_stack_bytes = cfg->profile_hz && modern_ops.ustack_copy ?
 					       cfg->profile_stack : 0;
 	m->skel->rodata->offcpu_stacks = cfg->offcpu_stacks;
+	/*
+	 * Stacks taken, their build ids remembered (bpf/buildids.bpf.h); a
+	 * test knob (man collector, ENVIRONMENT): every one asked of the kernel
+	 */
+	m->skel->rodata->buildids_cached = (m->skel->rodata->profile_period_ns || cfg->offcpu_stacks) &&
+					   !getenv("BOOTTRACE_TEST_NO_BUILD_ID_CACHE");
 	m->skel->rodata->offcpu_stack_bytes = cfg->offcpu_stacks && modern_ops.ustack_copy ?
 					      cfg->profile_stack : 0;
 	if (!m->b.cfg.buffer_mb)
@@ -322,8 +326,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	if (!err && !cfg->sched)
 		err = bpf_map__set_max_entries(m->skel->maps.sched_states, 1);
 	/* no stacks taken, or their build ids not remembered: bpf/buildids.bpf.h's LRU maps (2.4 MB) idle */
-	if (!err && !(m->skel->rodata->buildids_cached &&
-		      (m->skel->rodata->profile_period_ns || m->skel->rodata->offcpu_stacks))) {
+	if (!err && !m->skel->rodata->buildids_cached) {
 		err = bpf_map__set_max_entries(m->skel->maps.bid_codes, 1);
 		if (!err)
 			err = bpf_map__set_max_entries(m->skel->maps.bid_mms, 1);
