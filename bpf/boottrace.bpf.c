@@ -606,9 +606,9 @@ static __always_inline int exit_in_task(struct pt_regs *regs, long ret,
 	} else {
 		count_lost();
 	}
-	st->ts = 0;
 	if (sched_rows && dur >= BT_SCHED_IN_CHECK_NS)
-		sched_running(t, now);
+		sched_running(t, st->ts, now);
+	st->ts = 0;
 	return 0;
 }
 
@@ -664,7 +664,7 @@ int BPF_PROG(bt_sys_exit, struct pt_regs *regs, long ret)
 		batch_flush(b);
 	/* a syscall that may have blocked: was its switch-in traced? */
 	if (sched_rows && dur >= BT_SCHED_IN_CHECK_NS)
-		sched_running(bpf_get_current_task_btf(), now);
+		sched_running(bpf_get_current_task_btf(), e->hdr.ts_ns, now);
 	return 0;
 }
 
@@ -768,7 +768,7 @@ int BPF_PROG(bt_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm 
 	now = bpf_ktime_get_ns();
 	/* a host task runs: as at bt_exit */
 	if (sched_rows && cgid == BT_KEY_HOST)
-		sched_running(t, now);
+		sched_running(t, 0, now);
 	e = reserve(sizeof(*e));
 	if (!e) {
 		count_lost();
@@ -817,7 +817,7 @@ int BPF_PROG(bt_exit, struct task_struct *p)
 	 * task ran since (as before, its next switch-out drops it).
 	 */
 	if (sched_rows && cgid == BT_KEY_HOST)
-		sched_running(t, now);
+		sched_running(t, 0, now);
 	if (BPF_CORE_READ(p, signal, live.counter) != 0)
 		goto out;
 	e = reserve(sizeof(*e));

@@ -840,7 +840,7 @@ int bt_sys_exit(void *ctx)
 		emit(ctx, r, r->sc.detail_kind == BT_DETAIL_NONE ? sizeof(r->sc) : sizeof(*r));
 	/* a syscall that may have blocked: was its switch-in traced? */
 	if ((cfg->flags & BT_LEGACY_SCHED) && r->sc.dur_ns >= BT_SCHED_IN_CHECK_NS)
-		sched_running(ctx, tid, now);
+		sched_running(ctx, tid, r->sc.hdr.ts_ns, now);
 out:
 	r->sc.hdr.ts_ns = 0;
 	return 0;

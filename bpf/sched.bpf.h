@@ -28,10 +28,16 @@
 const volatile bool sched_rows = false;
 /*
  * A test knob (BOOTTRACE_TEST_SKIP_SWITCH_IN=COMM, backend_modern.c): the
- * switch-ins of tasks named COMM after a sleep are not written, as if the
- * kernel had not traced them, for the test of sched_running().
+ * switch-ins of tasks named COMM are not written, as if the kernel had
+ * not traced them, for the tests of sched_running().
  */
 const volatile char test_skip_in_comm[BT_COMM_LEN];
+/*
+ * Off-CPU intervals whose switch-in the kernel did not trace and whose end
+ * no syscall's return bounds (sched_running()): not written, counted here
+ * for the collector to say at its end.
+ */
+__u64 sched_unended;
 
 /* Whether comm @a is @b (NUL-padded, BT_COMM_LEN bytes). */
 static __always_inline bool comm_is(const char *a, const volatile char *b)
@@ -276,6 +282,9 @@ static __always_inline void sched_out(void *ctx, struct task_struct *prev, bool 
 	st = state_of(tid, NULL);
 	if (!st)
 		return;
+	/* still off since it last left: that switch-in was not traced (sched_running()) */
+	if (st->out_ts)
+		__sync_fetch_and_add(&sched_unended, 1);
 	st->key = key;
 	st->out_ts = now;
 	st->wake.ts = 0;
@@ -372,7 +381,7 @@ static __always_inline void sched_in(struct task_struct *prev, struct task_struc
 		st = &fresh;
 		out = fresh.out_ts;
 	}
-	if (test_skip_in_comm[0] && st->state == 'S' && comm_is(next->comm, test_skip_in_comm)) {
+	if (test_skip_in_comm[0] && comm_is(next->comm, test_skip_in_comm)) {
 		/* the test of sched_running(): as if the kernel had not traced it */
 		st->out_ts = out;
 		return;
@@ -381,15 +390,23 @@ static __always_inline void sched_in(struct task_struct *prev, struct task_struc
 }
 
 /*
- * Task @t, traced, is running (its syscall returns at @now) while its
- * state says it is off its CPU: the kernel traced no switch-in. 6.18 does
- * that now and then, for every program on sched_switch (bpftrace's too):
- * a task blocks, and the next switch it appears in is its own next
- * switch-out. Its row now, with @now as the end of the interval: a bound
- * (it got its CPU back a little earlier), marked BT_SCHED_IN_INFERRED.
- * Called for syscalls long enough to have blocked (BT_SCHED_IN_CHECK_NS).
+ * Task @t, traced, is running (its syscall, entered at @since, returns at
+ * @now) while its state says it is off its CPU: the kernel traced no
+ * switch-in. 6.18 does that now and then, for every program on
+ * sched_switch (bpftrace's too): a task blocks, and the next switch it
+ * appears in is its own next switch-out. An interval that began in this
+ * syscall: its row now, with @now as the end: a bound (it got its CPU
+ * back a little earlier), marked BT_SCHED_IN_INFERRED. Called for
+ * syscalls long enough to have blocked (BT_SCHED_IN_CHECK_NS), and at a
+ * host task's exec and exit (@since 0: it has no syscall rows).
+ *
+ * One that began before (in a syscall too short to be checked, or while
+ * preempted in user mode) has run since, for a time no trace says:
+ * ending it here would lay an off-CPU row over that running time and
+ * across this syscall's start. It is dropped, and counted, as its next
+ * switch-out would (sched_out()).
  */
-static __always_inline void sched_running(struct task_struct *t, __u64 now)
+static __always_inline void sched_running(struct task_struct *t, __u64 since, __u64 now)
 {
 	__u32 tid = t->pid;
 	struct bt_sched_task *st = bpf_map_lookup_elem(&sched_states, &tid);
@@ -399,6 +416,10 @@ static __always_inline void sched_running(struct task_struct *t, __u64 now)
 		return;
 	st->early.ts = 0;
 	st->out_ts = 0;
+	if (out < since) {
+		__sync_fetch_and_add(&sched_unended, 1);
+		return;
+	}
 	sched_row(t, st, out, now, NULL);
 }
 

@@ -190,16 +190,23 @@ static __always_inline void sched_in(void *ctx, struct bt_legacy_config *cfg, __
 }
 
 /*
- * Task @tid (current) is running (its syscall returns at @now) while its
- * entry says it is off its CPU: the kernel traced no switch-in (see
- * sched_running() in bpf/sched.bpf.h). Its row now, ending at @now, a
- * bound, marked BT_SCHED_IN_INFERRED, without a holder.
+ * Task @tid (current) is running (its syscall, entered at @since, returns
+ * at @now) while its entry says it is off its CPU: the kernel traced no
+ * switch-in (see sched_running() in bpf/sched.bpf.h). An interval that
+ * began in this syscall: its row now, ending at @now, a bound, marked
+ * BT_SCHED_IN_INFERRED, without a holder. One that began before has run
+ * since: dropped, as its next switch-out would.
  */
-static __always_inline void sched_running(void *ctx, __u32 tid, __u64 now)
+static __always_inline void sched_running(void *ctx, __u32 tid, __u64 since, __u64 now)
 {
-	union record *r = sched_row(bpf_map_lookup_elem(&scheds, &tid), tid, now, 0,
-				    BT_SCHED_IN_INFERRED);
+	struct bt_legacy_sched *st = bpf_map_lookup_elem(&scheds, &tid);
+	union record *r;
 
+	if (st && st->out_ts && st->out_ts < since) {
+		st->out_ts = 0;
+		return;
+	}
+	r = sched_row(st, tid, now, 0, BT_SCHED_IN_INFERRED);
 	if (!r)
 		return;
 	bpf_get_current_comm(r->sched.hdr.comm, sizeof(r->sched.hdr.comm));

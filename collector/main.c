@@ -191,17 +191,24 @@ static int open_output(struct collector *c, int *fd)
 
 /*
  * The kernel's count of runs of our programs it skipped (progmiss.h): each
- * may be a row, or a wake-up's waker, missing from the file.
+ * may be a row, or a wake-up's waker, missing from the file; and the
+ * off-CPU intervals it gave no end to (backend.h, unended).
  */
 static void report_missed(struct collector *c)
 {
 	struct progmiss m;
+
+	unsigned long long unended = c->be->ops->unended ? c->be->ops->unended(c->be) : 0;
 
 	c->be->ops->missed(c->be, &m);
 	if (m.total)
 		fprintf(stderr, "collector: the kernel skipped %llu runs of the BPF programs "
 			"(%s: %llu), as another BPF program ran on that CPU: what they would "
 			"have written is not in the output\n", m.total, m.worst, m.worst_n);
+	if (unended)
+		fprintf(stderr, "collector: the kernel traced no switch-in for %llu off-CPU "
+			"intervals of traced tasks, whose ends are unknown: their sched rows "
+			"are not in the output\n", unended);
 }
 
 /* The trailer, what was lost (counted, never hidden) and the last flush; exit status. */

@@ -126,6 +126,12 @@ struct backend_ops {
 	unsigned long long (*lost)(struct backend *b);
 	/* Runs of the object's programs the kernel skipped (progmiss.h). */
 	void (*missed)(struct backend *b, struct progmiss *m);
+	/*
+	 * Off-CPU intervals whose switch-in the kernel did not trace and
+	 * whose end nothing bounded: not written (sched_running() in
+	 * bpf/sched.bpf.h). NULL: the object does not count them.
+	 */
+	unsigned long long (*unended)(struct backend *b);
 	/* The loaded object, for its programs' figures (progcost.h). */
 	struct bpf_object *(*object)(struct backend *b);
 	void (*destroy)(struct backend *b);

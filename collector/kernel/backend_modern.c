@@ -205,6 +205,11 @@ static void modern_missed(struct backend *b, struct progmiss *m)
 	progmiss_read(to_modern(b)->skel->obj, m);
 }
 
+static unsigned long long modern_unended(struct backend *b)
+{
+	return __atomic_load_n(&to_modern(b)->skel->bss->sched_unended, __ATOMIC_RELAXED);
+}
+
 static struct bpf_object *modern_object(struct backend *b)
 {
 	return to_modern(b)->skel->obj;
@@ -241,6 +246,7 @@ static const struct backend_ops modern_ops = {
 	.hotspot_set = modern_hotspot_set,
 	.lost = modern_lost,
 	.missed = modern_missed,
+	.unended = modern_unended,
 	.object = modern_object,
 	.destroy = modern_destroy,
 };
@@ -274,7 +280,7 @@ int backend_modern_open(const struct backend_config *cfg, struct backend **out)
 	m->skel->rodata->trace_all_syscalls = cfg->trace_all_syscalls;
 	m->skel->rodata->trace_no_syscalls = cfg->trace_no_syscalls;
 	m->skel->rodata->sched_rows = cfg->sched;
-	/* a test knob (man collector, ENVIRONMENT): switch-ins after a sleep of tasks so named go unwritten */
+	/* a test knob (man collector, ENVIRONMENT): switch-ins of tasks so named go unwritten */
 	if ((skip_in = getenv("BOOTTRACE_TEST_SKIP_SWITCH_IN")))
 		strncpy((char *)m->skel->rodata->test_skip_in_comm, skip_in,
 			sizeof(m->skel->rodata->test_skip_in_comm) - 1);

@@ -92,3 +92,34 @@ grep -qx '# sched=off' "$TMP/o.tsv" || fail "no '# sched=off' line"
 [ "$(rows "$TMP/o.tsv" syscall nanosleep | wc -l)$(rows "$TMP/o.tsv" syscall clock_nanosleep | wc -l)" != 00 ] ||
 	fail "no sleep syscall row with --sched off"
 ok "--sched off: no sched rows"
+
+# 5. switch-ins the kernel does not trace (6.18 misses one now and then;
+# the modern object's knob misses all of sched_probe's): two processes
+# that share one CPU are preempted in user mode at its ticks, then each
+# reads 1 MiB of /dev/zero. An interval that began in user mode has run
+# since, for a time no trace says: not ended at that read's return (an
+# R row across the read's start, over running time), but dropped and
+# counted; one that began in a syscall ends where that syscall returned.
+# (The spawned task's first switch-in, named collector before its exec, is
+# written.)
+if ! perf_object; then
+	BOOTTRACE_TEST_SKIP_SWITCH_IN=sched_probe "$COLLECTOR" -o "$TMP/u.tsv" -- "$PROBE" shared \
+		> "$TMP/u.out" 2> "$TMP/u.err" || fail "collector exited $?: $(cat "$TMP/u.err")"
+	check_tsv "$TMP/u.tsv"
+	tids="$(tid parent "$TMP/u.out") $(tid child "$TMP/u.out")"
+	awk -F'\t' -v T="$tids" 'BEGIN { n = split(T, a, " "); for (i = 1; i <= n; i++) want[a[i]] = 1 }
+		/^#/ || !($5 in want) { next }
+		$8 == "syscall" { ns[$5]++; sa[$5, ns[$5]] = $1; sb[$5, ns[$5]] = $1 + $11 }
+		$8 == "sched" && $7 == "sched_probe" { nr++; r[nr] = $5; rs[nr] = $1; re[nr] = $1 + $11; row[nr] = $0
+			if ($12 !~ /(^| )in=inferred( |$)/) { print "a switch-in written: " $0; bad = 1 } }
+		END { for (k = 1; k <= nr; k++) { t = r[k]; ends = 0
+			for (j = 1; j <= ns[t]; j++) {
+				if (rs[k] < sa[t, j] && re[k] > sa[t, j]) { print "across a syscall'"'"'s start: " row[k]; bad = 1 }
+				if (rs[k] >= sa[t, j] && re[k] == sb[t, j]) ends = 1 }
+			if (!ends) { print "not ended where a syscall of its task returned: " row[k]; bad = 1 } }
+		      exit bad }' "$TMP/u.tsv" || fail "rows of the switch-ins not traced"
+	n=$(sed -n 's/^collector: the kernel traced no switch-in for \([0-9]*\) off-CPU intervals.*/\1/p' "$TMP/u.err")
+	[ -n "$n" ] && [ "$n" -ge 5 ] ||
+		fail "not 5 or more intervals said dropped (two tasks preempted on one CPU for 100 ms): $(cat "$TMP/u.err")"
+	ok "switch-ins not traced: $n intervals dropped and said, $(rows "$TMP/u.tsv" sched | grep -c inferred) ended at their syscalls' returns, none across a syscall"
+fi

@@ -28,6 +28,11 @@
  *              130 ms (wall clock) meanwhile, of which the child keeps it
  *              runnable 100 ms, and listens on a loopback port
  *                                                    hogged=TID hog=TID
+ *   shared     two processes on one CPU, 10 rounds each: spin 5 ms (wall
+ *              clock: preempted in user mode, by each other, at the
+ *              ticks), then read 1 MiB of /dev/zero (a syscall that runs
+ *              long enough to be checked at its return, without
+ *              blocking)                             parent=TID child=TID
  *   pingpong N two processes on one CPU pass one byte back and forth
  *              through two pipes, N round trips; prints the ns per round
  *              trip on stderr
@@ -228,6 +233,45 @@ static int do_forkhog(void)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
+/* shared: see the top; 0, or 1 when /dev/zero cannot be read */
+static int shared_rounds(void)
+{
+	static char buf[1 << 20];
+	long long end;
+	int fd = open("/dev/zero", O_RDONLY), i;
+
+	if (fd < 0)
+		return 1;
+	for (i = 0; i < 10; i++) {
+		end = now_ns(CLOCK_MONOTONIC) + 5000000LL;
+		while (now_ns(CLOCK_MONOTONIC) < end)
+			;
+		if (read(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+			return 1;
+	}
+	close(fd);
+	return 0;
+}
+
+static int do_shared(void)
+{
+	pid_t child;
+	int status;
+
+	pin(sched_getcpu());
+	child = fork();
+	if (child < 0)
+		return perror("sched_probe: fork"), 1;
+	if (child == 0)
+		_exit(shared_rounds());
+	printf("parent=%d child=%d\n", tid(), (int)child);
+	fflush(stdout);
+	if (shared_rounds())
+		return perror("sched_probe: /dev/zero"), 1;
+	waitpid(child, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
 static int do_pingpong(long n)
 {
 	int ab[2], ba[2], status;
@@ -319,9 +363,11 @@ int main(int argc, char **argv)
 		return do_fifo();
 	if (!strcmp(mode, "condvar"))
 		return do_condvar();
+	if (!strcmp(mode, "shared"))
+		return do_shared();
 	if (!strcmp(mode, "pingpong"))
 		return do_pingpong(argc > 2 ? atol(argv[2]) : 10000);
-	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|pingpong [N]|hog FIFO|hogged FIFO|"
-		"forkhog\n");
+	fprintf(stderr, "usage: sched_probe sleep|pipe|fifo|condvar|shared|pingpong [N]|hog FIFO|"
+		"hogged FIFO|forkhog\n");
 	return 2;
 }
