@@ -12,7 +12,9 @@
 #   defaults     (+ spans)
 #   profile      --profile=999
 # and, with KINDS naming them, profile-fp (--profile=999
-# --profile-unwind=fp: no stack copies), and the peers perf-fp (perf record
+# --profile-unwind=fp: no stack copies), profile-noruby (--profile=999
+# with BOOTTRACE_TEST_NO_RUBY=1: no Ruby walk, the frames perf names), and
+# the peers perf-fp (perf record
 # -F 999 -g) and perf-dwarf (perf record -F 999 --call-graph dwarf), each
 # to a file, as a profiler a person would run on the same boot.
 # With BASE=COLLECTOR (another build: before a change), base-defaults and
@@ -65,7 +67,7 @@ opts() {
 	rows) echo "--sched off --spans off" ;;
 	sched) echo "--spans off" ;;
 	defaults) echo "" ;;
-	profile) echo "--profile=999" ;;
+	profile | profile-noruby) echo "--profile=999" ;;
 	profile-fp) echo "--profile=999 --profile-unwind=fp" ;;
 	perf-fp) echo "perf record -F 999 -g" ;;
 	perf-dwarf) echo "perf record -F 999 --call-graph dwarf" ;;
@@ -75,8 +77,9 @@ opts() {
 # boot KIND: one boot; prints "wall_ns own_ns puma_cpu_ns collector_cpu_ns"
 # (own and the collector's: 0 untraced); the collector's stderr in $TMP/err
 boot() {
-	local kind=$1 pid line t0='' t1='' ppid='' cpu=0 own=0 col=0 c=$COLLECTOR
+	local kind=$1 pid line t0='' t1='' ppid='' cpu=0 own=0 col=0 c=$COLLECTOR env=(env)
 	[ "${kind#base-}" != "$kind" ] && c=$BASE
+	[ "$kind" = profile-noruby ] && env+=(BOOTTRACE_TEST_NO_RUBY=1)
 	rm -f "$TMP/fifo" "$TMP/b.tsv"
 	mkfifo "$TMP/fifo"
 	if [ "$kind" = untraced ]; then
@@ -86,7 +89,7 @@ boot() {
 		$(opts "$kind") -o "$TMP/perf.data" -- bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> "$TMP/err" &
 	else
 		# shellcheck disable=SC2046 # the options, split
-		"$c" -v $(opts "$kind") --ringbuf-mb 64 -o "$TMP/b.tsv" -- \
+		"${env[@]}" "$c" -v $(opts "$kind") --ringbuf-mb 64 -o "$TMP/b.tsv" -- \
 			bench/boot/listen.sh "$APP" > "$TMP/fifo" 2> "$TMP/err" &
 	fi
 	pid=$!
@@ -143,7 +146,7 @@ done
 }
 
 # where the time goes: the programs' run times, one boot each
-for k in defaults profile base-defaults base-profile; do
+for k in defaults profile profile-noruby base-defaults base-profile; do
 	[[ " $KINDS " == *" $k "* ]] || continue
 	BOOTTRACE_BPF_STATS=1 boot "$k" > /dev/null
 	rows=$(grep -vc '^#' "$TMP/b.tsv")

@@ -379,6 +379,9 @@ static int look(struct interp *in, struct iproc *p, pid_t pid)
 					"are not walked: %s\n", pid, why);
 			continue;
 		}
+		/* a test knob (man collector, ENVIRONMENT): Ruby's native frames only */
+		if (k == BT_INTERP_RUBY31 && getenv("BOOTTRACE_TEST_NO_RUBY"))
+			continue;
 		if (k == BT_INTERP_PYTHON311 ? register_python(file, &img, start, &proc, p) == 0
 					     : register_ruby(file, &img, start, pid, &proc, p) == 0)
 			kind = k;
