@@ -202,13 +202,15 @@ static void report_missed(struct collector *c)
 
 	c->be->ops->missed(c->be, &m);
 	if (m.total)
-		fprintf(stderr, "collector: the kernel skipped %llu runs of the BPF programs "
-			"(%s: %llu), as another BPF program ran on that CPU: what they would "
-			"have written is not in the output\n", m.total, m.worst, m.worst_n);
+		fprintf(stderr, "collector: the kernel skipped %llu run%s of the BPF programs "
+			"(%s: %llu), as another BPF program ran on that CPU: what %s would "
+			"have written is not in the output\n", m.total, m.total == 1 ? "" : "s",
+			m.worst, m.worst_n, m.total == 1 ? "it" : "they");
 	if (unended)
 		fprintf(stderr, "collector: the kernel traced no switch-in for %llu off-CPU "
-			"intervals of traced tasks, whose ends are unknown: their sched rows "
-			"are not in the output\n", unended);
+			"interval%s of traced tasks, whose end%s unknown: %s not in the "
+			"output\n", unended, unended == 1 ? "" : "s", unended == 1 ? " is" : "s are",
+			unended == 1 ? "its sched row is" : "their sched rows are");
 }
 
 /* The trailer, what was lost (counted, never hidden) and the last flush; exit status. */

@@ -145,7 +145,7 @@ rows() {
 # trace (runs of its programs it skipped, switch-ins it traced not), which
 # any run may end with on a busy machine; without_kernel_notes FILE: FILE
 # without them, for the tests of a run that says nothing else.
-KERNEL_NOTES='^collector: the kernel (skipped [0-9]+ runs of the BPF programs|traced no switch-in for [0-9]+ off-CPU intervals) '
+KERNEL_NOTES='^collector: the kernel (skipped [0-9]+ runs? of the BPF programs|traced no switch-in for [0-9]+ off-CPU intervals?) '
 without_kernel_notes() { grep -Ev "$KERNEL_NOTES" "$1"; }
 
 # check_tsv FILE: the contract's frame: version line, header, 12 fields,
