@@ -12,11 +12,15 @@
 #   defaults     (+ spans)
 #   profile      --profile=999
 # and, with KINDS naming them, profile-fp (--profile=999
-# --profile-unwind=fp: no stack copies), profile-noruby (--profile=999
-# with BOOTTRACE_TEST_NO_RUBY=1: no Ruby walk, the frames perf names), and
+# --profile-unwind=fp: no stack copies), profile-noruby and
+# profile-fp-noruby (the same with BOOTTRACE_TEST_NO_RUBY=1: no Ruby walk,
+# the frames perf names), and
 # the peers perf-fp (perf record
 # -F 999 -g) and perf-dwarf (perf record -F 999 --call-graph dwarf), each
-# to a file, as a profiler a person would run on the same boot.
+# to a file, as a profiler a person would run on the same boot; and
+# perf-clock and perf-clock-all (perf record -e cpu-clock -F 999, no call
+# graph: puma's threads' own events, or with -a every CPU's, as
+# --profile's are: what a CPU's sampling timer costs a boot on the other).
 # With BASE=COLLECTOR (another build: before a change), base-defaults and
 # base-profile too, the same options run by BASE, in the same rounds.
 # Each boot is timed the same way from outside: bench/boot/listen.sh says
@@ -68,10 +72,30 @@ opts() {
 	sched) echo "--spans off" ;;
 	defaults) echo "" ;;
 	profile | profile-noruby) echo "--profile=999" ;;
-	profile-fp) echo "--profile=999 --profile-unwind=fp" ;;
+	profile-fp | profile-fp-noruby) echo "--profile=999 --profile-unwind=fp" ;;
 	perf-fp) echo "perf record -F 999 -g" ;;
 	perf-dwarf) echo "perf record -F 999 --call-graph dwarf" ;;
+	perf-clock) echo "perf record -e cpu-clock -F 999" ;;
+	perf-clock-all) echo "perf record -a -e cpu-clock -F 999" ;;
 	esac
+}
+
+# stop_late PID...: those still running 10 s after their SIGTERM are
+# killed (puma now and then takes a SIGTERM that comes as it listens, and
+# runs on: the FIFO's reader below would wait for it, the bench with it)
+stop_late() {
+	local i p left
+	for i in $(seq 50); do
+		left=''
+		for p in "$@"; do
+			[[ "$left " == *" $p "* ]] || ! kill -0 "$p" 2> /dev/null || left+=" $p"
+		done
+		[ -z "$left" ] && return
+		sleep 0.2
+	done
+	echo "bench/boot.sh: killing$left, still running 10 s after SIGTERM" >&2
+	# shellcheck disable=SC2086 # the pids, split
+	kill -KILL $left 2> /dev/null
 }
 
 # boot KIND: one boot; prints "wall_ns own_ns puma_cpu_ns collector_cpu_ns"
@@ -79,7 +103,7 @@ opts() {
 boot() {
 	local kind=$1 pid line t0='' t1='' ppid='' cpu=0 own=0 col=0 c=$COLLECTOR env=(env)
 	[ "${kind#base-}" != "$kind" ] && c=$BASE
-	[ "$kind" = profile-noruby ] && env+=(BOOTTRACE_TEST_NO_RUBY=1)
+	[ "${kind%-noruby}" != "$kind" ] && env+=(BOOTTRACE_TEST_NO_RUBY=1)
 	rm -f "$TMP/fifo" "$TMP/b.tsv"
 	mkfifo "$TMP/fifo"
 	if [ "$kind" = untraced ]; then
@@ -108,6 +132,7 @@ boot() {
 	# perf record does not stop its workload: puma is stopped first
 	[ "${kind#perf-}" != "$kind" ] && [ -n "$ppid" ] && kill "$ppid" 2> /dev/null
 	kill "$pid" 2> /dev/null
+	stop_late "$pid" ${ppid:+"$ppid"}
 	cat <&3 > /dev/null
 	exec 3<&-
 	wait "$pid" 2> /dev/null
