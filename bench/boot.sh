@@ -14,13 +14,12 @@
 # and, with KINDS naming them, profile-fp (--profile=999
 # --profile-unwind=fp: no stack copies), profile-noruby and
 # profile-fp-noruby (the same with BOOTTRACE_TEST_NO_RUBY=1: no Ruby walk,
-# the frames perf names), and
-# the peers perf-fp (perf record
-# -F 999 -g) and perf-dwarf (perf record -F 999 --call-graph dwarf), each
-# to a file, as a profiler a person would run on the same boot; and
-# perf-clock and perf-clock-all (perf record -e cpu-clock -F 999, no call
-# graph: puma's threads' own events, or with -a every CPU's, as
-# --profile's are: what a CPU's sampling timer costs a boot on the other).
+# the frames perf names), and the peers perf-fp (perf record -F 999 -g)
+# and perf-dwarf (perf record -F 999 --call-graph dwarf), each to a file,
+# as a profiler a person would run on the same boot; and perf-clock and
+# perf-clock-all (perf record -e cpu-clock -F 999, no call graph: puma's
+# threads' own events, or with -a every CPU's, as --profile's are: the
+# sampling interrupt alone, and what the timers on the other CPU add).
 # With BASE=COLLECTOR (another build: before a change), base-defaults and
 # base-profile too, the same options run by BASE, in the same rounds.
 # Each boot is timed the same way from outside: bench/boot/listen.sh says

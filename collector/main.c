@@ -196,9 +196,8 @@ static int open_output(struct collector *c, int *fd)
  */
 static void report_missed(struct collector *c)
 {
-	struct progmiss m;
-
 	unsigned long long unended = c->be->ops->unended ? c->be->ops->unended(c->be) : 0;
+	struct progmiss m;
 
 	c->be->ops->missed(c->be, &m);
 	if (m.total)
